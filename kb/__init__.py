@@ -1,0 +1,3 @@
+"""kb: a bilingual knowledge base for the Magic: The Gathering Comprehensive Rules and set FAQs."""
+
+__version__ = "0.1.0"

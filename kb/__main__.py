@@ -1,0 +1,5 @@
+"""Run the CLI with `python -m kb`."""
+
+from kb.cli import main
+
+main()

@@ -1,0 +1,115 @@
+"""The linked knowledge base handed to the CLI, the search index and the site."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from kb.link import Edition, ResolvedRef, RuleLinks
+from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling
+from kb.parse.rules import sort_key
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    """Everything loaded from a content folder, parsed and linked."""
+
+    content: str
+    """The content folder it was loaded from."""
+    content_hash: str
+    """Hash of every source file's bytes and path, for cache invalidation."""
+    documents: tuple[Document, ...]
+    rules: tuple[Rule, ...]
+    glossary: tuple[GlossaryEntry, ...]
+    links: RuleLinks
+    faqs: tuple[FaqInfo, ...]
+    cards: tuple[Card, ...]
+    rulings: tuple[Ruling, ...]
+    notes: tuple[FaqNote, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    @cached_property
+    def editions(self) -> dict[str, Edition]:
+        """Editions by id."""
+        return {ed.id: ed for ed in self.links.editions}
+
+    @cached_property
+    def primary(self) -> dict[str, Edition]:
+        """The aligned edition of each language."""
+        return {lang: self.editions[eid] for lang, eid in self.links.alignment.editions.items()}
+
+    @property
+    def langs(self) -> list[str]:
+        """Languages that have rules, in code order."""
+        return list(self.primary)
+
+    @cached_property
+    def document(self) -> dict[str, Document]:
+        """Documents by id."""
+        return {d.id: d for d in self.documents}
+
+    @cached_property
+    def card(self) -> dict[str, Card]:
+        """Cards by id."""
+        return {c.id: c for c in self.cards}
+
+    @cached_property
+    def ruling(self) -> dict[str, Ruling]:
+        """Rulings by id."""
+        return {r.id: r for r in self.rulings}
+
+    @cached_property
+    def note(self) -> dict[str, FaqNote]:
+        """Notes by id."""
+        return {n.id: n for n in self.notes}
+
+    def edition_of(self, rule: Rule) -> Edition:
+        """The edition a rule belongs to."""
+        return self.editions[self.links.edition_of[rule.document]]
+
+    def aligned(self, number: str) -> dict[str, Rule]:
+        """The rule in every language: the primary edition first, then any other edition (fallback)."""
+        found = {}
+        for lang in self.langs:
+            rule = self.primary[lang].rules.get(number)
+            if rule is None:
+                rule = next((ed.rules[number] for ed in self.links.editions
+                             if ed.lang == lang and number in ed.rules), None)  # fmt: skip
+            if rule is not None:
+                found[lang] = rule
+        return found
+
+    def references(self, rule: Rule) -> tuple[ResolvedRef, ...]:
+        """The rule's references, resolved within its edition."""
+        return self.links.references.get((self.edition_of(rule).id, rule.number), ())
+
+    def cited_by(self, rule: Rule) -> tuple[Rule, ...]:
+        """Rules of the same edition that cite this one."""
+        ed = self.edition_of(rule)
+        return tuple(ed.rules[n] for n in self.links.cited_by.get((ed.id, rule.number), ()))
+
+    def subtree(self, edition: Edition, number: str) -> list[Rule]:
+        """The rule and everything under it in an edition, in rule order (the rule may be absent)."""
+        prefix = number + ("." if "." not in number and len(number) == 3 else "")
+        if len(number) == 1:
+            return [r for r in edition.rules.values() if r.number == number or
+                    (len(r.number) >= 3 and r.number[0] == number)]  # fmt: skip
+        under = [r for r in edition.rules.values() if r.number == number or
+                 (r.number.startswith(prefix) and r.number != prefix and _descends(r.number, number))]  # fmt: skip
+        return sorted(under, key=lambda r: sort_key(r.number))
+
+    def numbers(self) -> list[str]:
+        """Every rule number of the primary editions, in rule order."""
+        every = {n for ed in self.primary.values() for n in ed.rules}
+        return sorted(every, key=sort_key)
+
+    def count(self, severity: str) -> int:
+        """Number of diagnostics of a severity."""
+        return sum(1 for d in self.diagnostics if d.severity == severity)
+
+
+def _descends(number: str, ancestor: str) -> bool:
+    """Whether `number` lies under `ancestor` (120.2a under 120.2 and 120; 120.20 is not under 120.2)."""
+    if "." not in ancestor:
+        return number.split(".")[0] == ancestor
+    return number[: len(ancestor)] == ancestor and number[len(ancestor) :].isalpha()

@@ -1,0 +1,44 @@
+"""The `kb` command line: a thin click group; each verb lives in `kb/commands/<verb>.py`.
+
+Command modules are imported only when their verb runs, so `kb --help` and `kb show` stay fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from kb import __version__
+
+COMMANDS = {
+    "build": "Build the static bilingual website.",
+    "check": "Parse and link the content; list every diagnostic and counts.",
+    "export": "Write the whole knowledge base as one JSON document.",
+    "search": "Search rules, glossary, cards, rulings and notes.",
+    "serve": "Serve the built site on 127.0.0.1.",
+    "show": "Show a rule (both languages) or a card by number or name.",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports `kb.commands.<name>` on demand."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"kb.commands.{name}")
+        return module.command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name]) for name in sorted(COMMANDS)])
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kb")
+def main() -> None:
+    """kb: the Magic: The Gathering Comprehensive Rules and set FAQs, French and English side by side."""

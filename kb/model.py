@@ -1,0 +1,282 @@
+"""Typed records passed between the pipeline stages (sources -> parse -> link -> index/render).
+
+Every record is frozen; linking builds new objects and maps instead of mutating parsed records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "note"]
+RuleKind = Literal["section", "rule", "numbered", "subrule"]
+DocKind = Literal["rules", "faq", "cards"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """Where a record comes from."""
+
+    path: str
+    """Path relative to the project (or content folder's parent), with `/` separators."""
+    line: int
+    """1-based line number in the decoded source."""
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A problem found in the content, reported as `path:line: message`."""
+
+    severity: Severity
+    """`error` fails `kb check`; `warning` fails it with `--strict`; `note` is informational."""
+    path: str
+    """File the problem is in (relative, `/` separators)."""
+    line: int
+    """1-based line (0 when the problem concerns the whole file)."""
+    message: str
+    """What is wrong and, where possible, how to fix it."""
+
+    def format(self) -> str:
+        """Render as `path:line: severity: message`."""
+        return f"{self.path}:{self.line}: {self.severity}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """A decoded content file, split into lines."""
+
+    path: str
+    """Relative path with `/` separators, as shown in diagnostics."""
+    lang: str
+    """ISO 639-1 code taken from the folder name (`fr`, `en`)."""
+    lines: tuple[str, ...]
+    """Decoded lines without line ends; `lines[0]` is line 1."""
+    encoding: str
+    """`utf-8`, `utf-8-sig` or `cp1252`."""
+    sha256: str
+    """Hash of the raw bytes, for cache invalidation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One content file, as a whole."""
+
+    id: str
+    """Stable id: `<lang>/<file stem>` (e.g. `fr/cr-120-piocher-une-carte`)."""
+    lang: str
+    """Language of the text."""
+    kind: DocKind
+    """`rules` (comprehensive rules), `faq` (set FAQ) or `cards` (card data)."""
+    title: str
+    """Title line of the document ('' when it has none)."""
+    effective_date: str | None
+    """ISO date the rules take effect (CR) or the FAQ was last modified, when stated."""
+    source: str
+    """Relative path of the file."""
+    introduction: str = ""
+    """Introduction paragraphs (CR), joined by blank lines."""
+    credits: str = ""
+    """Credits and trademark trailer (CR), kept out of the rules."""
+    layout: str = ""
+    """How the file was laid out: `official`, `blank-line`, `hard-wrapped`, `faq`, `mtgjson`."""
+    encoding: str = "utf-8"
+    """Encoding the file was decoded with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A section, rule, numbered rule or subrule of a comprehensive rules document."""
+
+    document: str
+    """Id of the document it comes from."""
+    lang: str
+    """Language of its text."""
+    number: str
+    """Canonical number without trailing dot: `1`, `120`, `120.2`, `120.2a`."""
+    kind: RuleKind
+    """`section` (1), `rule` (120), `numbered` (120.2) or `subrule` (120.2a)."""
+    title: str
+    """Heading of a section or rule (`Drawing a Card`); '' for numbered rules and subrules."""
+    text: str
+    """Rule text; paragraphs separated by `\\n`."""
+    examples: tuple[str, ...]
+    """Example paragraphs, without their `Example:` / `Exemple :` label."""
+    parent: str | None
+    """Number of the parent in the hierarchy, whether or not the document contains it."""
+    children: tuple[str, ...]
+    """Numbers of the direct children present in the same document, in document order."""
+    references: tuple[str, ...]
+    """Rule numbers cited by the text and examples, in order of first appearance."""
+    source: SourceRef
+    """Where the rule's number stands."""
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    """A glossary term of a comprehensive rules document."""
+
+    document: str
+    """Id of the document."""
+    lang: str
+    """Language."""
+    term: str
+    """The term line as printed (`Control, Controller`)."""
+    aliases: tuple[str, ...]
+    """Alternative names split from the term line (`Control`, `Controller`)."""
+    definition: str
+    """Definition paragraphs joined by `\\n`; multi-sense entries keep their `1.` / `2.`."""
+    obsolete: bool
+    """True for retired terms marked `(Obsolete)`."""
+    references: tuple[str, ...]
+    """Rule numbers cited by the definition."""
+    source: SourceRef
+    """Where the term line stands."""
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One face of a card (a split card has two)."""
+
+    names: dict[str, str]
+    """Name per language (`{"fr": "Recherche", "en": "Research"}`)."""
+    mana_cost: tuple[str, ...]
+    """Mana symbols in order (`{2}`, `{W}`, `{G/U}`, `{X}`); empty for lands."""
+    type_line: str
+    """Type line as printed in the source language."""
+    supertypes: tuple[str, ...]
+    """Supertypes (`légendaire`, `Legendary`)."""
+    types: tuple[str, ...]
+    """Card types (`Créature`, `Artefact`)."""
+    subtypes: tuple[str, ...]
+    """Subtypes (`humain`, `conseiller`)."""
+    power: str | None
+    """Printed power, as text (`3`, `*`), or None."""
+    toughness: str | None
+    """Printed toughness, as text, or None."""
+    text: str
+    """Rules text, lines joined by `\\n`, reminder text included as printed."""
+    reminder_text: tuple[str, ...] = ()
+    """The parenthesised reminder texts found in `text`, kept apart for display and search."""
+    lang: str = "fr"
+    """Language of `type_line` and `text`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card, merged across every place (FAQ sections, card data) that prints it."""
+
+    id: str
+    """Stable slug id (from the English name when known, else the source name)."""
+    names: dict[str, str]
+    """Full name per language; split cards join their faces with ` // `."""
+    faces: tuple[Face, ...]
+    """One face, or two for a split card."""
+    rulings: tuple[str, ...]
+    """Ids of its rulings, in source order."""
+    notes: tuple[str, ...]
+    """Ids of the general notes that print or discuss it."""
+    source: SourceRef
+    """Where it is first printed."""
+    oracle: dict[str, str] = field(default_factory=dict)
+    """Extra card data by key (`en_text`, `en_type`, `multiverseid`…), from card data files."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A ruling on a card: an FAQ bullet (plus its continuation paragraphs) or a Gatherer ruling."""
+
+    id: str
+    """Stable id (`<document id>#<line>` or `<card id>/en/<n>`)."""
+    card: str
+    """Id of the card it is about."""
+    lang: str
+    """Language of the text."""
+    text: str
+    """Ruling text, paragraphs joined by `\\n`."""
+    section: str
+    """Section it appears in (`NOTES SUR DES CARTES SPÉCIFIQUES`, a general note title, `Gatherer`)."""
+    source_document: str
+    """Id of the document it comes from."""
+    rule_refs: tuple[str, ...]
+    """Rule numbers it cites."""
+    card_refs: tuple[str, ...]
+    """Ids of the cards it names."""
+    mentions: tuple[str, ...]
+    """Card-like names it uses that match no card of the knowledge base."""
+    source: SourceRef
+    """Where the bullet starts."""
+    date: str | None = None
+    """Date of the ruling, when the source gives one (Gatherer)."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuotedRule:
+    """An official rule quoted by an FAQ note, with the numbering in force at the time."""
+
+    number: str
+    """Number as printed then (`502.53a`), not to be linked to today's rule of that number."""
+    as_of: str | None
+    """ISO date of the FAQ that quotes it."""
+    text: str
+    """Quoted text."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaqNote:
+    """A general note of a set FAQ (a mechanic, a concept)."""
+
+    id: str
+    """Stable id (`<document id>#<slug of title>`)."""
+    lang: str
+    """Language."""
+    title: str
+    """Heading (`Prévision`)."""
+    text: str
+    """Explanation paragraphs joined by `\\n`."""
+    cards: tuple[str, ...]
+    """Ids of the example cards it prints."""
+    quoted_rules: tuple[QuotedRule, ...]
+    """Official rules it quotes, as numbered then."""
+    bullets: tuple[str, ...]
+    """Its `*` notes, continuation paragraphs joined by `\\n`."""
+    source: SourceRef
+    """Where the heading stands."""
+    document: str = ""
+    """Id of the FAQ document."""
+    card_refs: tuple[str, ...] = ()
+    """Ids of the cards its text and bullets name."""
+    rule_refs: tuple[str, ...] = ()
+    """Current rule numbers its text cites (quoted rules excluded)."""
+    mentions: tuple[str, ...] = ()
+    """Card-like names that match no card."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaqInfo:
+    """Header metadata of a set FAQ."""
+
+    document: str
+    """Id of the FAQ document."""
+    lang: str
+    """Language."""
+    title: str
+    """Title line."""
+    set_names: dict[str, str]
+    """Set name per language (`{"fr": "Discorde", "en": "Dissension"}`)."""
+    authors: tuple[str, ...]
+    """Compiler and contributors."""
+    last_modified: str | None
+    """ISO date the FAQ was last modified."""
+    dates: dict[str, str]
+    """Other dates by key (`prerelease`, `release`, `tournament_legal`), ISO."""
+    set_size: int | None
+    """Number of cards in the set."""
+    intro: str = ""
+    """Introductory paragraphs."""
+    trailer: tuple[str, ...] = ()
+    """Forum lines after the last card (edit notes, `[ Dernière modification … ]`)."""
+    source: SourceRef | None = None
+    """Where the header starts."""

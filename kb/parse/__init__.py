@@ -1,0 +1,1 @@
+"""Parsers: one module per source kind (comprehensive rules, set FAQs, card data, references)."""

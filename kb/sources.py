@@ -1,0 +1,98 @@
+"""Find content files and decode them: encodings, BOM, line ends, typography folding."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from pathlib import Path
+
+from kb.model import Diagnostic, SourceText
+
+LANG_DIR = re.compile(r"^[a-z]{2}$")
+LINE_END = re.compile(r"\r\n|\r|\n")
+MAX_BYTES = 64 * 1024 * 1024
+
+# Apostrophes and quotes that mean the same thing for matching.
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'", "′": "'"})
+_SPACES = re.compile(r"[\u00a0\u202f\u2007\u2009\t ]+")
+
+
+class ContentError(Exception):
+    """A content folder or file that cannot be read at all."""
+
+
+def display_path(path: Path, root: Path) -> str:
+    """Return `path` relative to `root`'s parent with `/` separators (as in diagnostics)."""
+    try:
+        return path.resolve().relative_to(root.resolve().parent).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def find_sources(content: Path) -> list[tuple[str, Path]]:
+    """List `(lang, path)` for every `content/<lang>/*.txt` and `*.json`, sorted."""
+    if not content.is_dir():
+        raise ContentError(f"{content}: content folder not found; pass --content DIR (it holds fr/, en/)")
+    found = []
+    for lang_dir in sorted(p for p in content.iterdir() if p.is_dir()):
+        if not LANG_DIR.match(lang_dir.name):
+            continue
+        for path in sorted(lang_dir.iterdir()):
+            if path.is_file() and path.suffix.lower() in (".txt", ".json"):
+                found.append((lang_dir.name, path))
+    return found
+
+
+def decode(raw: bytes) -> tuple[str, str]:
+    """Decode bytes as UTF-8 (BOM stripped) or, failing that, Windows-1252; return (text, encoding)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        try:
+            return raw[3:].decode("utf-8"), "utf-8-sig"
+        except UnicodeDecodeError:
+            raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        # cp1252 leaves five bytes undefined; map them through latin-1 so nothing is lost.
+        return raw.decode("cp1252", errors="replace").replace("\ufffd", ""), "cp1252"
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Split on `\\r\\n`, `\\r` or `\\n` (mixed too); `\\r\\r\\n` counts as two line ends."""
+    lines = LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return tuple(lines)
+
+
+def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, list[Diagnostic]]:
+    """Read and decode one file; return the text (None if unreadable) and diagnostics."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        return None, [Diagnostic("error", shown, 0, f"cannot read file: {err.strerror}")]
+    if len(raw) > MAX_BYTES:
+        return None, [Diagnostic("error", shown, 0, f"file is {len(raw)} bytes, over the {MAX_BYTES} limit; split it")]
+    if b"\x00" in raw[:8192]:
+        return None, [Diagnostic("error", shown, 0, "binary file (NUL bytes); remove it from the content folder")]
+    text, encoding = decode(raw)
+    diags = []
+    if encoding == "cp1252":
+        diags.append(Diagnostic("note", shown, 0, "not valid UTF-8; decoded as Windows-1252"))
+    text = unicodedata.normalize("NFC", text)
+    source = SourceText(shown, lang, split_lines(text), encoding, hashlib.sha256(raw).hexdigest())
+    return source, diags
+
+
+def fold(text: str) -> str:
+    """Fold typography for matching: one apostrophe, plain spaces, no accents, lower case."""
+    text = _SPACES.sub(" ", text.translate(_APOSTROPHES))
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return stripped.replace("æ", "ae").replace("Æ", "AE").replace("œ", "oe").replace("Œ", "OE").casefold()
+
+
+def clean(text: str) -> str:
+    """Normalise spacing for display while keeping typography (’ « » — and NBSP stay)."""
+    return re.sub(r"[ \t]+", " ", text).strip()
