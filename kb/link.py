@@ -86,8 +86,8 @@ def group_editions(results: Sequence[RulesResult]) -> tuple[list[Edition], list[
                     home = group
                     break
                 other = next(d for d in group[2] if group[3][clash].document == d.id)
-                diags.append(Diagnostic("note", doc.source, numbers[clash].source.line,
-                    f"rule {clash} is also in {other.source}; the two files are kept as separate editions"))  # fmt: skip
+                message = f"rule {clash} is also in {other.source}; the two files are kept as separate editions"
+                diags.append(Diagnostic("note", doc.source, numbers[clash].source.line, message))
         if home is None:
             home = (doc.lang, doc.effective_date, [], {})
             groups.append(home)

@@ -11,6 +11,11 @@ from kb.model import Diagnostic
 from kb.parse.rules import RulesResult, looks_like_rules, parse_rules
 from kb.sources import display_path, find_sources, read_source
 
+UNKNOWN_KIND = (
+    "cannot tell what this file is (comprehensive rules, set FAQ or card data); "
+    "move it out of the content folder or fix its text"
+)
+
 
 def load(content: Path) -> KnowledgeBase:
     """Parse and link everything under `content/<lang>/`; problems become diagnostics."""
@@ -30,8 +35,7 @@ def load(content: Path) -> KnowledgeBase:
             rules_results.append(result)
             diags += result.diagnostics
         else:
-            diags.append(Diagnostic("error", shown, 0, "cannot tell what this file is (comprehensive rules, "
-                                    "set FAQ or card data); move it out of the content folder or fix its text"))  # fmt: skip
+            diags.append(Diagnostic("error", shown, 0, UNKNOWN_KIND))
     rules = tuple(r for res in rules_results for r in res.rules)
     glossary = tuple(g for res in rules_results for g in res.glossary)
     links = link_rules(rules_results, glossary)

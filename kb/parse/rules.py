@@ -220,9 +220,7 @@ def _contents(st: _State, line: Line) -> bool:
 def _walk(st: _State, lines: list[Line], layout: str) -> None:
     """Run the state machine over all lines."""
     for line in lines:
-        if st.mode == "preamble" and _preamble(st, line):
-            pass
-        elif st.mode == "contents" and _contents(st, line):
+        if (st.mode == "preamble" and _preamble(st, line)) or (st.mode == "contents" and _contents(st, line)):
             pass
         elif st.mode in ("glossary", "credits") or line.kind == "heading":
             _tail(st, line)
@@ -248,10 +246,10 @@ def _example(st: _State, line: Line) -> None:
 
 def _tail(st: _State, line: Line) -> None:
     """Handle the glossary and the credits (and headings met in the body)."""
-    if line.kind == "heading" and line.text in ("glossary", "credits") and st.mode != "credits":
-        if not (st.mode == "glossary" and line.text == "glossary"):
-            st.mode = line.text
-            return
+    opens = line.kind == "heading" and line.text in ("glossary", "credits") and st.mode != "credits"
+    if opens and not (st.mode == "glossary" and line.text == "glossary"):
+        st.mode = line.text
+        return
     if st.mode == "credits":
         if line.kind != "blank" or st.credits:
             st.credits.append(line.raw.rstrip())
@@ -282,9 +280,8 @@ def _glossary(st: _State, doc: Document) -> list[GlossaryEntry]:
         parts = [p.strip().strip("“”\"«» ") for p in re.split(r",\s+(?![^“]*”)", term)]
         aliases = tuple(parts) if len(parts) > 1 and not any(fold(p) in terms for p in parts) else ()
         refs = tuple(reference_targets(definition, doc.lang))
-        entries.append(
-            GlossaryEntry(doc.id, doc.lang, term, aliases, definition, obsolete, refs, SourceRef(st.path, block[0].lineno))
-        )
+        where = SourceRef(st.path, block[0].lineno)
+        entries.append(GlossaryEntry(doc.id, doc.lang, term, aliases, definition, obsolete, refs, where))
     return entries
 
 
