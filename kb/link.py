@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule
 from kb.parse.rules import RulesResult, sort_key
 
+LANG_ORDER = {"fr": 0, "en": 1}  # French first: the product reads FR | EN
+
 
 @dataclass(frozen=True, slots=True)
 class Edition:
@@ -111,7 +113,7 @@ def primary_editions(editions: Iterable[Edition]) -> dict[str, Edition]:
         cur = best.get(ed.lang)
         if cur is None or (len(ed.rules), ed.effective_date or "") > (len(cur.rules), cur.effective_date or ""):
             best[ed.lang] = ed
-    return dict(sorted(best.items()))
+    return dict(sorted(best.items(), key=lambda kv: (LANG_ORDER.get(kv[0], len(LANG_ORDER)), kv[0])))
 
 
 def _resolve(ed: Edition, targets: Iterable[str]) -> tuple[ResolvedRef, ...]:

@@ -1,0 +1,40 @@
+"""`kb export`: the whole knowledge base as one JSON document."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from kb.commands.options import content_option, load_or_exit
+
+
+@click.command(name="export")
+@content_option
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE (default: stdout)."
+)
+def command(content: Path | None, output: Path | None) -> None:
+    """Write the knowledge base (documents, rules, glossary, cards, rulings, notes, alignment,
+    diagnostics) as one JSON document; its schema is documented in the README."""
+    from kb.export import to_json
+
+    kb = load_or_exit(content)
+    text = json.dumps(to_json(kb), ensure_ascii=False, indent=1) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, output)
+    except OSError as err:
+        click.echo(f"kb: cannot write {output}: {err.strerror}", err=True)
+        sys.exit(1)
+    click.echo(f"wrote {output} ({len(kb.rules)} rules, {len(kb.cards)} cards)", err=True)

@@ -1,0 +1,124 @@
+"""`kb show`: a rule in every language side by side, or a card by name."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import click
+
+from kb.commands.options import content_option, load_or_exit
+
+LABELS = {
+    "fr": {"example": "Exemple", "children": "Sous-règles", "refs": "Cite", "cited": "Citée par",
+           "missing": "(introuvable)", "absent": "absente en français"},
+    "en": {"example": "Example", "children": "Subrules", "refs": "Cites", "cited": "Cited by",
+           "missing": "(not found)", "absent": "not in English"},
+}  # fmt: skip
+
+
+def rule_lines(kb, rule, width: int) -> list[str]:
+    """Render one rule of one language as wrapped lines."""
+    lab = LABELS.get(rule.lang, LABELS["en"])
+    out = [f"{rule.number} [{rule.lang}] {rule.source.path}:{rule.source.line}"]
+    if rule.title:
+        out.append(rule.title)
+    for para in rule.text.split("\n") if rule.text else []:
+        out += textwrap.wrap(para, width) or [""]
+    for ex in rule.examples:
+        out += textwrap.wrap(f"{lab['example']}: {ex}", width, subsequent_indent="  ")
+    if rule.children:
+        out += textwrap.wrap(f"{lab['children']}: {', '.join(rule.children)}", width)
+    refs = [r.target + ("" if r.resolved else f" {lab['missing']}") for r in kb.references(rule)]
+    if refs:
+        out += textwrap.wrap(f"{lab['refs']}: {', '.join(refs)}", width)
+    cited = [r.number for r in kb.cited_by(rule)]
+    if cited:
+        out += textwrap.wrap(f"{lab['cited']}: {', '.join(cited)}", width)
+    return out
+
+
+def side_by_side(columns: list[list[str]], width: int) -> list[str]:
+    """Lay columns next to each other, padded to `width`."""
+    rows = itertools.zip_longest(*columns, fillvalue="")
+    return [" │ ".join(cell.ljust(width) for cell in row).rstrip() for row in rows]
+
+
+def show_rule(kb, number: str, as_json: bool) -> int:
+    """Print a rule (and, for a missing parent, the rules under it)."""
+    from kb.export import rule_json
+
+    found = kb.aligned(number)
+    if as_json:
+        click.echo(json.dumps({"number": number, "rules": {lang: rule_json(kb, r) for lang, r in found.items()}},
+                              ensure_ascii=False, indent=1))  # fmt: skip
+        return 0 if found else 1
+    if not found:
+        under = {lang: kb.subtree(ed, number) for lang, ed in kb.primary.items()}
+        if any(under.values()):
+            for lang, rules in under.items():
+                listed = ", ".join(r.number for r in rules[:40]) or "-"
+                click.echo(f"{number} [{lang}]: no '{number}' heading in the loaded text; under it: {listed}")
+            return 0
+        click.echo(f"kb: no rule {number} in {', '.join(kb.langs) or 'the content'}", err=True)
+        return 1
+    total = shutil.get_terminal_size((100, 24)).columns
+    langs = kb.langs
+    if len(langs) > 1 and total >= 90:
+        width = (total - 3 * (len(langs) - 1)) // len(langs)
+        cols = []
+        for lang in langs:
+            rule = found.get(lang)
+            missing = f"{number} [{lang}]: {LABELS.get(lang, LABELS['en'])['absent']}"
+            cols.append(rule_lines(kb, rule, width) if rule else [missing])
+        click.echo("\n".join(side_by_side(cols, width)))
+    else:
+        blocks = ["\n".join(rule_lines(kb, r, min(total, 100))) for r in found.values()]
+        click.echo("\n\n".join(blocks))
+    return 0
+
+
+def show_card(kb, query: str, as_json: bool) -> int:
+    """Print the card a name designates, or the candidates when it is ambiguous."""
+    from kb import cardview
+
+    cards = cardview.find_cards(kb.cards, query)
+    if len(cards) != 1:
+        if not cards:
+            click.echo(f"kb: no rule number or card name matches '{query}'", err=True)
+        else:
+            names = "; ".join(" / ".join(dict.fromkeys(c.names.values())) for c in cards[:15])
+            click.echo(f"kb: '{query}' matches several cards: {names}", err=True)
+        return 1
+    card = cards[0]
+    if as_json:
+        payload = {"card": cardview.card_to_json(card),
+                   "rulings": [cardview.ruling_to_json(kb.ruling[r]) for r in card.rulings if r in kb.ruling],
+                   "notes": [cardview.note_to_json(kb.note[n]) for n in card.notes if n in kb.note]}  # fmt: skip
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        return 0
+    width = min(shutil.get_terminal_size((100, 24)).columns, 110)
+    click.echo(cardview.format_card(card, kb.ruling, kb.note, width))
+    return 0
+
+
+@click.command(name="show")
+@click.argument("query", nargs=-1, required=True)
+@content_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {number, rules: {lang: rule}} or the card.")
+def command(query: tuple[str, ...], content: Path | None, as_json: bool) -> None:
+    """Show a rule by number (120.2a, 'règle 703.4k', 'CR 120') in every language side by side,
+    with its examples, children, references and what cites it; or a card by its French or
+    English name (case- and accent-insensitive, unambiguous prefix).
+
+    Exit status: 0 when found, 1 when nothing matches, 2 when the content cannot be read."""
+    from kb.numbers import rule_number
+
+    text = " ".join(query)
+    kb = load_or_exit(content)
+    number = rule_number(text)
+    sys.exit(show_rule(kb, number, as_json) if number else show_card(kb, text, as_json))

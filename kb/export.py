@@ -1,0 +1,87 @@
+"""The knowledge base as one JSON document (the contract is documented in the README)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kb import __version__
+from kb.base import KnowledgeBase
+from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef
+
+
+def source_json(src: SourceRef | None) -> dict | None:
+    """A source reference as `{"path", "line"}`."""
+    return None if src is None else {"path": src.path, "line": src.line}
+
+
+def document_json(kb: KnowledgeBase, doc: Document) -> dict[str, Any]:
+    """A document record."""
+    edition = kb.links.edition_of.get(doc.id)
+    return {
+        "id": doc.id, "lang": doc.lang, "kind": doc.kind, "title": doc.title,
+        "effective_date": doc.effective_date, "source": doc.source, "layout": doc.layout,
+        "encoding": doc.encoding, "edition": edition,
+        "aligned": edition is not None and edition in kb.links.alignment.editions.values(),
+    }  # fmt: skip
+
+
+def rule_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any]:
+    """A rule record with resolved references and backlinks."""
+    return {
+        "document": rule.document, "edition": kb.edition_of(rule).id, "lang": rule.lang,
+        "number": rule.number, "kind": rule.kind, "title": rule.title, "text": rule.text,
+        "examples": list(rule.examples), "parent": rule.parent, "children": list(rule.children),
+        "references": [{"target": r.target, "resolved": r.resolved} for r in kb.references(rule)],
+        "cited_by": [r.number for r in kb.cited_by(rule)], "source": source_json(rule.source),
+    }  # fmt: skip
+
+
+def glossary_json(kb: KnowledgeBase, index: int, entry: GlossaryEntry) -> dict[str, Any]:
+    """A glossary entry."""
+    refs = kb.links.glossary_refs.get(index, ())
+    return {
+        "document": entry.document, "lang": entry.lang, "term": entry.term, "aliases": list(entry.aliases),
+        "definition": entry.definition, "obsolete": entry.obsolete,
+        "references": [{"target": r.target, "resolved": r.resolved} for r in refs],
+        "source": source_json(entry.source),
+    }  # fmt: skip
+
+
+def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    """A diagnostic."""
+    return {"severity": d.severity, "path": d.path, "line": d.line, "message": d.message}
+
+
+def alignment_json(kb: KnowledgeBase) -> dict[str, Any]:
+    """Which editions are aligned, one-language rules and differing references."""
+    al = kb.links.alignment
+    return {
+        "editions": dict(al.editions),
+        "aligned": len(al.aligned),
+        "only_in": {lang: list(nums) for lang, nums in al.only_in.items()},
+        "reference_mismatches": [dict(m) for m in al.reference_mismatches],
+    }
+
+
+def to_json(kb: KnowledgeBase) -> dict[str, Any]:
+    """Everything, as plain JSON-ready data."""
+    from kb import cardview
+
+    return {
+        "kb_version": __version__,
+        "content_hash": kb.content_hash,
+        "documents": [document_json(kb, d) for d in kb.documents],
+        "editions": [
+            {"id": ed.id, "lang": ed.lang, "effective_date": ed.effective_date, "documents": list(ed.documents),
+             "complete": ed.complete, "rules": len(ed.rules)}
+            for ed in kb.links.editions
+        ],  # fmt: skip
+        "rules": [rule_json(kb, r) for r in kb.rules],
+        "glossary": [glossary_json(kb, i, g) for i, g in enumerate(kb.glossary)],
+        "alignment": alignment_json(kb),
+        "faqs": [cardview.faq_to_json(f) for f in kb.faqs],
+        "cards": [cardview.card_to_json(c) for c in kb.cards],
+        "rulings": [cardview.ruling_to_json(r) for r in kb.rulings],
+        "notes": [cardview.note_to_json(n) for n in kb.notes],
+        "diagnostics": [diagnostic_json(d) for d in kb.diagnostics],
+    }

@@ -1,0 +1,57 @@
+"""Shared fixtures: the project's paths and a few content folders built in tmp_path."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENT = ROOT / "content"
+FIXTURES = ROOT / "tests" / "fixtures"
+CR2015 = FIXTURES / "cr-en-20150926.txt"
+CR2026 = FIXTURES / "cr-en-20260116.txt"
+
+
+@pytest.fixture(scope="session")
+def bundled_kb():
+    """The knowledge base of the bundled content."""
+    from kb.load import load
+
+    return load(CONTENT)
+
+
+def make_2015_content(root: Path) -> Path:
+    """A content folder with the 2015 English CR and the French seeds."""
+    content = root / "content"
+    (content / "en").mkdir(parents=True)
+    (content / "fr").mkdir()
+    shutil.copy(CR2015, content / "en" / "cr-en-20150926.txt")
+    for path in (CONTENT / "fr").glob("*.txt"):
+        shutil.copy(path, content / "fr" / path.name)
+    return content
+
+
+@pytest.fixture(scope="session")
+def content_2015(tmp_path_factory) -> Path:
+    """Content folder: 2015 English CR + French seeds."""
+    return make_2015_content(tmp_path_factory.mktemp("c2015"))
+
+
+@pytest.fixture(scope="session")
+def kb_2015(content_2015):
+    """The knowledge base of the 2015 English CR + French seeds."""
+    from kb.load import load
+
+    return load(content_2015)
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    """Write a file, creating folders."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,188 @@
+"""The comprehensive-rules parser on the seeds, both official editions, and focused inline cases."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kb.model import SourceText
+from kb.parse.rules import parse_rules, sort_key
+from kb.sources import read_source
+
+from .conftest import CONTENT, CR2015, CR2026
+
+SEED_120 = ["120.1", "120.2", "120.2a", "120.2b", "120.3", "120.3a", "120.4", "120.5",
+            "120.6", "120.6a", "120.6b", "120.6c", "120.7"]  # fmt: skip
+
+
+def parse_file(path: Path, lang: str):
+    source, _ = read_source(path, lang, path.name)
+    return parse_rules(source, f"{lang}/{path.stem}")
+
+
+def parse_text(text: str, lang: str = "en", path: str = "t.txt"):
+    lines = tuple(text.split("\n"))
+    return parse_rules(SourceText(path, lang, lines, "utf-8", "0"), f"{lang}/t")
+
+
+def by_number(result):
+    return {r.number: r for r in result.rules}
+
+
+def test_french_120_hard_wrapped():
+    res = parse_file(CONTENT / "fr" / "cr-120-piocher-une-carte.txt", "fr")
+    assert res.document.layout == "hard-wrapped"
+    assert [r.number for r in res.rules] == SEED_120
+    rules = by_number(res)
+    assert rules["120.2"].text == ("Les cartes peuvent uniquement être piochées une par une. Si un joueur doit "
+                                   "piocher plusieurs cartes, ce joueur effectue autant de pioches d’une carte.")  # fmt: skip
+    assert rules["120.7"].text.endswith("puis les cartes sont piochées une par une.")
+    assert rules["120.4"].references == ("704",)
+    assert rules["120.2a"].parent == "120.2" and rules["120.2"].children == ("120.2a", "120.2b")
+    assert rules["120.1"].parent == "120"  # the tree holds without a "120." line
+    assert not [d for d in res.diagnostics if d.severity != "note"]
+
+
+def test_english_120_blank_line_layout():
+    res = parse_file(CONTENT / "en" / "cr-120-drawing-a-card.txt", "en")
+    assert res.document.layout == "blank-line"
+    assert res.document.title == "Règles complètes de Magic: The Gathering"
+    assert [r.number for r in res.rules] == SEED_120
+    assert by_number(res)["120.4"].references == ("704",)
+    assert not res.diagnostics
+
+
+def test_french_703():
+    res = parse_file(CONTENT / "fr" / "cr-703-actions-obligatoires-du-tour.txt", "fr")
+    numbers = [r.number for r in res.rules]
+    assert numbers[0] == "703.1" and numbers[-1] == "703.4p"
+    assert "703.4l" not in numbers and "703.4o" not in numbers
+    assert len([n for n in numbers if n.startswith("703.4") and n != "703.4"]) == 14
+    assert res.document.title == "Règles complètes de Magic: The Gathering"
+    rules = by_number(res)
+    assert rules["703.4d"].references == ("904", "701.21")
+    assert rules["703.1a"].references == ("603",)
+    assert not res.diagnostics
+
+
+def independent_counts(path: Path, encoding: str) -> Counter:
+    """Count rule lines of the body with plain regexes, from the second '1. Game Concepts' to 'Glossary'."""
+    text = path.read_bytes().decode(encoding)
+    lines = re.split(r"\r\n|\r|\n", text)
+    start = [i for i, line in enumerate(lines) if line.startswith("1. Game Concepts")][1]
+    end = [i for i, line in enumerate(lines) if line.strip() == "Glossary"][1]
+    kinds = Counter()
+    for line in lines[start:end]:
+        if re.match(r"\d\. ", line):
+            kinds["section"] += 1
+        elif re.match(r"\d{3}\. ", line):
+            kinds["rule"] += 1
+        elif re.match(r"\d{3}\.\d+\.? ", line):
+            kinds["numbered"] += 1
+        elif re.match(r"\d{3}\.\d+[a-z]\.? ", line):
+            kinds["subrule"] += 1
+        elif line.startswith("Example:"):
+            kinds["example"] += 1
+    return kinds
+
+
+@pytest.mark.parametrize(
+    ("path", "encoding", "glossary", "examples", "date"),
+    [(CR2015, "cp1252", 506, 226, "2015-09-26"), (CR2026, "utf-8-sig", 725, 276, "2026-01-16")],
+)
+def test_official_editions(path, encoding, glossary, examples, date):
+    res = parse_file(path, "en")
+    expected = independent_counts(path, encoding)
+    kinds = Counter(r.kind for r in res.rules)
+    for kind in ("section", "rule", "numbered", "subrule"):
+        assert kinds[kind] == expected[kind], kind
+    assert sum(len(r.examples) for r in res.rules) == expected["example"] == examples
+    assert len(res.glossary) == glossary
+    assert res.document.effective_date == date
+    assert res.document.title == "Magic: The Gathering Comprehensive Rules"
+    assert res.document.layout == "official"
+    assert res.document.introduction.startswith("This document")
+    assert "Richard Garfield" in res.document.credits
+    assert not [d for d in res.diagnostics if d.severity == "error"]
+    numbers = [r.number for r in res.rules]
+    assert numbers == sorted(numbers, key=sort_key), "rules come out in order"
+
+
+def test_2015_rule_120_and_glossary():
+    res = parse_file(CR2015, "en")
+    rules = by_number(res)
+    assert rules["120"].title == "Drawing a Card" and rules["120"].kind == "rule"
+    assert rules["1"].title == "Game Concepts" and rules["1"].kind == "section"
+    assert rules["120"].children[:2] == ("120.1", "120.2")
+    assert rules["120"].parent == "1"
+    assert rules["703.4d"].references == ("904", "701.22")
+    gloss = {g.term: g for g in res.glossary}
+    assert gloss["Abandon"].references == ("701.23",)
+    assert gloss["Control, Controller"].aliases == ("Control", "Controller")
+    assert gloss["Active Player, Nonactive Player Order"].aliases == ()
+    assert gloss["Ability"].definition.startswith("1. Text on an object")
+    assert sum(1 for g in res.glossary if g.obsolete) > 0
+    assert not any(g.term.endswith("(Obsolete)") for g in res.glossary)
+
+
+def test_2026_typos_are_warnings_and_rules():
+    res = parse_file(CR2026, "en")
+    rules = by_number(res)
+    assert "119.1d" in rules and "606.5" in rules
+    assert rules["121"].title == "Drawing a Card"
+    warnings = [d.format() for d in res.diagnostics if d.severity == "warning"]
+    assert warnings == [
+        "cr-en-20260116.txt:1054: warning: subrule 119.1d. has a dot after its letter; subrules read '119.1d' (kept)",
+        "cr-en-20260116.txt:2708: warning: numbered rule 606.5 has no dot after its number; "
+        "it should read '606.5.' (kept)",
+    ]
+
+
+def test_examples_and_indented_paragraphs():
+    res = parse_text(
+        "100.1. First rule.\nExample: One.\nExample: Two.\n\n100.1a Sub rule.\n     Second paragraph.\n"
+    )
+    rules = by_number(res)
+    assert rules["100.1"].examples == ("One.", "Two.")
+    assert rules["100.1a"].text == "Sub rule.\nSecond paragraph."
+
+
+def test_french_example_label():
+    res = parse_text("703.1.\n\nTexte.\n\nExemple : Un exemple.\n", "fr")
+    assert by_number(res)["703.1"].examples == ("Un exemple.",)
+
+
+def test_duplicates_and_out_of_order_name_both_lines():
+    res = parse_text("100.2. Two.\n\n100.1. One.\n\n100.2. Again.\n")
+    assert [d.format() for d in res.diagnostics] == [
+        "t.txt:3: warning: rule 100.1 is out of order: it follows 100.2 (line 1)",
+        "t.txt:5: warning: duplicate rule 100.2: already at line 1; this one is ignored",
+    ]
+    assert by_number(res)["100.2"].text == "Two."
+
+
+def test_bare_numbers_and_empty_file():
+    res = parse_text("100.1.\n100.2.\n100.3.\n")
+    assert [r.number for r in res.rules] == ["100.1", "100.2", "100.3"]
+    assert all("has no text" in d.message for d in res.diagnostics)
+    empty = parse_text("")
+    assert empty.rules == ()
+    assert [d.severity for d in empty.diagnostics] == ["error"]
+
+
+def test_table_of_contents_and_credits_give_no_rule():
+    text = (
+        "Title\n\nThese rules are effective as of March 1, 2020.\n\nIntroduction\n\nIntro text.\n\n"
+        "Contents\n\n1. Game Concepts\n100. General\nGlossary\nCredits\n\n"
+        "1. Game Concepts\n\n100. General\n\n100.1. Rule text. See rule 100.2.\n\n100.2. Other.\n\n"
+        "Glossary\n\nTerm\nA definition. See rule 100.1.\n\nCredits\n\n100.9. Not a rule.\n"
+    )
+    res = parse_text(text)
+    assert [r.number for r in res.rules] == ["1", "100", "100.1", "100.2"]
+    assert res.document.effective_date == "2020-03-01"
+    assert res.document.introduction == "Intro text."
+    assert res.glossary[0].term == "Term" and res.glossary[0].references == ("100.1",)
+    assert "100.9. Not a rule." in res.document.credits
