@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.base import KnowledgeBase
+from kb.cardlink import link_cards
 from kb.link import link_rules
-from kb.model import Diagnostic
+from kb.model import Diagnostic, SourceText
+from kb.parse.faq import FaqResult, looks_like_faq, parse_faq
+from kb.parse.mtgjson import CardDataResult, looks_like_mtgjson, parse_mtgjson
 from kb.parse.rules import RulesResult, looks_like_rules, parse_rules
 from kb.sources import display_path, find_sources, read_source
 
@@ -17,31 +21,58 @@ UNKNOWN_KIND = (
 )
 
 
+@dataclass(slots=True)
+class _Parsed:
+    """Parse results gathered before linking."""
+
+    rules: list[RulesResult] = field(default_factory=list)
+    faqs: list[FaqResult] = field(default_factory=list)
+    card_data: list[CardDataResult] = field(default_factory=list)
+    diags: list[Diagnostic] = field(default_factory=list)
+
+
+def parse_source(source: SourceText, doc_id: str, parsed: _Parsed) -> None:
+    """Detect the kind of one decoded file and parse it."""
+    if source.path.lower().endswith(".json"):
+        text = "\n".join(source.lines)
+        if looks_like_mtgjson(text):
+            parsed.card_data.append(parse_mtgjson(source, doc_id))
+            parsed.diags += parsed.card_data[-1].diagnostics
+            return
+    elif looks_like_faq(source.lines):
+        parsed.faqs.append(parse_faq(source, doc_id))
+        parsed.diags += parsed.faqs[-1].diagnostics
+        return
+    elif looks_like_rules(source.lines):
+        parsed.rules.append(parse_rules(source, doc_id))
+        parsed.diags += parsed.rules[-1].diagnostics
+        return
+    parsed.diags.append(Diagnostic("error", source.path, 0, UNKNOWN_KIND))
+
+
 def load(content: Path) -> KnowledgeBase:
     """Parse and link everything under `content/<lang>/`; problems become diagnostics."""
-    diags: list[Diagnostic] = []
-    rules_results: list[RulesResult] = []
+    parsed = _Parsed()
     digest = hashlib.sha256()
     for lang, path in find_sources(content):
         shown = display_path(path, content)
         source, found = read_source(path, lang, shown)
-        diags += found
-        if source is None:
-            continue
-        digest.update(shown.encode() + b"\0" + source.sha256.encode())
-        doc_id = f"{lang}/{path.stem}"
-        if path.suffix.lower() == ".txt" and looks_like_rules(source.lines):
-            result = parse_rules(source, doc_id)
-            rules_results.append(result)
-            diags += result.diagnostics
-        else:
-            diags.append(Diagnostic("error", shown, 0, UNKNOWN_KIND))
-    rules = tuple(r for res in rules_results for r in res.rules)
-    glossary = tuple(g for res in rules_results for g in res.glossary)
-    links = link_rules(rules_results, glossary)
-    diags += links.diagnostics
-    documents = tuple(res.document for res in rules_results)
+        parsed.diags += found
+        if source is not None:
+            digest.update(shown.encode() + b"\0" + source.sha256.encode() + b"\n")
+            parse_source(source, f"{lang}/{path.stem}", parsed)
+    glossary = tuple(g for res in parsed.rules for g in res.glossary)
+    links = link_rules(parsed.rules, glossary)
+    editions = links.editions
+
+    def rule_exists(lang: str, number: str) -> bool:
+        return any(ed.lang == lang and number in ed.rules for ed in editions)
+
+    cards = link_cards(parsed.faqs, parsed.card_data, rule_exists)
+    documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     return KnowledgeBase(
-        content=str(content), content_hash=digest.hexdigest(), documents=documents, rules=rules,
-        glossary=glossary, links=links, faqs=(), cards=(), rulings=(), notes=(), diagnostics=tuple(diags),
+        content=str(content), content_hash=digest.hexdigest(), documents=documents,
+        rules=tuple(r for res in parsed.rules for r in res.rules), glossary=glossary, links=links,
+        faqs=tuple(f.info for f in parsed.faqs), cards=cards.cards, rulings=cards.rulings, notes=cards.notes,
+        diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(cards.diagnostics),
     )  # fmt: skip

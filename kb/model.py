@@ -280,3 +280,5 @@ class FaqInfo:
     """Forum lines after the last card (edit notes, `[ Dernière modification … ]`)."""
     source: SourceRef | None = None
     """Where the header starts."""
+    unplaced: tuple[str, ...] = ()
+    """Text that fitted no record (`path:line: text`), each also reported by a diagnostic."""

@@ -37,8 +37,10 @@ def test_french_120_hard_wrapped():
     assert res.document.layout == "hard-wrapped"
     assert [r.number for r in res.rules] == SEED_120
     rules = by_number(res)
-    assert rules["120.2"].text == ("Les cartes peuvent uniquement être piochées une par une. Si un joueur doit "
-                                   "piocher plusieurs cartes, ce joueur effectue autant de pioches d’une carte.")  # fmt: skip
+    assert rules["120.2"].text == (
+        "Les cartes peuvent uniquement être piochées une par une. Si un joueur doit "
+        "piocher plusieurs cartes, ce joueur effectue autant de pioches d’une carte."
+    )
     assert rules["120.7"].text.endswith("puis les cartes sont piochées une par une.")
     assert rules["120.4"].references == ("704",)
     assert rules["120.2a"].parent == "120.2" and rules["120.2"].children == ("120.2a", "120.2b")

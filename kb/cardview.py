@@ -1,0 +1,137 @@
+"""Find cards by name and present cards, rulings, notes and FAQ headers (JSON contract and plain text)."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+
+from kb.model import Card, Face, FaqInfo, FaqNote, Ruling, SourceRef
+from kb.sources import fold
+
+NAME_ORDER = ("fr", "en")
+
+
+def _names(card: Card) -> list[str]:
+    """Return every name a card answers to (full names, halves, the FAQ's own spellings)."""
+    names = list(card.names.values())
+    names += [name for face in card.faces for name in face.names.values()]
+    return names + [value for key, value in card.oracle.items() if key.startswith("faq_name_")]
+
+
+def find_cards(cards: Sequence[Card], query: str) -> list[Card]:
+    """Find cards by name in any language: exact match, else a unique prefix, else every prefix/substring match."""
+    wanted = fold(" ".join(query.split()))
+    if not wanted:
+        return []
+    folded = [(card, [fold(name) for name in _names(card)]) for card in cards]
+    exact = [card for card, names in folded if wanted in names]
+    if exact:
+        return exact
+    prefix = [card for card, names in folded if any(name.startswith(wanted) for name in names)]
+    if len(prefix) == 1:
+        return prefix
+    inside = [card for card, names in folded if card not in prefix and any(wanted in name for name in names)]
+    return prefix + inside
+
+
+def _source(ref: SourceRef | None) -> dict | None:
+    """Serialise a source reference."""
+    return {"path": ref.path, "line": ref.line} if ref else None
+
+
+def _face_to_json(face: Face) -> dict:
+    """Serialise one face."""
+    return {
+        "names": dict(face.names), "mana_cost": list(face.mana_cost), "type_line": face.type_line,
+        "supertypes": list(face.supertypes), "types": list(face.types), "subtypes": list(face.subtypes),
+        "power": face.power, "toughness": face.toughness, "text": face.text,
+        "reminder_text": list(face.reminder_text), "lang": face.lang,
+    }
+
+
+def card_to_json(card: Card) -> dict:
+    """Serialise a card following the export contract."""
+    return {
+        "id": card.id, "names": dict(card.names), "faces": [_face_to_json(face) for face in card.faces],
+        "rulings": list(card.rulings), "notes": list(card.notes), "source": _source(card.source),
+        "oracle": dict(card.oracle),
+    }
+
+
+def ruling_to_json(r: Ruling) -> dict:
+    """Serialise a ruling following the export contract."""
+    return {
+        "id": r.id, "card": r.card, "lang": r.lang, "text": r.text, "section": r.section,
+        "source_document": r.source_document, "rule_refs": list(r.rule_refs), "card_refs": list(r.card_refs),
+        "mentions": list(r.mentions), "source": _source(r.source), "date": r.date,
+    }
+
+
+def note_to_json(n: FaqNote) -> dict:
+    """Serialise a general note following the export contract."""
+    return {
+        "id": n.id, "lang": n.lang, "title": n.title, "text": n.text, "cards": list(n.cards),
+        "quoted_rules": [{"number": q.number, "as_of": q.as_of, "text": q.text} for q in n.quoted_rules],
+        "bullets": list(n.bullets), "source": _source(n.source), "document": n.document,
+        "card_refs": list(n.card_refs), "rule_refs": list(n.rule_refs), "mentions": list(n.mentions),
+    }
+
+
+def faq_to_json(info: FaqInfo) -> dict:
+    """Serialise an FAQ header following the export contract."""
+    return {
+        "document": info.document, "lang": info.lang, "title": info.title, "set_names": dict(info.set_names),
+        "authors": list(info.authors), "last_modified": info.last_modified, "dates": dict(info.dates),
+        "set_size": info.set_size, "intro": info.intro, "trailer": list(info.trailer),
+        "unplaced": list(info.unplaced), "source": _source(info.source),
+    }
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    """Wrap each paragraph of a text to the width."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        lines += textwrap.wrap(paragraph, max(width, 20), initial_indent=indent, subsequent_indent=indent) or [""]
+    return lines
+
+
+def _face_lines(face: Face, width: int) -> list[str]:
+    """Render one face: name, cost, type, P/T, text."""
+    name = " / ".join(face.names[lang] for lang in NAME_ORDER if lang in face.names) or "?"
+    head = f"  {name}  {''.join(face.mana_cost)}".rstrip()
+    lines = [head, f"  {face.type_line}"]
+    if face.power is not None:
+        lines.append(f"  {face.power}/{face.toughness}")
+    return lines + _wrap(face.text, width, "    ")
+
+
+def format_card(card: Card, rulings_by_id: Mapping[str, Ruling], notes_by_id: Mapping[str, FaqNote],
+                width: int) -> str:
+    """Render a card as plain text: names, faces, FAQ and Gatherer rulings, linked cards and rules."""
+    names = [f"{card.names[lang]} [{lang}]" for lang in (*NAME_ORDER, *card.names) if lang in card.names]
+    lines = [" | ".join(dict.fromkeys(names)), f"  ({card.source})", ""]
+    for face in card.faces:
+        lines += _face_lines(face, width) + [""]
+    if card.oracle.get("en_text") and all(face.lang != "en" for face in card.faces):
+        lines += ["Oracle (en):", *_wrap(card.oracle["en_text"], width, "    "), ""]
+    linked_cards: dict[str, None] = {}
+    linked_rules: dict[str, None] = {}
+    for lang in dict.fromkeys([*NAME_ORDER, *(r.lang for r in rulings_by_id.values())]):
+        mine = [rulings_by_id[i] for i in card.rulings if i in rulings_by_id and rulings_by_id[i].lang == lang]
+        if not mine:
+            continue
+        lines.append(f"Rulings [{lang}]:")
+        for r in mine:
+            dated = f" ({r.date})" if r.date else ""
+            lines += _wrap(f"* {r.text}{dated}", width, "  ")
+            linked_cards.update(dict.fromkeys(c for c in r.card_refs if c != card.id))
+            linked_rules.update(dict.fromkeys(r.rule_refs))
+        lines.append("")
+    notes = [notes_by_id[i] for i in card.notes if i in notes_by_id]
+    if notes:
+        lines.append("General notes: " + ", ".join(f"{n.title} ({n.source})" for n in notes))
+    if linked_cards:
+        lines.append("Linked cards: " + ", ".join(linked_cards))
+    if linked_rules:
+        lines.append("Rules cited: " + ", ".join(linked_rules))
+    return "\n".join(lines).rstrip() + "\n"

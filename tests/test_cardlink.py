@@ -1,0 +1,188 @@
+"""Tests for card linking (kb/cardlink.py) and card lookup and display (kb/cardview.py)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from kb.cardlink import link_cards
+from kb.cardview import card_to_json, faq_to_json, find_cards, format_card, note_to_json, ruling_to_json
+from kb.model import SourceText
+from kb.parse.faq import parse_faq
+from kb.parse.mtgjson import parse_mtgjson
+from kb.sources import read_source
+
+ROOT = Path(__file__).resolve().parent.parent
+FR = "content/fr/faq-discorde-2006.txt"
+EN = "tests/fixtures/faq-en-sample.txt"
+DATA = "content/en/cards-dissension-mtgjson.json"
+
+
+def source(rel: str, lang: str) -> SourceText:
+    return read_source(ROOT / rel, lang, rel)[0]
+
+
+@pytest.fixture(scope="module")
+def fr_faq():
+    return parse_faq(source(FR, "fr"), "fr/faq-discorde-2006")
+
+
+@pytest.fixture(scope="module")
+def en_faq():
+    return parse_faq(source(EN, "en"), "en/faq-en-sample")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return parse_mtgjson(source(DATA, "en"), "en/cards-dissension-mtgjson")
+
+
+@pytest.fixture(scope="module")
+def links(fr_faq, data):
+    return link_cards([fr_faq], [data], lambda lang, number: True)
+
+
+def by_name(links, name):
+    return find_cards(links.cards, name)[0]
+
+
+def test_every_faq_card_has_an_english_name(links, fr_faq):
+    assert len(links.cards) == 180
+    for faq_card in fr_faq.cards:
+        merged = by_name(links, faq_card.names["fr"])
+        assert merged.names["en"]
+        assert all("en" in face.names and "fr" in face.names for face in merged.faces)
+    assert by_name(links, "Résonnance élémentaire").oracle["faq_name_fr"] == "Résonnance élémentaire"
+    assert by_name(links, "Résolu // Déterminé").names == {"en": "Bound // Determined", "fr": "Résolu // Déterminé"}
+
+
+def test_matching_diagnostics_are_exact(links):
+    assert [d.format() for d in links.diagnostics] == [
+        "content/fr/faq-discorde-2006.txt:164: note: split card 'Résolu // Déterminé' matched en 'Bound // "
+        "Determined' by its mana costs (the card data has no French name for it, "
+        "content/en/cards-dissension-mtgjson.json:14805)",
+        "content/fr/faq-discorde-2006.txt:235: note: split card 'Bouts // Restes' matched en 'Odds // Ends' by its "
+        "mana costs (the card data has no French name for it, content/en/cards-dissension-mtgjson.json:15601)",
+        "content/fr/faq-discorde-2006.txt:700: note: split card 'Recherche // Développement' matched en 'Research // "
+        "Development' by its mana costs (the card data has no French name for it, "
+        "content/en/cards-dissension-mtgjson.json:15995)",
+        "content/fr/faq-discorde-2006.txt:749: note: 'Résonnance élémentaire' matched en 'Elemental Resonance' / fr "
+        "'Résonance élémentaire' by close spelling (content/en/cards-dissension-mtgjson.json:8077)",
+    ]
+
+
+def test_rulings_in_both_languages(links):
+    isperia = by_name(links, "Isperia the Inscrutable")
+    langs = [r.lang for r in links.rulings if r.card == isperia.id]
+    assert langs == ["fr", "en"]
+    assert isperia.rulings == ("fr/faq-discorde-2006#L483", "isperia-the-inscrutable/en/1")
+    gatherer = next(r for r in links.rulings if r.id == "isperia-the-inscrutable/en/1")
+    assert gatherer.section == "Gatherer" and gatherer.date == "2006-05-01"
+
+
+def test_ruling_links(links):
+    rulings = {r.id: r for r in links.rulings}
+    phyto = rulings["fr/faq-discorde-2006#L615"]
+    assert phyto.card == "sprouting-phytohydra"
+    assert phyto.card_refs == ("cytoshape", "sprouting-phytohydra")
+    assert rulings["fr/faq-discorde-2006#L220"].card_refs == ("azorius-aethermage",)
+    assert rulings["fr/faq-discorde-2006#L845"].mentions == ("Clone",)
+    assert rulings["fr/faq-discorde-2006#L843"].card_refs == ("voidslime",)  # « le Vide gluant » is a DIS card
+    notes = {n.title: n for n in links.notes}
+    split = notes["Cartes doubles"]
+    assert split.cards == ("bound-determined",)
+    assert split.card_refs == ("bound-determined",)
+    assert split.mentions == ("Vide", "Obscur confident", "Persécution", "Forgeur de soleil")
+    assert split.rule_refs == ()
+    assert notes["Prévision"].quoted_rules[0].number == "502.53"
+
+
+def test_vide_gluant_is_a_mention_without_card_data(fr_faq):
+    links = link_cards([fr_faq], [], lambda lang, number: True)
+    assert links.diagnostics == ()
+    assert len(links.cards) == 64
+    ruling = next(r for r in links.rulings if r.id == "fr/faq-discorde-2006#L843")
+    assert (ruling.card_refs, ruling.mentions) == ((), ("Vide gluant",))
+
+
+def test_french_and_english_faqs_make_one_card(fr_faq, en_faq, data):
+    links = link_cards([fr_faq, en_faq], [data], lambda lang, number: number == "502.53")
+    isperia = by_name(links, "Isperia the Inscrutable")
+    assert [links_r.lang for links_r in links.rulings if links_r.card == isperia.id] == ["fr", "en", "en"]
+    research = by_name(links, "Research // Development")
+    assert research.notes == ("en/faq-en-sample#split-cards",)
+    assert [r.lang for r in links.rulings if r.card == research.id] == ["fr"] * 4 + ["en"] * 6
+    cited = next(r for r in links.rulings if r.id == "en/faq-en-sample#L98")
+    assert cited.rule_refs == ("502.53",) and cited.card_refs == ("cytoshape",)
+    forecast = next(n for n in links.notes if n.id == "en/faq-en-sample#forecast")
+    assert forecast.rule_refs == ()  # quoted 2006 rules are never linked
+
+
+def test_unresolved_rule_is_reported(en_faq):
+    links = link_cards([en_faq], [], lambda lang, number: False)
+    assert [d.format() for d in links.diagnostics] == [
+        "tests/fixtures/faq-en-sample.txt:98: warning: reference to rule 502.53 not found in en; check the number "
+        "(it may be from an older edition)"]
+
+
+def test_cost_mismatch_and_unknown_name(data, tmp_path):
+    text = ("Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\nCarambolage\n{2}{W}\nÉphémère\n"
+            "Texte.\n\n* Un.\n-----\n\nCarte inconnue\n{1}\nArtefact\n\n* Deux.\n-----\n\nGhildmage de Rakdoss\n"
+            "{B/R}{B/R}\nCréature : zombie\n2/2\n")
+    faq = parse_faq(SourceText("content/fr/x.txt", "fr", tuple(text.split("\n")), "utf-8", ""), "fr/x")
+    links = link_cards([faq], [data], lambda lang, number: True)
+    assert [d.format() for d in links.diagnostics] == [
+        "content/fr/x.txt:5: warning: mana cost of Carambolage is {2}{W} here but {1}{W} for Carom in "
+        "content/en/cards-dissension-mtgjson.json:566; check the FAQ or the card data",
+        "content/fr/x.txt:13: warning: no card named 'Carte inconnue' in the card data; it keeps no English name: "
+        "check the spelling against the printed card",
+        "content/fr/x.txt:20: note: 'Ghildmage de Rakdoss' matched en 'Rakdos Guildmage' / fr 'Ghildmage de Rakdos' "
+        "by close spelling (content/en/cards-dissension-mtgjson.json:14389)",
+    ]
+
+
+def test_inputs_are_not_mutated(fr_faq, data):
+    before = copy.deepcopy((fr_faq, data))
+    link_cards([fr_faq], [data], lambda lang, number: True)
+    assert (fr_faq, data) == before
+
+
+def test_find_cards(links):
+    assert [c.id for c in find_cards(links.cards, "cytoforme")] == ["cytoshape"]
+    assert [c.id for c in find_cards(links.cards, "CYTOSHAPE")] == ["cytoshape"]
+    assert [c.id for c in find_cards(links.cards, "aethermage d'azorius")] == ["azorius-aethermage"]
+    assert [c.id for c in find_cards(links.cards, "determine")] == ["bound-determined"]
+    assert [c.id for c in find_cards(links.cards, "isperia")] == ["isperia-the-inscrutable"]
+    assert {c.id for c in find_cards(links.cards, "cyto")} >= {"cytoshape", "cytoplast-manipulator"}
+    assert find_cards(links.cards, "   ") == []
+
+
+def test_json_contract(links, fr_faq):
+    card = card_to_json(by_name(links, "Résolu // Déterminé"))
+    assert {"id", "names", "faces", "rulings", "notes", "source"} <= set(card)
+    assert card["names"]["fr"] == " // ".join(face["names"]["fr"] for face in card["faces"])
+    assert set(card["faces"][0]) >= {"names", "mana_cost", "type_line", "supertypes", "types", "subtypes", "power",
+                                     "toughness", "text"}
+    assert card["source"] == {"path": FR, "line": 164}
+    ruling = ruling_to_json(links.rulings[0])
+    assert set(ruling) >= {"id", "card", "lang", "text", "section", "source_document", "rule_refs", "card_refs",
+                           "mentions", "source"}
+    note = note_to_json(links.notes[1])
+    assert note["quoted_rules"][0] == {"number": "502.53", "as_of": "2006-03-17", "text": "Prévision"}
+    assert set(note) >= {"id", "lang", "title", "text", "cards", "quoted_rules", "bullets", "source"}
+    faq = faq_to_json(fr_faq.info)
+    assert faq["set_names"] == {"fr": "Discorde", "en": "Dissension"} and faq["set_size"] == 180
+    assert set(faq) >= {"document", "lang", "set_names", "authors", "last_modified", "dates", "set_size"}
+
+
+def test_format_card(links):
+    rulings = {r.id: r for r in links.rulings}
+    notes = {n.id: n for n in links.notes}
+    text = format_card(by_name(links, "Phytohydre bourgeonnante"), rulings, notes, 80)
+    assert text.startswith("Phytohydre bourgeonnante [fr] | Sprouting Phytohydra [en]\n")
+    assert "{4}{G}" in text and "0/2" in text
+    assert "Rulings [fr]:" in text and "Rulings [en]:" in text
+    assert "Linked cards: cytoshape" in text
+    assert all(len(line) <= 80 for line in text.splitlines()[2:])
