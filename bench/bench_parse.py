@@ -66,7 +66,8 @@ def main() -> None:
         source = SourceText("s.txt", "en", split_lines(synthetic(size)), "utf-8", "0")
         t = median_time(lambda s=source: parse_rules(s, "en/s"), runs=3)
         base = base or t / size
-        print(f"  {size / 1e6:5.2f} MB: {t:6.2f} s   ({t / size * 1e6:.2f} s/MB, x{t / size / base:.2f} of the 1.25 MB rate)")
+        rate = t / size
+        print(f"  {size / 1e6:5.2f} MB: {t:6.2f} s   ({rate * 1e6:.2f} s/MB, x{rate / base:.2f} of the 1.25 MB rate)")
 
 
 if __name__ == "__main__":
