@@ -1,0 +1,340 @@
+"""Search: query forms on the bundled content and on the 2015 edition, index life cycle, CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb import search as S
+from kb.cli import main
+from kb.model import Card, Face, FaqNote, Ruling, SourceRef
+
+from .conftest import CONTENT
+
+
+@pytest.fixture(scope="module")
+def bundled_content(tmp_path_factory) -> Path:
+    """A copy of the bundled content, so the index is built in a temporary build folder."""
+    root = tmp_path_factory.mktemp("bundled") / "content"
+    shutil.copytree(CONTENT, root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def bundled(bundled_content):
+    index = S.open_index(bundled_content)
+    yield index
+    index.close()
+
+
+@pytest.fixture(scope="module")
+def cr2015(content_2015):
+    index = S.open_index(content_2015)
+    yield index
+    index.close()
+
+
+def ids(results) -> list[str]:
+    return [r.id for r in results]
+
+
+# --- rule numbers ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("box", ["120.2a", "règle 120.2a", "rule 120.2a", "CR 120.2a", "r120.2a", "R120.2A", "120.2a."])
+def test_rule_number_forms(bundled, cr2015, box):
+    for index in (bundled, cr2015):
+        results = index.search(box)
+        assert ids(results) == ["120.2a"]
+        assert results[0].kind == "rule" and results[0].number == "120.2a"
+        assert results[0].langs == ("fr", "en")
+
+
+def test_french_rule_number(bundled):
+    [result] = bundled.search("règle 703.4k")
+    assert result.number == "703.4k" and "blessures de combat" in result.snippets["fr"]
+
+
+def test_numbered_rule_lists_its_subrules_not_later_numbers(cr2015):
+    assert ids(cr2015.search("rule 702.1", limit=50)) == ["702.1"]  # not 702.10 and beyond
+    assert ids(cr2015.search("702.19", limit=50))[:2] == ["702.19", "702.19a"]
+
+
+def test_rule_subtree_in_rule_order(bundled, cr2015):
+    assert ids(bundled.search("CR 120", limit=100))[:4] == ["120.1", "120.2", "120.2a", "120.2b"]
+    found = ids(cr2015.search("120", limit=100))
+    assert found[:3] == ["120", "120.1", "120.2"] and all(n == "120" or n.startswith("120.") for n in found)
+
+
+def test_section_number(cr2015):
+    found = ids(cr2015.search("1", limit=5))
+    assert found == ["1", "100", "100.1", "100.1a", "100.1b"]
+
+
+def test_unknown_rule_number_falls_back_to_keywords(cr2015):
+    assert cr2015.search("999.9z") == []
+
+
+# --- keywords -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("box", ["bibliotheque", "bibliothèque", "BIBLIOTHÈQUE"])
+def test_accent_and_case_insensitive(bundled, cr2015, box):
+    for index in (bundled, cr2015):
+        results = index.search(f"{box} vide", kind="rule")
+        assert "120.4" in ids(results)[:2]
+        assert "**bibliothèque**" in results[0].snippets["fr"]
+
+
+@pytest.mark.parametrize("box", ["l'etape", "l’étape", "etape", "étape"])
+def test_elisions_and_accentless(bundled, cr2015, box):
+    for index in (bundled, cr2015):
+        results = index.search(f"{box} pioche", kind="rule")
+        assert "703.4c" in ids(results)[:3]
+
+
+@pytest.mark.parametrize("box", ["piochees", "piochées", "piocher", "pioche"])
+def test_french_stemming(bundled, box):
+    found = ids(bundled.search(box, kind="rule", limit=20))
+    assert "120.2" in found and "120.6a" in found
+
+
+def test_english_stemming(bundled, cr2015):
+    for index in (bundled, cr2015):
+        results = index.search("drawn", lang="en", limit=30)
+        assert "120.2" in ids(results)
+        result = next(r for r in results if r.id == "120.2")
+        assert result.langs == ("en", "fr") and "**drawn**" in result.snippets["en"]
+        assert "**" not in result.snippets["fr"]  # the other language is shown too, unmarked
+
+
+def test_and_by_default(cr2015):
+    both = cr2015.search("trample planeswalker", limit=50)
+    assert "702.19d" in ids(both)[:3]
+    assert len(both) < len(cr2015.search("trample", limit=50))
+    for r in both:
+        text = r.snippets["en"].lower()
+        assert "trampl" in text and "planeswalker" in text
+
+
+def test_or(cr2015):
+    found = ids(cr2015.search("deathtouch OR lifelink", kind="glossary", limit=10))
+    assert {"en/cr-en-20150926#deathtouch", "en/cr-en-20150926#lifelink"} <= set(found)
+
+
+def test_negation(bundled):
+    found = ids(bundled.search("pioche -bibliothèque", kind="rule", limit=50))
+    assert "120.2" in found and "120.4" not in found and "120.1" not in found
+
+
+def test_phrase(bundled, cr2015):
+    assert ids(bundled.search('"bibliothèque vide"', kind="rule"))[0] == "120.4"
+    assert ids(bundled.search('"bibliotheque vide"', kind="rule"))[0] == "120.4"
+    found = ids(cr2015.search('"combat damage step"', kind="rule", limit=50))
+    assert "510.1" in found or "510" in found
+    assert "120.4" not in ids(bundled.search('"vide bibliothèque"', kind="rule"))
+
+
+def test_lang_filter(cr2015):
+    assert cr2015.search("library lang:fr") == []
+    assert cr2015.search("bibliothèque lang:en") == []
+    assert all("fr" in r.langs for r in cr2015.search("bibliothèque lang:fr"))
+    assert cr2015.search("library", lang="fr") == []
+
+
+def test_kind_filter(bundled):
+    assert {r.kind for r in bundled.search("kind:ruling bibliothèque")} == {"ruling"}
+    assert {r.kind for r in bundled.search("bibliothèque", kind="card")} == {"card"}
+    assert {r.kind for r in bundled.search("kind:note,card guilde")} <= {"note", "card"}
+
+
+def test_number_inside_keywords_matches_references(cr2015):
+    assert "120.4" in ids(cr2015.search("704 priority", kind="rule", limit=20))
+
+
+def test_stop_words_only_gives_nothing(cr2015):
+    assert cr2015.search("the of") == []
+
+
+def test_no_result(bundled):
+    assert bundled.search("xyzzy") == []
+
+
+# --- cards, rulings, notes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("box", ["Isperia", "isperia", "isper", "Isperia the Inscrutable", "impenetrable"])
+def test_card_names_both_languages_and_partial(bundled, box):
+    results = bundled.search(box)
+    assert results[0].kind == "card" and results[0].id == "isperia-the-inscrutable"
+    assert results[0].names == {"en": "Isperia the Inscrutable", "fr": "Isperia l'impénétrable"}
+
+
+def test_card_named_before_cards_that_mention_it(bundled):
+    results = bundled.search("Isperia")
+    assert [r.kind for r in results[:1]] == ["card"]
+    assert any(r.kind == "ruling" for r in results[1:])
+
+
+def test_note_title(bundled):
+    results = bundled.search("prévision", kind="note")
+    assert results and results[0].title.lower().startswith("prévision")
+
+
+SRC = SourceRef("x.txt", 1)
+
+
+def record_kb(bundled_kb):
+    """The bundled rules plus a handful of hand-made cards, rulings and notes."""
+    text = "Vol\nQuand le Sphinx de papier arrive, piochez une carte."
+    face = Face({"fr": "Sphinx de papier", "en": "Paper Sphinx"}, ("{U}",), "Créature : sphinx", (), ("Créature",),
+                ("sphinx",), "1", "1", text, lang="fr")  # fmt: skip
+    halves = (Face({"fr": "Haut", "en": "Up"}, (), "Éphémère", (), (), (), None, None, "Piochez.", lang="fr"),
+              Face({"fr": "Bas", "en": "Down"}, (), "Éphémère", (), (), (), None, None, "Défaussez.", lang="fr"))
+    cards = (Card("paper-sphinx", dict(face.names), (face,), ("r1",), (), SRC,
+                  oracle={"en_type": "Creature — Sphinx", "en_text": "Flying\nWhen Paper Sphinx enters, draw a card."}),
+             Card("up-down", {"fr": "Haut // Bas", "en": "Up // Down"}, halves, (), (), SRC))  # fmt: skip
+    rulings = (Ruling("r1", "paper-sphinx", "fr", "Le Sphinx de papier pioche même si la réserve est vide.", "NOTES",
+                      "fr/faq", (), (), (), SRC),)  # fmt: skip
+    notes = (FaqNote("n1", "fr", "Surcharge pliable", "Une mécanique imaginaire.", (), (), ("* Un détail.",), SRC),)
+    return replace(bundled_kb, cards=cards, rulings=rulings, notes=notes)
+
+
+def test_index_built_from_records(tmp_path, bundled_kb):
+    kb = record_kb(bundled_kb)
+    S.write_index(tmp_path / "ix", S.entries(kb))
+    import whoosh.index
+
+    index = S.SearchIndex(whoosh.index.open_dir(str(tmp_path / "ix")))
+    assert ids(index.search("paper sphinx")) == ["paper-sphinx"]
+    assert ids(index.search("sphinx papier"))[:2] == ["paper-sphinx", "r1"]
+    assert ids(index.search("kind:card flying lang:en")) == ["paper-sphinx"]
+    assert ids(index.search("Down")) == ["up-down"]
+    assert ids(index.search("réserve", kind="ruling")) == ["r1"]
+    [ruling] = index.search("réserve", kind="ruling")
+    assert ruling.title == "Sphinx de papier"
+    assert ids(index.search("surcharge")) == ["n1"] and ids(index.search("détail")) == ["n1"]
+    assert index.search("paper")[0].names == {"fr": "Sphinx de papier", "en": "Paper Sphinx"}
+    index.close()
+
+
+# --- malformed queries ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("box", ['"unbalanced', "lang:xx pioche", "kind:zzz pioche", "OR pioche", "pioche OR",
+                                 "lang:fr", "-pioche", ""])  # fmt: skip
+def test_malformed_queries(bundled, box):
+    with pytest.raises(S.SearchError) as err:
+        bundled.search(box)
+    assert "\n" not in str(err.value) and str(err.value)
+
+
+def test_parse_query():
+    parsed = S.parse_query('pioche OR draw "bibliothèque vide" -carte lang:fr kind:rule,card')
+    assert parsed.groups == ((S.Item("pioche"), S.Item("draw")), (S.Item("bibliothèque vide", True),))
+    assert parsed.excluded == (S.Item("carte"),)
+    assert parsed.langs == ("fr",) and parsed.kinds == ("rule", "card") and parsed.number is None
+    assert S.parse_query("règle 703.4k").number == "703.4k"
+    assert S.parse_query("12").number is None
+
+
+# --- index life cycle -----------------------------------------------------------------------------------
+
+
+def test_index_reused_without_parsing_and_rebuilt_on_change(tmp_path, monkeypatch):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    first = S.ensure_index(content)
+    assert first.parent == tmp_path / ".kb" / "index"
+
+    def no_load(_):
+        raise AssertionError("content parsed although unchanged")
+
+    monkeypatch.setattr("kb.load.load", no_load)
+    assert S.ensure_index(content) == first
+    monkeypatch.undo()
+    path = content / "fr" / "cr-120-piocher-une-carte.txt"
+    path.write_text(path.read_text(encoding="utf-8") + "\n120.9 Règle xylophone ajoutée.\n", encoding="utf-8")
+    second = S.ensure_index(content)
+    assert second != first and not first.exists()
+    index = S.open_index(content)
+    assert ids(index.search("xylophone"))[0].startswith("120.")
+    index.close()
+
+
+def test_concurrent_builds_leave_one_valid_index(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    errors = []
+
+    def build():
+        try:
+            S.publish(S.index_root(content), S.index_key(content), S.entries(kb))
+        except Exception as err:  # noqa: BLE001 - collected for the assertion below
+            errors.append(err)
+
+    from kb.load import load
+
+    kb = load(content)
+    threads = [threading.Thread(target=build) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    index = S.open_index(content)
+    assert ids(index.search("120.2a")) == ["120.2a"]
+    index.close()
+    assert not [p for p in S.index_root(content).iterdir() if p.name.startswith(("tmp-", "CURRENT."))]
+
+
+def test_open_searcher_survives_rebuild(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    index = S.open_index(content)
+    (content / "fr" / "extra.txt").write_text("120.9 Règle ajoutée.\n", encoding="utf-8")
+    S.ensure_index(content)
+    assert ids(index.search("120.2a")) == ["120.2a"]
+    index.close()
+
+
+# --- CLI ------------------------------------------------------------------------------------------------
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["search", *args], catch_exceptions=False)
+
+
+def test_cli_json(bundled_content):
+    result = run("règle 120.2a", "--json", "--content", str(bundled_content))
+    assert result.exit_code == 0
+    payload = json.loads(result.output)
+    assert payload["query"] == "règle 120.2a"
+    [first] = payload["results"]
+    assert set(first) == {"kind", "id", "number", "title", "names", "langs", "snippets", "score"}
+    assert first["number"] == "120.2a" and first["langs"] == ["fr", "en"] and set(first["snippets"]) == {"fr", "en"}
+    cards = json.loads(run("isperia", "--json", "--kind", "card", "--content", str(bundled_content)).output)
+    assert cards["results"][0]["names"]["en"] == "Isperia the Inscrutable"
+
+
+def test_cli_text_output_and_options(bundled_content):
+    result = run("bibliotheque", "--lang", "fr", "--kind", "rule", "--limit", "2", "--content", str(bundled_content))
+    assert result.exit_code == 0
+    assert result.output.count("\n  FR  ") == 2 and "\x1b[" not in result.output
+    coloured = CliRunner().invoke(main, ["search", "120.2a", "--content", str(bundled_content)], color=True)
+    assert "\x1b[" in coloured.output and "120.2a" in coloured.output
+
+
+def test_cli_no_result_and_errors(bundled_content):
+    empty = run("xyzzy", "--json", "--content", str(bundled_content))
+    assert empty.exit_code == 0 and json.loads(empty.output)["results"] == []
+    for bad in ('"unbalanced', "lang:xx", "kind:zzz"):
+        result = CliRunner().invoke(main, ["search", bad, "--content", str(bundled_content)])
+        assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
+        assert result.output.startswith("kb: ") and result.output.count("\n") == 1 and "Traceback" not in result.output
