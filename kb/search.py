@@ -299,12 +299,17 @@ def publish(root: Path, key: str, items: Iterable[Entry]) -> Path:
 
 
 def _prune(root: Path, keep: str) -> None:
-    """Remove superseded index folders and builds abandoned for an hour (another process may be mid-build)."""
+    """Remove superseded index folders (after a minute) and builds abandoned for an hour."""
     live = _current(root)
     for child in root.iterdir():
         if child.name in (keep, live[1] if live else keep):
             continue
-        stale = child.name.startswith("idx-") or time.time() - child.stat().st_mtime > 3600
+        try:
+            age = time.time() - child.stat().st_mtime
+        except FileNotFoundError:  # removed by a concurrent prune
+            continue
+        # A young idx- folder may be another process's build about to be pointed to: leave it a minute.
+        stale = (child.name.startswith("idx-") and age > 60) or age > 3600
         if stale and child.is_dir():
             shutil.rmtree(child, ignore_errors=True)
         elif stale and child.name.startswith("CURRENT."):
