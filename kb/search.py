@@ -13,8 +13,8 @@ import re
 import secrets
 import shutil
 import time
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -27,12 +27,12 @@ from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
 from kb.paths import build_dir
-from kb.sources import find_sources, fold
+from kb.search_entries import LANGS, Entry, entries
+from kb.search_query import KINDS, Item, ParsedQuery, SearchError, parse_query
+from kb.sources import find_sources
 
 INDEX_VERSION = 3
 """Bump when the schema, analyzers or document layout change: old indexes are then rebuilt."""
-LANGS = ("fr", "en")
-KINDS = ("rule", "glossary", "card", "ruling", "note")
 TOKEN = r"\w+(\.?\w+)*"
 WORD = re.compile(TOKEN)
 RULE_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
@@ -50,17 +50,12 @@ NAME_BOOST = 3.0
 FIELD_BOOSTS = {"title": 3.0, "text": 1.0, "ctx": 0.6, "name": 2.0}
 KIND_BOOSTS = {"rule": 1.0, "glossary": 1.3, "card": 1.2, "ruling": 0.8, "note": 1.0}
 _FOLD_MAP = {**accent_map, ord("œ"): "oe", ord("æ"): "ae", ord("Œ"): "oe", ord("Æ"): "ae"}
-NUMBER_QUERY = re.compile(r"^(?:(?:regle|rule|cr)\s*|r)?(\d{3}(?:\.\d+[a-z]?)?|\d)\.?$")
 
 
 class _Or(Q.Or):
     """An OR that walks its sub-matchers instead of preloading every posting (much faster for common words)."""
 
     matcher_type = Q.Or.DEFAULT_MATCHER
-
-
-class SearchError(ValueError):
-    """A malformed query; the message is one line and says how to fix it."""
 
 
 def _stops(lang: str) -> frozenset[str]:
@@ -117,102 +112,6 @@ def positions(lang: str, text: str) -> list[tuple[str, ...]]:
     """The forms of each non-stop word of a text, in order (how the index sees it)."""
     words = (m.group().lower() for m in WORD.finditer(text))
     return [word_forms(lang, w) for w in words if len(w) >= 2 and w not in STOPS[lang]]
-
-
-# --- records -> index documents -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """What the index holds for one result: texts per language and display data."""
-
-    kind: str
-    """`rule`, `glossary`, `card`, `ruling` or `note`."""
-    id: str
-    """Rule number, card id, ruling id, note id or `<document>#<term>` for glossary entries."""
-    titles: dict[str, str]
-    """Title per language (rule heading, glossary term, card name, note title)."""
-    texts: dict[str, str]
-    """Searchable and displayed text per language."""
-    number: str | None = None
-    """Rule number (rules only)."""
-    names: dict[str, str] | None = None
-    """Card name per language (cards only; the card's names for its rulings)."""
-    context: dict[str, str] = field(default_factory=dict)
-    """Ancestor rule headings per language, searched with a low weight."""
-    order: int = 0
-    """Rank in rule order (rules), so a subtree lists in order."""
-
-
-def rule_entries(kb) -> Iterator[Entry]:
-    """One entry per rule number, every language's text side by side."""
-    for order, number in enumerate(kb.numbers()):
-        per = kb.aligned(number)
-        titles = {lang: r.title for lang, r in per.items() if r.title}
-        texts = {lang: "\n".join((r.text, *r.examples)).strip() for lang, r in per.items()}
-        context = {lang: "\n".join(_ancestor_titles(kb, r)) for lang, r in per.items()}
-        yield Entry("rule", number, titles, texts, number=number, context=context, order=order)
-
-
-def _ancestor_titles(kb, rule) -> list[str]:
-    """Headings of the rule's ancestors within its edition, nearest first."""
-    rules = kb.edition_of(rule).rules
-    found, parent = [], rule.parent
-    while parent is not None and parent in rules:
-        if rules[parent].title:
-            found.append(rules[parent].title)
-        parent = rules[parent].parent
-    return found
-
-
-def glossary_entries(glossary: Iterable) -> Iterator[Entry]:
-    """One entry per glossary term and language."""
-    for g in glossary:
-        title = " ".join(dict.fromkeys((g.term, *g.aliases)))
-        yield Entry("glossary", f"{g.document}#{fold(g.term)}", {g.lang: title}, {g.lang: g.definition})
-
-
-def card_entries(cards: Iterable) -> Iterator[Entry]:
-    """One entry per card: names in every language, type lines and texts of every face."""
-    for card in cards:
-        names = dict(card.names)
-        for face in card.faces:
-            for lang, name in face.names.items():
-                names.setdefault(lang, name)
-        texts: dict[str, list[str]] = {}
-        for face in card.faces:
-            texts.setdefault(face.lang, []).extend(t for t in (face.type_line, face.text) if t)
-        for lang in LANGS:  # card data gives the other language's Oracle text (`en_type`, `en_text`)
-            extra = [card.oracle[k] for k in (f"{lang}_type", f"{lang}_text") if card.oracle.get(k)]
-            if extra and lang not in texts:
-                texts[lang] = extra
-        faces = {lang: " ".join(f.names[lang] for f in card.faces if lang in f.names) for lang in names}
-        yield Entry("card", card.id, names, {k: "\n".join(v) for k, v in texts.items()}, names=names,
-                    context={k: v for k, v in faces.items() if len(card.faces) > 1})
-
-
-def ruling_entries(rulings: Iterable, cards: dict) -> Iterator[Entry]:
-    """One entry per ruling, titled by its card's name."""
-    for r in rulings:
-        card = cards.get(r.card)
-        names = dict(card.names) if card else {}
-        name = names.get(r.lang) or next(iter(names.values()), r.card)
-        yield Entry("ruling", r.id, {}, {r.lang: r.text}, names=names or None, context={r.lang: name})
-
-
-def note_entries(notes: Iterable) -> Iterator[Entry]:
-    """One entry per general note of an FAQ."""
-    for n in notes:
-        yield Entry("note", n.id, {n.lang: n.title}, {n.lang: "\n".join((n.text, *n.bullets)).strip()})
-
-
-def entries(kb) -> Iterator[Entry]:
-    """Every index entry of a knowledge base."""
-    yield from rule_entries(kb)
-    yield from glossary_entries(kb.glossary)
-    yield from card_entries(kb.cards)
-    yield from ruling_entries(kb.rulings, kb.card)
-    yield from note_entries(kb.notes)
 
 
 def _document(e: Entry) -> dict:
@@ -329,76 +228,6 @@ def open_index(content: Path, kb=None) -> SearchIndex:
 
 
 # --- queries --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """A word or a quoted phrase of a query."""
-
-    text: str
-    phrase: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedQuery:
-    """A query box parsed: a rule number, or AND-ed groups of OR-ed items, exclusions and filters."""
-
-    number: str | None
-    """Rule number when the box asks for a rule (`120.2a`, `règle 703.4k`, `CR 120`, `r120`)."""
-    groups: tuple[tuple[Item, ...], ...]
-    """All groups must match; within a group, any item (`a OR b`)."""
-    excluded: tuple[Item, ...]
-    """`-word` and `-"a phrase"`."""
-    langs: tuple[str, ...]
-    """Languages from `lang:` filters (empty: all)."""
-    kinds: tuple[str, ...]
-    """Kinds from `kind:` filters (empty: all)."""
-
-
-QUERY_TOKEN = re.compile(r'\s*(-?)(?:"([^"]*)"|(\S+))')
-
-
-def parse_query(text: str) -> ParsedQuery:
-    """Parse the query box; raise SearchError on unbalanced quotes, unknown filters or a dangling OR."""
-    if text.count('"') % 2:
-        raise SearchError('unbalanced quote in query; close the phrase with " or remove the quote')
-    langs, kinds, groups, excluded, pending_or = [], [], [], [], False
-    for neg, phrase, word in QUERY_TOKEN.findall(text):
-        if word and ":" in word and word.split(":", 1)[0].lower() in ("lang", "kind") and not neg:
-            _add_filter(word, langs, kinds)
-            continue
-        if word == "OR" and not neg:
-            if not groups or pending_or:
-                raise SearchError("OR needs a word on each side (a OR b)")
-            pending_or = True
-            continue
-        item = Item(phrase, True) if phrase or word is None or word == "" else Item(word)
-        if neg:
-            excluded.append(item)
-        elif pending_or:
-            groups[-1] = (*groups[-1], item)
-            pending_or = False
-        else:
-            groups.append((item,))
-    if pending_or:
-        raise SearchError("OR needs a word on each side (a OR b)")
-    if not groups:
-        raise SearchError("nothing to search for; type words, a phrase in quotes or a rule number")
-    box = fold(" ".join(i.text for g in groups for i in g)).strip()
-    plain = all(len(g) == 1 and not g[0].phrase for g in groups) and not excluded
-    match = NUMBER_QUERY.match(box) if plain else None
-    number = match.group(1) if match else None
-    return ParsedQuery(number, tuple(groups), tuple(excluded), tuple(langs), tuple(kinds))
-
-
-def _add_filter(word: str, langs: list[str], kinds: list[str]) -> None:
-    """Record a `lang:` or `kind:` filter (comma-separated values allowed)."""
-    name, _, values = word.partition(":")
-    allowed, into = (LANGS, langs) if name.lower() == "lang" else (KINDS, kinds)
-    for value in values.lower().split(","):
-        if value not in allowed:
-            raise SearchError(f"unknown {name.lower()} '{value}'; use {name.lower()}:{'|'.join(allowed)}")
-        into.append(value)
 
 
 def _item_query(lang: str, item: Item) -> Q.Query | None:
