@@ -78,7 +78,8 @@
       var b = document.createElement("button");
       b.type = "button";
       b.className = "copy";
-      b.textContent = "⧉";
+      b.textContent = "¶";
+      b.title = "Copier le lien · Copy link";
       b.setAttribute("aria-label", "Copier le lien · Copy link " + a.textContent);
       b.addEventListener("click", function () {
         navigator.clipboard.writeText(a.href).then(function () { b.textContent = "✓"; });
