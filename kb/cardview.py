@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 
@@ -9,6 +10,8 @@ from kb.model import Card, Face, FaqInfo, FaqNote, Ruling, SourceRef
 from kb.sources import fold
 
 NAME_ORDER = ("fr", "en")
+ARTICLE = re.compile(r"^(?:l'|le |la |les |du |des |de la |de l'|the )")
+"""A leading article people type before a card name (folded text)."""
 
 
 def _names(card: Card) -> list[str]:
@@ -23,6 +26,14 @@ def find_cards(cards: Sequence[Card], query: str) -> list[Card]:
     wanted = fold(" ".join(query.split()))
     if not wanted:
         return []
+    bare = ARTICLE.sub("", wanted)
+    if bare != wanted:  # « la Cytoforme », « l'Æthermage d'Azorius », "the …"
+        return _find(cards, wanted) or _find(cards, bare)
+    return _find(cards, wanted)
+
+
+def _find(cards: Sequence[Card], wanted: str) -> list[Card]:
+    """Match a folded name: exact, else a unique prefix, else every prefix/substring match."""
     folded = [(card, [fold(name) for name in _names(card)]) for card in cards]
     exact = [card for card, names in folded if wanted in names]
     if exact:

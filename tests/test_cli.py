@@ -98,3 +98,27 @@ def test_alignment_reports_reference_mismatch(kb_2015):
     assert mismatches["703.4d"]["fr"] == ["904", "701.21"]
     assert mismatches["703.4d"]["en"] == ["904", "701.22"]
     assert kb_2015.links.alignment.editions == {"fr": "fr:undated", "en": "en:2015-09-26"}
+
+
+@pytest.mark.parametrize(("query", "english"), [
+    (["isperia"], "Isperia the Inscrutable"),
+    (["ISPÉRIA", "L'IMPENETRABLE"], "Isperia the Inscrutable"),
+    (["l'aethermage", "d'azorius"], "Azorius Aethermage"),
+    (["la", "Cytoforme"], "Cytoshape"),
+    (["Research"], "Research // Development"),
+])  # fmt: skip
+def test_show_card_by_name(query, english):
+    result = run("show", *query, "--json", "--content", str(CONTENT))
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["card"]["names"]["en"] == english
+    assert {r["lang"] for r in payload["rulings"]} == {"fr", "en"}
+
+
+def test_show_card_plain_and_ambiguous():
+    result = run("show", "Isperia", "--content", str(CONTENT))
+    assert "Isperia l'impénétrable [fr] | Isperia the Inscrutable [en]" in result.output
+    assert "{1}{W}{W}{U}{U}" in result.output and "3/6" in result.output
+    ambiguous = CliRunner().invoke(main, ["show", "ghildmage", "--content", str(CONTENT)])
+    assert ambiguous.exit_code == 1
+    assert "matches several cards: Rakdos Guildmage / Ghildmage de Rakdos" in ambiguous.output

@@ -193,12 +193,12 @@ def _preamble(st: _State, line: Line) -> bool:
             st.mode = line.text
         return True
     if line.kind in ("text", "example"):
-        if not st.title and not st.intro and st.effective is None:
-            st.title = line.text if line.kind == "text" else line.raw.strip()
-        elif _EFFECTIVE.search(line.raw) and st.effective is None:
+        if _EFFECTIVE.search(line.raw) and st.effective is None:
             st.effective = parse_date(line.raw)
             if st.effective is None:
                 st.warn(line.lineno, "effective-date line whose date could not be read", "note")
+        elif not st.title and not st.intro and st.effective is None:
+            st.title = line.text if line.kind == "text" else line.raw.strip()
         else:
             _join(st.intro, line.raw.strip(), st.prev_blank)
     return True
