@@ -150,12 +150,26 @@ def _unresolved_message(rule_or_term: str, target: str, ed: Edition, primary: di
     return msg + ("; " + "; ".join(hints) if hints else "")
 
 
+def _date_mismatch(primary: dict[str, Edition], results: Sequence[RulesResult]) -> list[Diagnostic]:
+    """Warn that aligning editions of different dates may pair rules that were renumbered in between."""
+    dates = {ed.effective_date for ed in primary.values()}
+    if len(primary) < 2 or len(dates) == 1:
+        return []
+    source = {res.document.id: res.document.source for res in results}
+    described = ", ".join(f"{lang} {ed.effective_date or 'undated'}" for lang, ed in primary.items())
+    first = next(iter(primary.values()))
+    message = (f"aligned editions have different effective dates ({described}); rules renumbered between "
+               "editions will be paired wrongly: add the matching edition of each language")
+    return [Diagnostic("note", source[first.documents[0]], 0, message)]
+
+
 def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]) -> RuleLinks:
     """Resolve every reference within its edition, build backlinks and the alignment."""
     editions, diags = group_editions(results)
     edition_of = {doc: ed.id for ed in editions for doc in ed.documents}
     by_id = {ed.id: ed for ed in editions}
     primary = primary_editions(editions)
+    diags += _date_mismatch(primary, results)
     refs: dict[tuple[str, str], tuple[ResolvedRef, ...]] = {}
     cited: dict[tuple[str, str], list[str]] = {}
     for ed in editions:

@@ -86,3 +86,13 @@ def test_unresolved_reference_message_names_both_languages(kb_2015):
         "not found in fr (fr:undated); this edition is an extract, load the rest of it to resolve it; "
         "EN 703.4d cites 904, 701.22"
     ]
+
+
+def test_aligning_editions_of_different_dates_is_noted(kb_2015, bundled_kb):
+    notes = [d.format() for d in kb_2015.diagnostics if "different effective dates" in d.message]
+    assert notes == [
+        "content/fr/cr-120-piocher-une-carte.txt:0: note: aligned editions have different effective dates "
+        "(fr undated, en 2015-09-26); rules renumbered between editions will be paired wrongly: "
+        "add the matching edition of each language"
+    ]
+    assert not [d for d in bundled_kb.diagnostics if "different effective dates" in d.message]
