@@ -7,23 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kb.dates import find_date
 from kb.model import Diagnostic, FaqInfo, SourceRef, SourceText
 from kb.sources import fold
 
 if TYPE_CHECKING:
     from kb.parse.faq import Para
 
-MONTHS = {
-    name: index + 1
-    for names in (
-        "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre",
-        "january february march april may june july august september october november december",
-    )
-    for index, name in enumerate(names.split())
-}
-MONTH = "(" + "|".join(MONTHS) + ")"
-DATE_FR = re.compile(r"\b(\d{1,2})(?:er)?(?:\s*(?:-|au|et)\s*(\d{1,2}))?\s+" + MONTH + r"\s+(\d{4})")
-DATE_EN = re.compile(MONTH + r"\s+(\d{1,2})(?:\s*-\s*(\d{1,2}))?,?\s+(\d{4})")
 TITLE_PAIR = re.compile(r"^(?:foire aux questions|faq|frequently asked questions)\s*:?\s*(.+?)\s*/\s*(.+)$", re.I)
 TITLE_ONE = re.compile(
     r"^(?:foire aux questions|faq)\s*:?\s*_?(.+?)_?$|^(.+?) (?:frequently asked questions|faq)$", re.IGNORECASE
@@ -47,19 +37,6 @@ class Header:
     """Metadata (no trailer yet)."""
     diagnostics: tuple[Diagnostic, ...]
     """Missing metadata."""
-
-
-def find_date(line: str) -> tuple[str, str | None] | None:
-    """Find a French or English date (or day range) in a line; return ISO start and end."""
-    folded = fold(line)
-    if match := DATE_FR.search(folded):
-        day, end, month, year = match.groups()
-    elif match := DATE_EN.search(folded):
-        month, day, end, year = match.groups()
-    else:
-        return None
-    iso = f"{year}-{MONTHS[month]:02d}-"
-    return iso + f"{int(day):02d}", (iso + f"{int(end):02d}" if end else None)
 
 
 def split_names(text: str) -> tuple[str, ...]:

@@ -10,18 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kb.dates import iso_date
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
 from kb.parse.lines import Line, classify_all
 from kb.parse.refs import LETTERS, reference_targets
 from kb.sources import clean, fold
 
 RULE_KINDS = {"section", "rule", "numbered", "subrule"}
-MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "janvier": 1, "fevrier": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6, "juillet": 7,
-    "aout": 8, "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12,
-}  # fmt: skip
 _EFFECTIVE = re.compile(r"(effective as of|en vigueur|entrent en vigueur|applicables? (?:à partir )?du)", re.I)
 _OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.I)
 
@@ -105,18 +100,6 @@ def parent_of(number: str) -> str | None:
     return None
 
 
-def parse_date(text: str) -> str | None:
-    """Read `September 26, 2015` or `26 septembre 2015` (`1er` too) as an ISO date."""
-    folded = fold(text)
-    m = re.search(r"([a-z]+)\s+(\d{1,2}),?\s+(\d{4})", folded)
-    if m and m.group(1) in MONTHS:
-        return f"{int(m.group(3)):04d}-{MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}"
-    m = re.search(r"(\d{1,2})(?:er)?\s+([a-z]+)\s+(\d{4})", folded)
-    if m and m.group(2) in MONTHS:
-        return f"{int(m.group(3)):04d}-{MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}"
-    return None
-
-
 def detect_layout(lines: list[Line]) -> str:
     """Tell official, blank-line or hard-wrapped from the shape of the rule lines."""
     if any(line.kind == "heading" and line.text == "contents" for line in lines):
@@ -194,7 +177,7 @@ def _preamble(st: _State, line: Line) -> bool:
         return True
     if line.kind in ("text", "example"):
         if _EFFECTIVE.search(line.raw) and st.effective is None:
-            st.effective = parse_date(line.raw)
+            st.effective = iso_date(line.raw)
             if st.effective is None:
                 st.warn(line.lineno, "effective-date line whose date could not be read", "note")
         elif not st.title and not st.intro and st.effective is None:
