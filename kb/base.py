@@ -63,6 +63,25 @@ class KnowledgeBase:
         """Notes by id."""
         return {n.id: n for n in self.notes}
 
+    @cached_property
+    def card_mentions(self) -> dict[str, tuple[str, ...]]:
+        """Card id -> ids of the rulings and notes that name it (backlinks), its own rulings excluded."""
+        found: dict[str, list[str]] = {}
+        for item in (*self.rulings, *self.notes):
+            for card_id in item.card_refs:
+                if getattr(item, "card", None) != card_id:
+                    found.setdefault(card_id, []).append(item.id)
+        return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
+
+    @cached_property
+    def rule_mentions(self) -> dict[tuple[str, str], tuple[str, ...]]:
+        """(lang, rule number) -> ids of the rulings and notes that cite it (backlinks)."""
+        found: dict[tuple[str, str], list[str]] = {}
+        for item in (*self.rulings, *self.notes):
+            for number in item.rule_refs:
+                found.setdefault((item.lang, number), []).append(item.id)
+        return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
+
     def edition_of(self, rule: Rule) -> Edition:
         """The edition a rule belongs to."""
         return self.editions[self.links.edition_of[rule.document]]

@@ -33,6 +33,7 @@ def rule_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any]:
         "examples": list(rule.examples), "parent": rule.parent, "children": list(rule.children),
         "references": [{"target": r.target, "resolved": r.resolved} for r in kb.references(rule)],
         "cited_by": [r.number for r in kb.cited_by(rule)], "source": source_json(rule.source),
+        "cited_by_rulings": list(kb.rule_mentions.get((rule.lang, rule.number), ())),
     }  # fmt: skip
 
 
@@ -80,7 +81,8 @@ def to_json(kb: KnowledgeBase) -> dict[str, Any]:
         "glossary": [glossary_json(kb, i, g) for i, g in enumerate(kb.glossary)],
         "alignment": alignment_json(kb),
         "faqs": [cardview.faq_to_json(f) for f in kb.faqs],
-        "cards": [cardview.card_to_json(c) for c in kb.cards],
+        "cards": [{**cardview.card_to_json(c), "mentioned_in": list(kb.card_mentions.get(c.id, ()))}
+                  for c in kb.cards],
         "rulings": [cardview.ruling_to_json(r) for r in kb.rulings],
         "notes": [cardview.note_to_json(n) for n in kb.notes],
         "diagnostics": [diagnostic_json(d) for d in kb.diagnostics],

@@ -122,3 +122,14 @@ def test_show_card_plain_and_ambiguous():
     ambiguous = CliRunner().invoke(main, ["show", "ghildmage", "--content", str(CONTENT)])
     assert ambiguous.exit_code == 1
     assert "matches several cards: Rakdos Guildmage / Ghildmage de Rakdos" in ambiguous.output
+
+
+def test_card_backlinks_in_show_and_export(tmp_path):
+    shown = json.loads(run("show", "Cytoforme", "--json", "--content", str(CONTENT)).output)
+    assert "fr/faq-discorde-2006#L615" in shown["mentioned_in"]
+    out = tmp_path / "kb.json"
+    run("export", "--content", str(CONTENT), "-o", str(out))
+    data = json.loads(out.read_text(encoding="utf-8"))
+    cytoshape = next(c for c in data["cards"] if c["id"] == "cytoshape")
+    assert "fr/faq-discorde-2006#L615" in cytoshape["mentioned_in"]
+    assert all("cited_by_rulings" in r for r in data["rules"])

@@ -98,12 +98,26 @@ def show_card(kb, query: str, as_json: bool) -> int:
     if as_json:
         payload = {"card": cardview.card_to_json(card),
                    "rulings": [cardview.ruling_to_json(kb.ruling[r]) for r in card.rulings if r in kb.ruling],
-                   "notes": [cardview.note_to_json(kb.note[n]) for n in card.notes if n in kb.note]}  # fmt: skip
+                   "notes": [cardview.note_to_json(kb.note[n]) for n in card.notes if n in kb.note],
+                   "mentioned_in": list(kb.card_mentions.get(card.id, ()))}  # fmt: skip
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return 0
     width = min(shutil.get_terminal_size((100, 24)).columns, 110)
     click.echo(cardview.format_card(card, kb.ruling, kb.note, width))
+    mentioned = [_mention_label(kb, item) for item in kb.card_mentions.get(card.id, ())]
+    if mentioned:
+        click.echo("\n" + textwrap.fill("Cité dans · Mentioned in: " + "; ".join(mentioned), width))
     return 0
+
+
+def _mention_label(kb, item_id: str) -> str:
+    """Name a ruling (by its card) or a note (by its title)."""
+    if item_id in kb.note:
+        return kb.note[item_id].title
+    ruling = kb.ruling[item_id]
+    card = kb.card.get(ruling.card)
+    name = card.names.get(ruling.lang) or next(iter(card.names.values())) if card else ruling.card
+    return f"{name} ({ruling.lang})"
 
 
 @click.command(name="show")
