@@ -6,17 +6,16 @@ Everything returned here is `Markup` built from escaped pieces; rendered markdow
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
+from kb import sources
 from kb.parse.refs import find_references
 
 _MD = MarkdownIt("commonmark", {"html": False})
-_APOSTROPHES = re.compile(r"[’‘ʼ'`´]")
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
 COLOURS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colourless", "S": "snow"}
 SPECIAL = {"T": ("tap", "↷"), "Q": ("untap", "↶"), "X": ("X", "X"), "Y": ("Y", "Y"), "Z": ("Z", "Z")}
@@ -26,9 +25,7 @@ GAP_LABELS = {"fr": "Absent du texte français", "en": "Not in the English text"
 
 def fold(text: str) -> str:
     """Lower-case, drop accents and split elisions (`l’Étape` -> `l etape`), for search."""
-    text = _APOSTROPHES.sub(" ", text.lower().replace("œ", "oe").replace("æ", "ae"))
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return sources.fold(text).replace("'", " ")
 
 
 def slug(text: str) -> str:
