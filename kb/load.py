@@ -13,7 +13,7 @@ from kb.model import Diagnostic, SourceText
 from kb.parse.faq import FaqResult, looks_like_faq, parse_faq
 from kb.parse.mtgjson import CardDataResult, looks_like_mtgjson, parse_mtgjson
 from kb.parse.rules import RulesResult, looks_like_rules, parse_rules
-from kb.sources import display_path, find_sources, read_source
+from kb.sources import display_path, find_sources, hash_entry, ignored_entries, read_source
 
 UNKNOWN_KIND = (
     "cannot tell what this file is (comprehensive rules, set FAQ or card data); "
@@ -54,13 +54,23 @@ def load(content: Path) -> KnowledgeBase:
     """Parse and link everything under `content/<lang>/`; problems become diagnostics."""
     parsed = _Parsed()
     digest = hashlib.sha256()
+    for path, why in ignored_entries(content):
+        parsed.diags.append(Diagnostic("note", display_path(path, content), 0, why))
+    ids: dict[str, str] = {}
     for lang, path in find_sources(content):
         shown = display_path(path, content)
         source, found = read_source(path, lang, shown)
         parsed.diags += found
-        if source is not None:
-            digest.update(shown.encode() + b"\0" + source.sha256.encode() + b"\n")
-            parse_source(source, f"{lang}/{path.stem}", parsed)
+        if source is None:
+            continue
+        digest.update(hash_entry(lang, path, source.sha256))
+        doc_id = f"{lang}/{path.stem}"
+        if doc_id in ids:  # en/x.txt and en/x.json: keep ids unique
+            parsed.diags.append(Diagnostic("note", shown, 0, f"{ids[doc_id]} has the same name; this file's "
+                                           f"document id is {lang}/{path.name}"))  # fmt: skip
+            doc_id = f"{lang}/{path.name}"
+        ids[doc_id] = shown
+        parse_source(source, doc_id, parsed)
     glossary = tuple(g for res in parsed.rules for g in res.glossary)
     links = link_rules(parsed.rules, glossary)
     editions = links.editions

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 import unicodedata
@@ -18,8 +19,30 @@ _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´":
 _SPACES = re.compile(r"[\u00a0\u202f\u2007\u2009\t ]+")
 
 
+def _undefined_as_latin1(err: UnicodeDecodeError) -> tuple[str, int]:
+    """cp1252 leaves five bytes undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D): read them as latin-1, lose nothing."""
+    return err.object[err.start : err.end].decode("latin-1"), err.end
+
+
+_LATIN1_FALLBACK = "kb-latin1"
+codecs.register_error(_LATIN1_FALLBACK, _undefined_as_latin1)
+
+
 class ContentError(Exception):
     """A content folder or file that cannot be read at all."""
+
+
+def ignored_entries(content: Path) -> list[tuple[Path, str]]:
+    """Folders and files under `content/` that are not read, with the reason."""
+    ignored = []
+    for entry in sorted(content.iterdir()) if content.is_dir() else ():
+        if entry.is_dir() and not LANG_DIR.match(entry.name):
+            ignored.append((entry, "not a two-letter ISO 639-1 language code (fr, en, …); folder not read"))
+        elif entry.is_dir():
+            for path in sorted(entry.iterdir()):
+                if path.suffix.lower() not in (".txt", ".json") and not path.name.startswith("."):
+                    ignored.append((path, "only .txt (rules, FAQs) and .json (card data) files are read"))
+    return ignored
 
 
 def display_path(path: Path, root: Path) -> str:
@@ -44,6 +67,22 @@ def find_sources(content: Path) -> list[tuple[str, Path]]:
     return found
 
 
+def hash_entry(lang: str, path: Path, sha256_hex: str) -> bytes:
+    """One file's part of a content hash: its `lang/name` and the hash of its bytes."""
+    return f"{lang}/{path.name}\0{sha256_hex}\n".encode()
+
+
+def content_hash(content: Path) -> str:
+    """Hash of every content file's name and bytes, without parsing (the same as KnowledgeBase.content_hash)."""
+    digest = hashlib.sha256()
+    for lang, path in find_sources(content):
+        try:
+            digest.update(hash_entry(lang, path, hashlib.sha256(path.read_bytes()).hexdigest()))
+        except OSError:
+            continue  # unreadable: load() skips it too (with an error diagnostic)
+    return digest.hexdigest()
+
+
 def decode(raw: bytes) -> tuple[str, str]:
     """Decode bytes as UTF-8 (BOM stripped) or, failing that, Windows-1252; return (text, encoding)."""
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -54,8 +93,7 @@ def decode(raw: bytes) -> tuple[str, str]:
     try:
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
-        # cp1252 leaves five bytes undefined; map them through latin-1 so nothing is lost.
-        return raw.decode("cp1252", errors="replace").replace("\ufffd", ""), "cp1252"
+        return raw.decode("cp1252", errors=_LATIN1_FALLBACK), "cp1252"
 
 
 def split_lines(text: str) -> tuple[str, ...]:

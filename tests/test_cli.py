@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from kb.cli import COMMANDS, main
 
-from .conftest import CONTENT, write
+from .conftest import CONTENT, ROOT, write
 
 
 def run(*args):
@@ -133,3 +133,26 @@ def test_card_backlinks_in_show_and_export(tmp_path):
     cytoshape = next(c for c in data["cards"] if c["id"] == "cytoshape")
     assert "fr/faq-discorde-2006#L615" in cytoshape["mentioned_in"]
     assert all("cited_by_rulings" in r for r in data["rules"])
+
+
+def test_show_rule_lists_rulings_that_cite_it(tmp_path):
+    content = tmp_path / "c"
+    write(content / "en" / "faq.txt", (ROOT / "tests" / "fixtures" / "faq-en-sample.txt").read_bytes())
+    write(content / "en" / "cr.txt", "502.53. Forecast rule.\n")
+    write(content / "en" / "README.md", "notes\n")
+    write(content / "pt-br" / "x.txt", "100.1. Regra.\n")
+    result = run("show", "502.53", "--content", str(content))
+    assert "Cited in rulings: Research // Development (en)" in result.output
+    check = run("check", "--content", str(content))
+    assert "c/en/README.md:0: note: only .txt (rules, FAQs) and .json (card data) files are read" in check.output
+    assert "c/pt-br:0: note: not a two-letter ISO 639-1 language code" in check.output
+
+
+def test_same_stem_gives_distinct_documents(tmp_path):
+    content = tmp_path / "c"
+    write(content / "en" / "x.txt", "100.1. One.\n")
+    write(content / "en" / "x.json", (CONTENT / "en" / "cards-dissension-mtgjson.json").read_bytes())
+    payload = json.loads(run("check", "--content", str(content), "--json").output)
+    assert set(payload["documents"]) == {"en/x", "en/x.txt"}  # files are read in name order: x.json first
+    assert payload["documents"]["en/x.txt"]["numbered"] == 1
+    assert payload["documents"]["en/x"]["cards"] == 180

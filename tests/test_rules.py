@@ -188,3 +188,15 @@ def test_table_of_contents_and_credits_give_no_rule():
     assert res.document.introduction == "Intro text."
     assert res.glossary[0].term == "Term" and res.glossary[0].references == ("100.1",)
     assert "100.9. Not a rule." in res.document.credits
+
+
+def test_hard_wrapped_reference_is_not_a_rule():
+    res = parse_text(
+        "120.1.\nUn joueur pioche une carte. Cf. règle\n704.5a pour les détails.\n120.2 Les cartes\nsont piochées.\n",
+        "fr",
+    )
+    assert [r.number for r in res.rules] == ["120.1", "120.2"]
+    rules = by_number(res)
+    assert rules["120.1"].text == "Un joueur pioche une carte. Cf. règle 704.5a pour les détails."
+    assert rules["120.1"].references == ("704.5a",)
+    assert res.diagnostics == ()

@@ -45,3 +45,15 @@ def test_real_editions_decode():
     assert src15.lines[0] == "Magic: The Gathering Comprehensive Rules"
     assert src26.lines[0] == "Magic: The Gathering Comprehensive Rules"
     assert "’" in "".join(src15.lines[:20])
+
+
+def test_cp1252_undefined_bytes_are_kept_as_latin1():
+    assert decode(b"\x81x\x92\x9d") == ("\x81x’\x9d", "cp1252")
+
+
+def test_content_hash_matches_loader(bundled_kb):
+    from kb.sources import content_hash
+
+    from .conftest import CONTENT
+
+    assert content_hash(CONTENT) == bundled_kb.content_hash

@@ -28,6 +28,7 @@ def command(content: Path | None, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
+    tmp = None
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.")
@@ -35,6 +36,8 @@ def command(content: Path | None, output: Path | None) -> None:
             handle.write(text)
         os.replace(tmp, output)
     except OSError as err:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         click.echo(f"kb: cannot write {output}: {err.strerror}", err=True)
         sys.exit(1)
     click.echo(f"wrote {output} ({len(kb.rules)} rules, {len(kb.cards)} cards)", err=True)

@@ -15,9 +15,9 @@ from kb.commands.options import content_option, load_or_exit
 
 LABELS = {
     "fr": {"example": "Exemple", "children": "Sous-règles", "refs": "Cite", "cited": "Citée par",
-           "missing": "(introuvable)", "absent": "absente en français"},
+           "missing": "(introuvable)", "absent": "absente en français", "rulings": "Citée dans"},
     "en": {"example": "Example", "children": "Subrules", "refs": "Cites", "cited": "Cited by",
-           "missing": "(not found)", "absent": "not in English"},
+           "missing": "(not found)", "absent": "not in English", "rulings": "Cited in rulings"},
 }  # fmt: skip
 
 
@@ -39,6 +39,9 @@ def rule_lines(kb, rule, width: int) -> list[str]:
     cited = [r.number for r in kb.cited_by(rule)]
     if cited:
         out += textwrap.wrap(f"{lab['cited']}: {', '.join(cited)}", width)
+    rulings = [_mention_label(kb, item) for item in kb.rule_mentions.get((rule.lang, rule.number), ())]
+    if rulings:
+        out += textwrap.wrap(f"{lab['rulings']}: {'; '.join(rulings)}", width)
     return out
 
 

@@ -12,12 +12,16 @@ from dataclasses import dataclass, field
 
 from kb.dates import iso_date
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
-from kb.parse.lines import Line, classify_all
+from kb.parse.lines import Line, classify_all, text
 from kb.parse.refs import LETTERS, reference_targets
 from kb.sources import clean, fold
 
 RULE_KINDS = {"section", "rule", "numbered", "subrule"}
 _EFFECTIVE = re.compile(r"(effective as of|en vigueur|entrent en vigueur|applicables? (?:à partir )?du)", re.I)
+_CITES_NEXT = re.compile(
+    r"(?:\b(?:r[èe]gles?|rules?|sections?|cf\.?|voir|see|et|and|ou|or|through|to)|[,(–-])\s*$", re.IGNORECASE
+)
+"""A line ending like this continues with a rule number: that number is a reference, not a rule."""
 _OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.I)
 
 
@@ -200,9 +204,18 @@ def _contents(st: _State, line: Line) -> bool:
     return line.kind not in ("numbered", "subrule")
 
 
+def wrapped_reference(line: Line, previous: Line | None, layout: str) -> bool:
+    """Tell a hard-wrapped reference (`… Cf. règle` / `704.5a pour …`) from a rule opening a line."""
+    if layout != "hard-wrapped" or line.kind not in RULE_KINDS or previous is None or previous.kind == "blank":
+        return False
+    return bool(_CITES_NEXT.search(previous.raw))
+
+
 def _walk(st: _State, lines: list[Line], layout: str) -> None:
     """Run the state machine over all lines."""
-    for line in lines:
+    for i, line in enumerate(lines):
+        if wrapped_reference(line, lines[i - 1] if i else None, layout):
+            line = text(line.raw, line.lineno)
         if (st.mode == "preamble" and _preamble(st, line)) or (st.mode == "contents" and _contents(st, line)):
             pass
         elif st.mode in ("glossary", "credits") or line.kind == "heading":
