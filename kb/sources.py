@@ -64,7 +64,16 @@ def find_sources(content: Path) -> list[tuple[str, Path]]:
         for path in sorted(lang_dir.iterdir()):
             if path.is_file() and path.suffix.lower() in (".txt", ".json"):
                 found.append((lang_dir.name, path))
+    if not found:
+        raise ContentError(_nothing_found(content))
     return found
+
+
+def _nothing_found(content: Path) -> str:
+    """Say why a content folder gave no file, and what to pass instead."""
+    if LANG_DIR.match(content.name) and any(p.suffix.lower() in (".txt", ".json") for p in content.iterdir()):
+        return f"{content}: this is a language folder; pass its parent: --content {content.parent}"
+    return f"{content}: no content found; the folder must hold <lang>/*.txt files (fr/…, en/…)"
 
 
 def hash_entry(lang: str, path: Path, sha256_hex: str) -> bytes:
@@ -112,12 +121,19 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         return None, [Diagnostic("error", shown, 0, f"cannot read file: {err.strerror}")]
     if len(raw) > MAX_BYTES:
         return None, [Diagnostic("error", shown, 0, f"file is {len(raw)} bytes, over the {MAX_BYTES} limit; split it")]
-    if b"\x00" in raw[:8192]:
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text, encoding = raw.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            return None, [Diagnostic("error", shown, 0, "UTF-16 file that does not decode; save it as UTF-8")]
+    elif b"\x00" in raw[:8192]:
         return None, [Diagnostic("error", shown, 0, "binary file (NUL bytes); remove it from the content folder")]
-    text, encoding = decode(raw)
+    else:
+        text, encoding = decode(raw)
     diags = []
-    if encoding == "cp1252":
-        diags.append(Diagnostic("note", shown, 0, "not valid UTF-8; decoded as Windows-1252"))
+    if encoding in ("cp1252", "utf-16"):
+        how = "not valid UTF-8; decoded as Windows-1252" if encoding == "cp1252" else "decoded as UTF-16 (BOM)"
+        diags.append(Diagnostic("note", shown, 0, how))
     text = unicodedata.normalize("NFC", text)
     source = SourceText(shown, lang, split_lines(text), encoding, hashlib.sha256(raw).hexdigest())
     return source, diags

@@ -132,6 +132,8 @@ def test_2015_rule_120_and_glossary():
 
 def test_2026_typos_are_warnings_and_rules():
     res = parse_file(CR2026, "en")
+    partner = next(g for g in res.glossary if g.term.startswith("Partner, "))
+    assert partner.aliases == ("Partner", "Partner—[text]", "Partner with [name]")
     rules = by_number(res)
     assert "119.1d" in rules and "606.5" in rules
     assert rules["121"].title == "Drawing a Card"
@@ -161,7 +163,7 @@ def test_duplicates_and_out_of_order_name_both_lines():
     res = parse_text("100.2. Two.\n\n100.1. One.\n\n100.2. Again.\n")
     assert [d.format() for d in res.diagnostics] == [
         "t.txt:3: warning: rule 100.1 is out of order: it follows 100.2 (line 1)",
-        "t.txt:5: warning: duplicate rule 100.2: already at line 1; this one is ignored",
+        "t.txt:5: warning: duplicate rule 100.2: already at line 1; this one is ignored: «Again.»",
     ]
     assert by_number(res)["100.2"].text == "Two."
 

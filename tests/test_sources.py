@@ -57,3 +57,10 @@ def test_content_hash_matches_loader(bundled_kb):
     from .conftest import CONTENT
 
     assert content_hash(CONTENT) == bundled_kb.content_hash
+
+
+def test_utf16_with_bom_is_decoded(tmp_path):
+    path = write(tmp_path / "fr" / "a.txt", "120.1. Règle.\r\n".encode("utf-16"))
+    source, diags = read_source(path, "fr", "fr/a.txt")
+    assert source.lines == ("120.1. Règle.",) and source.encoding == "utf-16"
+    assert [d.message for d in diags] == ["decoded as UTF-16 (BOM)"]

@@ -18,6 +18,7 @@ def document_counts(kb, doc) -> dict[str, int]:
         rules = [r for r in kb.rules if r.document == doc.id]
         kinds = Counter(r.kind for r in rules)
         refs = [ref for r in rules for ref in kb.references(r)]
+        refs += [ref for i, g in enumerate(kb.glossary) if g.document == doc.id for ref in kb.links.glossary_refs[i]]
         resolved = sum(1 for ref in refs if ref.resolved)
         return {
             "sections": kinds["section"], "rules": kinds["rule"], "numbered": kinds["numbered"],

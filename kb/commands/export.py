@@ -13,10 +13,17 @@ import click
 from kb.commands.options import content_option, load_or_exit
 
 
+def _umask() -> int:
+    """The process umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @click.command(name="export")
 @content_option
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE (default: stdout)."
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE (default or -: stdout)."
 )
 def command(content: Path | None, output: Path | None) -> None:
     """Write the knowledge base (documents, rules, glossary, cards, rulings, notes, alignment,
@@ -25,7 +32,7 @@ def command(content: Path | None, output: Path | None) -> None:
 
     kb = load_or_exit(content)
     text = json.dumps(to_json(kb), ensure_ascii=False, indent=1) + "\n"
-    if output is None:
+    if output is None or str(output) == "-":
         sys.stdout.write(text)
         return
     tmp = None
@@ -34,6 +41,7 @@ def command(content: Path | None, output: Path | None) -> None:
         fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
         os.replace(tmp, output)
     except OSError as err:
         if tmp is not None:

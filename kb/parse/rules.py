@@ -130,7 +130,8 @@ def _start_rule(st: _State, line: Line, layout: str) -> None:
     previous = st.current
     if number in st.drafts:
         first = st.drafts[number].line
-        st.warn(line.lineno, f"duplicate rule {number}: already at line {first}; this one is ignored")
+        excerpt = f": «{line.text[:60]}{'…' if len(line.text) > 60 else ''}»" if line.text else ""
+        st.warn(line.lineno, f"duplicate rule {number}: already at line {first}; this one is ignored{excerpt}")
         st.current, st.target = None, "text"
         return
     if previous is not None and sort_key(number) < sort_key(previous.number):
@@ -261,6 +262,15 @@ def _tail(st: _State, line: Line) -> None:
         _continue(st, line)
 
 
+_TERM_PART = re.compile(r"[“«\"]([^”»\"]+?)[,.]?[”»\"]|([^,“«\"]+)")
+
+
+def term_parts(term: str) -> list[str]:
+    """Split a glossary term line into names: `Control, Controller`; `Partner, “Partner—[text],” “Partner with…”`."""
+    parts = [(m.group(1) or m.group(2)).strip(" ,") for m in _TERM_PART.finditer(term)]
+    return [p for p in parts if p]
+
+
 def _glossary(st: _State, doc: Document) -> list[GlossaryEntry]:
     """Turn glossary blocks into entries (term line, definition lines)."""
     blocks = [b for b in st.glossary_blocks if b]
@@ -273,7 +283,7 @@ def _glossary(st: _State, doc: Document) -> list[GlossaryEntry]:
         definition = "\n".join(clean(line.raw) for line in block[1:])
         if not definition:
             st.warn(block[0].lineno, f"glossary term '{term}' has no definition")
-        parts = [p.strip().strip("“”\"«» ") for p in re.split(r",\s+(?![^“]*”)", term)]
+        parts = term_parts(term)
         aliases = tuple(parts) if len(parts) > 1 and not any(fold(p) in terms for p in parts) else ()
         refs = tuple(reference_targets(definition, doc.lang))
         where = SourceRef(st.path, block[0].lineno)
