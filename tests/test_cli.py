@@ -156,3 +156,21 @@ def test_same_stem_gives_distinct_documents(tmp_path):
     assert set(payload["documents"]) == {"en/x", "en/x.txt"}  # files are read in name order: x.json first
     assert payload["documents"]["en/x.txt"]["numbered"] == 1
     assert payload["documents"]["en/x"]["cards"] == 180
+
+
+def test_empty_or_language_folder_is_a_user_error(tmp_path):
+    (tmp_path / "empty").mkdir()
+    empty = CliRunner().invoke(main, ["check", "--content", str(tmp_path / "empty")])
+    assert empty.exit_code == 2 and "no content found" in empty.output
+    lang = CliRunner().invoke(main, ["check", "--content", str(CONTENT / "en")])
+    assert lang.exit_code == 2
+    assert f"this is a language folder; pass its parent: --content {CONTENT}" in lang.output
+
+
+def test_export_to_stdout_and_file_mode(tmp_path):
+    result = run("export", "--content", str(CONTENT), "-o", "-")
+    assert json.loads(result.output)["kb_version"]
+    out = tmp_path / "kb.json"
+    run("export", "--content", str(CONTENT), "-o", str(out))
+    assert out.stat().st_mode & 0o044 == 0o044  # readable by others, like any file the user writes
+    assert [p.name for p in tmp_path.iterdir()] == ["kb.json"]
