@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -172,5 +173,7 @@ def test_export_to_stdout_and_file_mode(tmp_path):
     assert json.loads(result.output)["kb_version"]
     out = tmp_path / "kb.json"
     run("export", "--content", str(CONTENT), "-o", str(out))
-    assert out.stat().st_mode & 0o044 == 0o044  # readable by others, like any file the user writes
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # like any file the user writes, not mkstemp's 0600
     assert [p.name for p in tmp_path.iterdir()] == ["kb.json"]
