@@ -12,8 +12,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from kb.link import LANG_ORDER
 from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef
+from kb.parse.cardtext import unique_id
 from kb.parse.faq import FaqResult
+from kb.parse.faq_blocks import Positions, line_at
 from kb.parse.mtgjson import CardDataResult
 from kb.parse.refs import find_references
 from kb.sources import fold
@@ -46,6 +49,8 @@ class CardLinks:
     """FAQ notes with merged card ids and their links."""
     diagnostics: tuple[Diagnostic, ...]
     """Unmatched names, close spellings, cost mismatches, unresolved rule references."""
+    cards_by_document: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Document id -> merged ids of the cards it prints (FAQ) or describes (card data), in document order."""
 
 
 @dataclass(slots=True)
@@ -64,6 +69,7 @@ class _Merged:
     source: SourceRef | None = None
     id: str = ""
     spellings: dict[str, str] = field(default_factory=dict)
+    other_langs: dict[str, str] = field(default_factory=dict)
 
 
 def _keys(card: Card) -> set[str]:
@@ -117,28 +123,28 @@ def _cost_diag(card: Card, item: _Merged) -> list[Diagnostic]:
     shown = " // ".join("".join(c) or "(none)" for c in faq)
     expected = " // ".join("".join(c) or "(none)" for c in data)
     return [Diagnostic("warning", card.source.path, card.source.line,
-                       f"mana cost of {_name(card)} is {shown} here but {expected} for {item.base.names['en']} in "
+                       f"mana cost of {card_name(card)} is {shown} here but {expected} for {item.base.names['en']} in "
                        f"{item.base.source}; check the FAQ or the card data")]
 
 
-def _name(card: Card) -> str:
-    """Return a card's first name."""
-    return next(iter(card.names.values()), card.id)
+def card_name(card: Card, lang: str | None = None) -> str:
+    """Return a card's name in a language, else its first name, else its id."""
+    return (card.names.get(lang) if lang else None) or next(iter(card.names.values()), card.id)
 
 
 def _match_diag(card: Card, item: _Merged | None, how: str, has_data: bool) -> list[Diagnostic]:
     """Say how an FAQ card was matched to the card data, when not exactly."""
-    where = (card.source.path, card.source.line)
+    where, name = (card.source.path, card.source.line), card_name(card)
     if item is None:
         if not has_data:
             return []
-        return [Diagnostic("warning", *where, f"no card named {_name(card)!r} in the card data; it keeps no English "
+        return [Diagnostic("warning", *where, f"no card named {name!r} in the card data; it keeps no English "
                            "name: check the spelling against the printed card")]
     shown = " / ".join(f"{k} {v!r}" for k, v in item.base.names.items())
     if how == "close":
-        return [Diagnostic("note", *where, f"{_name(card)!r} matched {shown} by close spelling ({item.base.source})")]
+        return [Diagnostic("note", *where, f"{name!r} matched {shown} by close spelling ({item.base.source})")]
     if how == "cost":
-        return [Diagnostic("note", *where, f"split card {_name(card)!r} matched {shown} by its mana costs (the card "
+        return [Diagnostic("note", *where, f"split card {name!r} matched {shown} by its mana costs (the card "
                            f"data has no French name for it, {item.base.source})")]
     return []
 
@@ -152,6 +158,10 @@ def _add_faq_card(card: Card, item: _Merged) -> None:
     item.aliases |= _keys(card)
     if item.has_faq:
         item.faces = _merge_faces(item.faces, card.faces)
+        lang = card.faces[0].lang if card.faces else ""
+        if lang and all(face.lang != lang for face in item.faces):  # another language: keep its type and text
+            item.other_langs.setdefault(f"{lang}_type", " // ".join(face.type_line for face in card.faces))
+            item.other_langs.setdefault(f"{lang}_text", "\n//\n".join(face.text for face in card.faces))
     else:
         item.faces = _merge_faces(list(card.faces), tuple(item.faces))
         item.source = card.source
@@ -161,12 +171,16 @@ def _add_faq_card(card: Card, item: _Merged) -> None:
 
 
 def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
-    """Merge FAQ cards with card-data cards; return the merged cards, an id map and diagnostics."""
-    data = [_Merged(c, dict(c.names), list(c.faces), from_data=True) for r in card_data for c in r.cards]
+    """Merge FAQ cards with card-data cards; return the merged cards, a (document, card id) map and diagnostics."""
+    where: dict[tuple[str, str], _Merged] = {}
+    data: list[_Merged] = []
+    for res in card_data:
+        for c in res.cards:
+            data.append(_Merged(c, dict(c.names), list(c.faces), from_data=True))
+            where[(res.document.id, c.id)] = data[-1]
     data_index = _index(data)
     faq_only: list[_Merged] = []
     order: list[_Merged] = []
-    where: dict[tuple[str, str], _Merged] = {}
     diags: list[Diagnostic] = []
     for result in faqs:
         for card in result.cards:
@@ -186,15 +200,22 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
     order += [item for item in data if not item.has_faq]
     taken: set[str] = set()
     for item in order:
-        item.id = item.base.id if item.base.id not in taken else f"{item.base.id}-{len(taken)}"
-        taken.add(item.id)
+        item.id = unique_id(item.base.id, taken)
     return order, where, diags
+
+
+def _data_ruling_id(ruling_id: str, item: _Merged) -> str:
+    """Return a card-data ruling's id under its merged card's id (`plains/en/1` -> `plains-2/en/1`)."""
+    prefix = item.base.id + "/"
+    return item.id + "/" + ruling_id[len(prefix):] if ruling_id.startswith(prefix) else ruling_id
 
 
 def _freeze(item: _Merged) -> Card:
     """Build the merged card."""
-    rulings = tuple(item.faq_rulings) + (item.base.rulings if item.from_data else ())
-    oracle = {**(item.base.oracle if item.from_data else {}), **item.spellings}
+    data_rulings = tuple(_data_ruling_id(r, item) for r in item.base.rulings) if item.from_data else ()
+    data = item.base.oracle if item.from_data else {}
+    oracle = {**item.other_langs, **{k: v for k, v in data.items() if v or k not in item.other_langs}, **item.spellings}
+    rulings = tuple(item.faq_rulings) + data_rulings
     return Card(item.id, dict(item.names), tuple(item.faces), rulings, tuple(dict.fromkeys(item.notes)),
                 item.source or item.base.source, oracle)
 
@@ -274,46 +295,68 @@ def _is_short_for(name: str, card_id: str, names: _Names) -> bool:
     return any(key.startswith(folded + " ") for key, cid in names.ids.items() if cid == card_id)
 
 
-def _rule_refs(text: str, lang: str, rule_exists: Callable[[str, str], bool], where: SourceRef,
-               diags: list[Diagnostic]) -> tuple[str, ...]:
-    """Return the rule numbers a text cites that exist; report the others."""
+@dataclass(frozen=True, slots=True)
+class _Cites:
+    """What the rule citations of one record are checked against, and how they are reported."""
+
+    exists: Callable[[str, str], bool]
+    """`rule_exists(lang, number)` of the loaded rules."""
+    as_of: str | None
+    """Date of the rules the text cites (the FAQ's date, the Gatherer ruling's date)."""
+    diags: list[Diagnostic]
+    """Where unresolved citations are reported."""
+
+
+def _rule_refs(text: str, lang: str, what: str, where: SourceRef, positions: Positions, cites: _Cites) -> list[str]:
+    """Return the rule numbers a text cites that are loaded; note the others on the line that holds them."""
     found: dict[str, None] = {}
     for match in find_references(text, lang):
         for target in match.targets:
-            if rule_exists(lang, target):
+            if cites.exists(lang, target):
                 found[target] = None
-            else:
-                diags.append(Diagnostic("warning", where.path, where.line, f"reference to rule {target} not found "
-                                        f"in {lang}; check the number (it may be from an older edition)"))
-    return tuple(found)
+                continue
+            line = line_at(positions, match.start, where.line)
+            cites.diags.append(Diagnostic(
+                "note", where.path, line, f"{what} cites rule {target} (rules as of {cites.as_of or 'an unknown date'}"
+                "), not among the loaded rules; load the comprehensive rules of that date to link it"))
+    return list(found)
 
 
-def _link_ruling(r: Ruling, card: str, names: _Names, exists: Callable[[str, str], bool],
-                 diags: list[Diagnostic]) -> Ruling:
+def _link_ruling(r: Ruling, card: str, names: _Names, cites: _Cites, positions: Positions = ()) -> Ruling:
     """Return the ruling pointing to its merged card, with its card, rule and mention links."""
     refs, mentions = scan_names(r.text, names, own=card)
-    rules = _rule_refs(r.text, r.lang, exists, r.source, diags)
-    return replace(r, card=card, card_refs=tuple(refs), mentions=tuple(mentions), rule_refs=rules)
+    rules = _rule_refs(r.text, r.lang, "ruling", r.source, positions, cites)
+    return replace(r, card=card, card_refs=tuple(refs), mentions=tuple(mentions), rule_refs=tuple(rules))
 
 
-def _link_note(n: FaqNote, cards: tuple[str, ...], names: _Names, exists: Callable[[str, str], bool],
-               diags: list[Diagnostic]) -> FaqNote:
+def _link_note(n: FaqNote, cards: tuple[str, ...], names: _Names, cites: _Cites,
+               positions: dict[tuple[str, int], Positions]) -> FaqNote:
     """Return the note with merged card ids and the links of its text and bullets (quoted rules excluded)."""
     refs: list[str] = []
     mentions: list[str] = []
     rules: list[str] = []
-    for text in (n.text, *n.bullets):
+    for part, text in enumerate((n.text, *n.bullets)):
         found, named = scan_names(text, names)
         refs += found
         mentions += named
-        rules += _rule_refs(text, n.lang, exists, n.source, diags)
+        rules += _rule_refs(text, n.lang, "note", n.source, positions.get((n.id, part), ()), cites)
     return replace(n, cards=cards, card_refs=tuple(dict.fromkeys(refs)), mentions=tuple(dict.fromkeys(mentions)),
                    rule_refs=tuple(dict.fromkeys(rules)))
 
 
+def _by_language(faqs: Sequence[FaqResult]) -> list[FaqResult]:
+    """Order the FAQs French first (the product reads FR | EN), then by load order."""
+    return sorted(faqs, key=lambda res: LANG_ORDER.get(res.document.lang, len(LANG_ORDER)))
+
+
 def link_cards(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult],
                rule_exists: Callable[[str, str], bool]) -> CardLinks:
-    """Merge the FAQ cards with the card data and link every ruling and note to cards and rules."""
+    """Merge the FAQ cards with the card data and link every ruling and note to cards and rules.
+
+    A card keeps the faces of the first FAQ language (French first); another FAQ language's type line and text
+    go to `Card.oracle` (`en_type`, `en_text`) unless the card data gives them.
+    """
+    faqs = _by_language(faqs)
     order, where, diags = _merge(faqs, card_data)
     cards = tuple(_freeze(item) for item in order)
     names = _names(cards, {item.id: item.aliases for item in order})
@@ -321,14 +364,19 @@ def link_cards(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult],
     notes: list[FaqNote] = []
     for result in faqs:
         doc = result.document.id
+        cites = _Cites(rule_exists, result.info.last_modified, diags)
         for r in result.rulings:
             item = where.get((doc, r.card))
-            rulings.append(_link_ruling(r, item.id if item else r.card, names, rule_exists, diags))
+            positions = result.positions.get((r.id, 0), ())
+            rulings.append(_link_ruling(r, item.id if item else r.card, names, cites, positions))
         for n in result.notes:
             ids = tuple(dict.fromkeys(where[(doc, c)].id if (doc, c) in where else c for c in n.cards))
-            notes.append(_link_note(n, ids, names, rule_exists, diags))
-    data_ids = {c.id: item.id for item in order if item.from_data for c in [item.base]}
+            notes.append(_link_note(n, ids, names, cites, result.positions))
     for result in card_data:
         for r in result.rulings:
-            rulings.append(_link_ruling(r, data_ids.get(r.card, r.card), names, rule_exists, diags))
-    return CardLinks(cards, tuple(rulings), tuple(notes), tuple(diags))
+            item = where[(result.document.id, r.card)]
+            linked = _link_ruling(r, item.id, names, _Cites(rule_exists, r.date, diags))
+            rulings.append(replace(linked, id=_data_ruling_id(r.id, item)))
+    by_document = {res.document.id: tuple(dict.fromkeys(where[(res.document.id, c.id)].id for c in res.cards))
+                   for res in (*faqs, *card_data)}
+    return CardLinks(cards, tuple(rulings), tuple(notes), tuple(diags), by_document)

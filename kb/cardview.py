@@ -2,52 +2,75 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
 
-from kb.model import Card, Face, FaqInfo, FaqNote, Ruling, SourceRef
+from kb.export import source_json
+from kb.model import Card, Face, FaqInfo, FaqNote, Ruling
 from kb.sources import fold
 
 NAME_ORDER = ("fr", "en")
+SUGGESTIONS = 10
+"""How many suggestions `suggest_cards` gives at most."""
+CLOSE_SPELLING = 0.75
+"""Similarity (difflib ratio) from which a name is suggested as a close spelling."""
 ARTICLE = re.compile(r"^(?:l'|le |la |les |du |des |de la |de l'|the )")
 """A leading article people type before a card name (folded text)."""
 
 
-def _names(card: Card) -> list[str]:
+def _all_names(card: Card) -> list[str]:
     """Return every name a card answers to (full names, halves, the FAQ's own spellings)."""
     names = list(card.names.values())
     names += [name for face in card.faces for name in face.names.values()]
     return names + [value for key, value in card.oracle.items() if key.startswith("faq_name_")]
 
 
-def find_cards(cards: Sequence[Card], query: str) -> list[Card]:
-    """Find cards by name in any language: exact match, else a unique prefix, else every prefix/substring match."""
+def display_name(card: Card) -> str:
+    """Return a card's names, French first (`Cytoforme / Cytoshape`)."""
+    langs = [lang for lang in (*NAME_ORDER, *card.names) if lang in card.names]
+    return " / ".join(dict.fromkeys(card.names[lang] for lang in langs)) or card.id
+
+
+def _query(query: str) -> list[str]:
+    """Fold a query; also without its leading article (« la Cytoforme », « l'Æthermage », "the …")."""
     wanted = fold(" ".join(query.split()))
     if not wanted:
         return []
     bare = ARTICLE.sub("", wanted)
-    if bare != wanted:  # « la Cytoforme », « l'Æthermage d'Azorius », "the …"
-        return _find(cards, wanted) or _find(cards, bare)
-    return _find(cards, wanted)
+    return [wanted, bare] if bare not in ("", wanted) else [wanted]
 
 
-def _find(cards: Sequence[Card], wanted: str) -> list[Card]:
-    """Match a folded name: exact, else a unique prefix, else every prefix/substring match."""
-    folded = [(card, [fold(name) for name in _names(card)]) for card in cards]
-    exact = [card for card, names in folded if wanted in names]
-    if exact:
-        return exact
-    prefix = [card for card, names in folded if any(name.startswith(wanted) for name in names)]
-    if len(prefix) == 1:
-        return prefix
-    inside = [card for card, names in folded if card not in prefix and any(wanted in name for name in names)]
-    return prefix + inside
+def find_cards(cards: Sequence[Card], query: str) -> list[Card]:
+    """Find the cards a name designates in any language: exact matches, else every prefix match.
+
+    One card is an answer; several are an ambiguity to list; none means `suggest_cards` may help.
+    """
+    folded = [(card, [fold(name) for name in _all_names(card)]) for card in cards]
+    for wanted in _query(query):
+        exact = [card for card, names in folded if wanted in names]
+        if exact:
+            return exact
+        prefix = [card for card, names in folded if any(name.startswith(wanted) for name in names)]
+        if prefix:
+            return prefix
+    return []
 
 
-def _source(ref: SourceRef | None) -> dict | None:
-    """Serialise a source reference."""
-    return {"path": ref.path, "line": ref.line} if ref else None
+def suggest_cards(cards: Sequence[Card], query: str) -> list[Card]:
+    """Suggest cards for a name that designates none: names containing it, then close spellings."""
+    wanted = _query(query)
+    if not wanted:
+        return []
+    folded = [(card, [fold(name) for name in _all_names(card)]) for card in cards]
+    found = [card for card, names in folded if any(w in name for w in wanted for name in names)]
+    scored = []
+    for card, names in folded:
+        ratio = max(difflib.SequenceMatcher(None, w, name).ratio() for w in wanted for name in names)
+        if ratio >= CLOSE_SPELLING and card not in found:
+            scored.append((-ratio, len(scored), card))
+    return (found + [card for *_, card in sorted(scored)])[:SUGGESTIONS]
 
 
 def _face_to_json(face: Face) -> dict:
@@ -64,7 +87,7 @@ def card_to_json(card: Card) -> dict:
     """Serialise a card following the export contract."""
     return {
         "id": card.id, "names": dict(card.names), "faces": [_face_to_json(face) for face in card.faces],
-        "rulings": list(card.rulings), "notes": list(card.notes), "source": _source(card.source),
+        "rulings": list(card.rulings), "notes": list(card.notes), "source": source_json(card.source),
         "oracle": dict(card.oracle),
     }
 
@@ -74,7 +97,7 @@ def ruling_to_json(r: Ruling) -> dict:
     return {
         "id": r.id, "card": r.card, "lang": r.lang, "text": r.text, "section": r.section,
         "source_document": r.source_document, "rule_refs": list(r.rule_refs), "card_refs": list(r.card_refs),
-        "mentions": list(r.mentions), "source": _source(r.source), "date": r.date,
+        "mentions": list(r.mentions), "source": source_json(r.source), "date": r.date,
     }
 
 
@@ -83,7 +106,7 @@ def note_to_json(n: FaqNote) -> dict:
     return {
         "id": n.id, "lang": n.lang, "title": n.title, "text": n.text, "cards": list(n.cards),
         "quoted_rules": [{"number": q.number, "as_of": q.as_of, "text": q.text} for q in n.quoted_rules],
-        "bullets": list(n.bullets), "source": _source(n.source), "document": n.document,
+        "bullets": list(n.bullets), "source": source_json(n.source), "document": n.document,
         "card_refs": list(n.card_refs), "rule_refs": list(n.rule_refs), "mentions": list(n.mentions),
     }
 
@@ -94,7 +117,7 @@ def faq_to_json(info: FaqInfo) -> dict:
         "document": info.document, "lang": info.lang, "title": info.title, "set_names": dict(info.set_names),
         "authors": list(info.authors), "last_modified": info.last_modified, "dates": dict(info.dates),
         "set_size": info.set_size, "intro": info.intro, "trailer": list(info.trailer),
-        "unplaced": list(info.unplaced), "source": _source(info.source),
+        "unplaced": list(info.unplaced), "source": source_json(info.source),
     }
 
 
@@ -117,8 +140,8 @@ def _face_lines(face: Face, width: int) -> list[str]:
 
 
 def format_card(card: Card, rulings_by_id: Mapping[str, Ruling], notes_by_id: Mapping[str, FaqNote],
-                width: int) -> str:
-    """Render a card as plain text: names, faces, FAQ and Gatherer rulings, linked cards and rules."""
+                width: int, cards_by_id: Mapping[str, Card] | None = None) -> str:
+    """Render a card as plain text: names, faces, FAQ and Gatherer rulings, linked cards (by name) and rules."""
     names = [f"{card.names[lang]} [{lang}]" for lang in (*NAME_ORDER, *card.names) if lang in card.names]
     lines = [" | ".join(dict.fromkeys(names)), f"  ({card.source})", ""]
     for face in card.faces:
@@ -142,7 +165,8 @@ def format_card(card: Card, rulings_by_id: Mapping[str, Ruling], notes_by_id: Ma
     if notes:
         lines.append("General notes: " + ", ".join(f"{n.title} ({n.source})" for n in notes))
     if linked_cards:
-        lines.append("Linked cards: " + ", ".join(linked_cards))
+        named = [display_name(cards_by_id[c]) if cards_by_id and c in cards_by_id else c for c in linked_cards]
+        lines.append("Linked cards: " + ", ".join(named))
     if linked_rules:
         lines.append("Rules cited: " + ", ".join(linked_rules))
     return "\n".join(lines).rstrip() + "\n"

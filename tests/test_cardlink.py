@@ -7,8 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from kb.cardlink import link_cards
-from kb.cardview import card_to_json, faq_to_json, find_cards, format_card, note_to_json, ruling_to_json
+from kb.cardlink import card_name, link_cards
+from kb.cardview import (
+    card_to_json,
+    display_name,
+    faq_to_json,
+    find_cards,
+    format_card,
+    note_to_json,
+    ruling_to_json,
+    suggest_cards,
+)
 from kb.model import SourceText
 from kb.parse.faq import parse_faq
 from kb.parse.mtgjson import parse_mtgjson
@@ -120,11 +129,31 @@ def test_french_and_english_faqs_make_one_card(fr_faq, en_faq, data):
     assert forecast.rule_refs == ()  # quoted 2006 rules are never linked
 
 
-def test_unresolved_rule_is_reported(en_faq):
+def test_unresolved_rule_is_a_note_with_the_faq_date(en_faq):
     links = link_cards([en_faq], [], lambda lang, number: False)
     assert [d.format() for d in links.diagnostics] == [
-        "tests/fixtures/faq-en-sample.txt:98: warning: reference to rule 502.53 not found in en; check the number "
-        "(it may be from an older edition)"]
+        "tests/fixtures/faq-en-sample.txt:98: note: ruling cites rule 502.53 (rules as of 2006-03-17), not among the "
+        "loaded rules; load the comprehensive rules of that date to link it"]
+
+
+def faq_of(text: str, path: str = "content/fr/x.txt", doc: str = "fr/x"):
+    lang = path.split("/")[1]
+    return parse_faq(SourceText(path, lang, tuple(text.split("\n")), "utf-8", ""), doc)
+
+
+def test_unresolved_rule_is_reported_on_the_line_that_holds_it():
+    faq = faq_of("Foire aux questions _X_\nDocument modifié pour la dernière fois le 17 mars 2006\n-----\n"
+                 "NOTES GÉNÉRALES\n\nTitre\n\nTexte.\n\n* Une note.\n\nSuite, voir règle 502.53.\n-----\n"
+                 "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
+                 "* Première ligne\nseconde ligne, voir règle 502.53a.\n\nParagraphe suivant, voir règle 502.53b.")
+    assert faq.diagnostics == ()
+    links = link_cards([faq], [], lambda lang, number: number == "502.53b")
+    tail = "not among the loaded rules; load the comprehensive rules of that date to link it"
+    assert [d.format() for d in links.diagnostics] == [
+        f"content/fr/x.txt:22: note: ruling cites rule 502.53a (rules as of 2006-03-17), {tail}",
+        f"content/fr/x.txt:12: note: note cites rule 502.53 (rules as of 2006-03-17), {tail}",
+    ]
+    assert links.rulings[0].rule_refs == ("502.53b",)
 
 
 def test_cost_mismatch_and_unknown_name(data, tmp_path):
@@ -184,5 +213,72 @@ def test_format_card(links):
     assert text.startswith("Phytohydre bourgeonnante [fr] | Sprouting Phytohydra [en]\n")
     assert "{4}{G}" in text and "0/2" in text
     assert "Rulings [fr]:" in text and "Rulings [en]:" in text
-    assert "Linked cards: cytoshape" in text
+    assert "Linked cards: cytoshape" in text  # without the cards, ids
+    named = format_card(by_name(links, "Phytohydre bourgeonnante"), rulings, notes, 80, {c.id: c for c in links.cards})
+    assert "Linked cards: Cytoforme / Cytoshape" in named
     assert all(len(line) <= 80 for line in text.splitlines()[2:])
+
+
+def test_find_cards_takes_exact_or_prefix_and_suggests_the_rest(links):
+    assert find_cards(links.cards, "rule") == []
+    assert [c.names["en"] for c in suggest_cards(links.cards, "rule")] == ["Overrule"]
+    assert [c.id for c in suggest_cards(links.cards, "cytoshpae")] == ["cytoshape"]
+    assert [c.id for c in find_cards(links.cards, "la cyto")] == [c.id for c in find_cards(links.cards, "cyto")]
+    assert suggest_cards(links.cards, " ") == []
+
+
+def test_french_faces_are_kept_with_english_faq_loaded_first(fr_faq, en_faq, data):
+    links = link_cards([en_faq, fr_faq], [data], lambda lang, number: True)
+    research = by_name(links, "Research // Development")
+    assert [(f.lang, f.type_line, f.names) for f in research.faces] == [
+        ("fr", "Éphémère", {"en": "Research", "fr": "Recherche"}),
+        ("fr", "Éphémère", {"en": "Development", "fr": "Développement"})]
+    assert research.faces[0].text.startswith("Choisissez jusqu'à quatre cartes")
+    assert research.oracle["en_type"] == "Instant // Instant"
+    assert research.oracle["en_text"].startswith("Choose up to four cards you own")
+    assert research.source.path == FR
+    assert [r.lang for r in links.rulings if r.card == research.id] == ["fr"] * 4 + ["en"] * 6
+
+
+def test_english_faq_text_is_kept_beside_french_faces_without_card_data():
+    block = ("Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\n"
+             "Rakdos\n{{B}}{{R}}\n{}\n2/2\n{}\n\n* {}")
+    fr = faq_of(block.format("Créature : démon", "Vol.", "Une règle."))
+    en = faq_of(block.format("Creature -- Demon", "Flying.", "A ruling."), "content/en/x.txt", "en/x")
+    links = link_cards([en, fr], [], lambda lang, number: True)
+    (rakdos,) = links.cards
+    assert [(f.lang, f.type_line, f.text) for f in rakdos.faces] == [("fr", "Créature : démon", "Vol.")]
+    assert rakdos.oracle == {"en_type": "Creature -- Demon", "en_text": "Flying."}
+    assert [r.lang for r in links.rulings] == ["fr", "en"]
+
+
+def test_cards_by_document(fr_faq, en_faq, data, links):
+    assert len(links.cards_by_document["fr/faq-discorde-2006"]) == 64
+    assert len(links.cards_by_document["en/cards-dissension-mtgjson"]) == 180
+    both = link_cards([fr_faq, en_faq], [data], lambda lang, number: True)
+    assert both.cards_by_document["en/faq-en-sample"] == (
+        "steeling-stance", "research-development", "isperia-the-inscrutable", "novijen-heart-of-progress",
+        "rakdos-guildmage", "sprouting-phytohydra")
+
+
+def card_file(path: str, doc: str, *rulings: str):
+    entries = ", ".join(f'{{"name": "Plains", "type": "Basic Land", "rulings": [{{"text": "{r}"}}]}}' for r in rulings)
+    text = '{"name": "X", "cards": [' + entries + "]}"
+    return parse_mtgjson(SourceText(path, "en", (text,), "utf-8", ""), doc)
+
+
+def test_same_name_cards_keep_their_own_rulings_across_files():
+    first, second = card_file("en/a.json", "en/a", "One", "Two"), card_file("en/b.json", "en/b", "Three")
+    links = link_cards([], [first, second], lambda lang, number: True)
+    assert [(c.id, c.rulings) for c in links.cards] == [
+        ("plains", ("plains/en/1",)), ("plains-2", ("plains-2/en/1",)), ("plains-3", ("plains-3/en/1",))]
+    assert [(r.id, r.card, r.text) for r in links.rulings] == [
+        ("plains/en/1", "plains", "One"), ("plains-2/en/1", "plains-2", "Two"), ("plains-3/en/1", "plains-3", "Three")]
+    assert links.cards_by_document == {"en/a": ("plains", "plains-2"), "en/b": ("plains-3",)}
+
+
+def test_card_names(links):
+    cytoshape = by_name(links, "Cytoforme")
+    assert (card_name(cytoshape), card_name(cytoshape, "fr"), card_name(cytoshape, "de")) == (
+        "Cytoshape", "Cytoforme", "Cytoshape")
+    assert display_name(cytoshape) == "Cytoforme / Cytoshape"

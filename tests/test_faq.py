@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kb.model import Diagnostic, QuotedRule, SourceText
-from kb.parse.faq import looks_like_faq, parse_faq, parse_type_line
+from kb.parse.cardtext import parse_type_line
+from kb.parse.faq import looks_like_faq, parse_faq
+from kb.parse.faq_blocks import line_at
 from kb.sources import read_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,7 +172,8 @@ def test_truncated_card_block():
     assert result.cards == ()
     assert [d.format() for d in result.diagnostics] == [
         "content/fr/t.txt:6: warning: card block at line 6 for 'Urne de la muse' is truncated: it has no type line",
-        "content/fr/t.txt:0: warning: no card block found; is the FAQ truncated after its general notes?",
+        "content/fr/t.txt:7: warning: the FAQ seems truncated at line 7: no card block after its card-notes "
+        "heading; restore the end of the file",
     ]
     assert result.info.unplaced == ("content/fr/t.txt:6: Urne de la muse\n{4}",)
 
@@ -183,7 +186,8 @@ def test_card_block_without_name_and_ruling_before_card():
         "add the card name above it",
         "content/fr/t.txt:9: warning: ruling at line 9 comes before any card; put it under a card block",
         "content/fr/t.txt:12: warning: ruling at line 12 comes before any card; put it under a card block",
-        "content/fr/t.txt:0: warning: no card block found; is the FAQ truncated after its general notes?",
+        "content/fr/t.txt:12: warning: the FAQ seems truncated at line 12: no card block after its card-notes "
+        "heading; restore the end of the file",
     ]
     assert result.rulings == ()
     assert result.info.unplaced == ("content/fr/t.txt:6: {4}\nArtefact", "content/fr/t.txt:9: * Une règle.",
@@ -218,3 +222,72 @@ def test_arbitrary_text_never_raises(lines):
     bullets = sum(1 for line in lines if line.strip().startswith("* ") and line.strip()[2:].strip())
     placed = len(result.rulings) + sum(len(n.bullets) for n in result.notes)
     assert placed <= bullets
+
+
+def test_forum_edit_line_with_accents_is_trailer():
+    text = HEAD + "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n* Une règle.\n\n" \
+        "Dernière modification par lyon4 le 22 avr 2006 à 14h44"
+    result = inline(text)
+    assert [r.text for r in result.rulings] == ["Une règle."]
+    assert result.info.trailer == ("Dernière modification par lyon4 le 22 avr 2006 à 14h44",)
+    assert result.diagnostics == ()
+
+
+def fr_lines() -> list[str]:
+    return (ROOT / FR).read_text(encoding="utf-8").split("\n")
+
+
+def diagnostics_of(lines: list[str]) -> list[str]:
+    return [d.format() for d in parse_faq(SourceText("t.txt", "fr", tuple(lines), "utf-8", ""), "fr/t").diagnostics]
+
+
+RESTORE = "restore the end of the file"
+
+
+def test_faq_cut_inside_a_card_block_is_truncated():
+    cut = (ROOT / FR).read_bytes()[:20000].decode("utf-8", errors="ignore").split("\n")
+    assert cut[-1] == "À chaque fois qu'"
+    assert diagnostics_of(cut) == [f"t.txt:273: warning: the FAQ seems truncated at line 273: its last card block "
+                                   f"('Coût de la guerre', line 270) has no ruling; {RESTORE}"]
+
+
+def test_faq_cut_in_its_general_notes_is_truncated():
+    expected = ("warning: the FAQ seems truncated at line {0}: it has general notes but no card notes ('NOTES SUR "
+                f"DES CARTES SPÉCIFIQUES' / 'NOTES ON SPECIFIC CARDS'); {RESTORE}")
+    assert diagnostics_of(fr_lines()[:40]) == ["t.txt:39: " + expected.format(39)]
+    assert diagnostics_of(fr_lines()[:100]) == ["t.txt:100: " + expected.format(100)]
+
+
+def test_faq_cut_mid_sentence_or_after_a_separator_is_truncated():
+    lines = fr_lines()
+    ruling = next(i for i, line in enumerate(lines) if line.startswith("* Si vous ciblez le Quartier fantôme"))
+    cut = [*lines[:ruling], lines[ruling][:60]]
+    assert diagnostics_of(cut) == [f"t.txt:{ruling + 1}: warning: the FAQ seems truncated at line {ruling + 1}: its "
+                                   f"last line does not end a sentence ('Quartier fantôme avec sa propre capacité'); "
+                                   f"{RESTORE}"]
+    separator = next(i for i in range(ruling, len(lines)) if lines[i] == "-----")
+    assert diagnostics_of(lines[: separator + 1]) == [
+        f"t.txt:{separator + 1}: warning: the FAQ seems truncated at line {separator + 1}: it ends with a '-----' "
+        f"separator and no card block after it; {RESTORE}"]
+
+
+def test_every_cut_inside_a_card_block_is_reported():
+    lines = fr_lines()
+    start = next(i for i, line in enumerate(lines) if line == "NOTES SUR DES CARTES SPÉCIFIQUES")
+    for end in range(start + 3, len(lines) - 4):
+        block_start = max(i for i in range(end) if lines[i] in ("-----", "NOTES SUR DES CARTES SPÉCIFIQUES"))
+        if not any(line.startswith("* ") for line in lines[block_start:end]) and lines[end - 1].strip():
+            assert diagnostics_of(lines[:end]), f"cut after line {end} is silent"
+
+
+def test_ruling_and_note_positions():
+    text = HEAD + ("NOTES GÉNÉRALES\n\nTitre\n\nTexte.\n\n* Une note\nsur deux lignes.\n\nSuite.\n-----\n"
+                   "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
+                   "* Première ligne\nseconde ligne.\n\nParagraphe suivant.")
+    result = inline(text)
+    assert result.diagnostics == ()
+    assert result.rulings[0].text == "Première ligne seconde ligne.\nParagraphe suivant."
+    assert result.positions[("fr/t#L22", 0)] == ((0, 22), (15, 23), (30, 25))
+    assert result.positions[("fr/t#titre", 1)] == ((0, 10), (9, 11), (26, 13))
+    assert line_at(result.positions[("fr/t#L22", 0)], 35, 22) == 25
+    assert line_at((), 3, 22) == 22

@@ -9,6 +9,9 @@ Grammar, line by line:
   `Legendary Creature -- Sphinx`), an optional `P/T` line and rules text; `//` separates split halves.
 - A ruling is a line starting with `* `; the paragraphs without a bullet after it belong to it.
 - `_x_` and `*x*` are inline emphasis, never bullets. Forum lines after the last card are the trailer.
+
+Paragraph splitting is in `faq_blocks.py`, card blocks and type lines in `cardtext.py`, the header in
+`faq_header.py`. A file that ends inside a card block or a sentence is reported as truncated.
 """
 
 from __future__ import annotations
@@ -18,27 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kb.model import Card, Diagnostic, Document, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef, SourceText
+from kb.parse.cardtext import BULLET, card_shape, parse_face_lines, slugify, split_faces, unique_id
+from kb.parse.faq_blocks import SEPARATOR, Para, Positions, TextBuilder, paragraphs
 from kb.parse.faq_header import parse_header
 from kb.sources import fold
 
-SEPARATOR = re.compile(r"^\s*-{3,}\s*$")
-BULLET = re.compile(r"^\*\s+(?=\S)")
-SPLIT_LINE = re.compile(r"^\s*//\s*$")
 QUOTED_RULE = re.compile(r"^(\d{3}\.\d+[a-z]?)\.?(?:\s+(.*))?$")
-FORUM_LINE = re.compile(r"^\s*(?:edit(?:ed)?\s*:|\[.*\]\s*$)|derniere modification par|last edited by", re.IGNORECASE)
+# Matched on folded text: « Dernière modification par » has an accent.
+FORUM_LINE = re.compile(r"^\s*(?:edit(?:ed)?\s*:|\[.*\]\s*$)|derniere modification par|last edited by")
 GENERAL_HEADING = re.compile(r"^(?:notes generales|general notes)$")
 CARDS_HEADING = re.compile(r"^(?:notes (?:sur (?:des|les) cartes specifiques|on specific cards)|card-specific notes)$")
-COST_LINE = re.compile(r"^(?:\{[^{}\s]+\})+$")
-SYMBOL = re.compile(r"\{[^{}\s]+\}")
-PT_LINE = re.compile(r"^([0-9*X+\-½]+)\s*/\s*([0-9*X+\-½]+)$")
-REMINDER = re.compile(r"\(([^()]+)\)")
-TYPE_SPLIT = re.compile(r"\s*(?:—|–|--|:|\s-\s)\s*")
-CARD_TYPES = {
-    "creature", "artefact", "artifact", "enchantement", "enchantment", "ephemere", "instant", "rituel", "sorcery",
-    "terrain", "land", "planeswalker", "tribal", "kindred", "bataille", "battle",
-}
-SUPERTYPES = {"legendaire", "legendary", "base", "basic", "neigeux", "neigeuse", "snow", "world", "mondial", "ongoing"}
-TYPE_FILLERS = {"de"}
+SENTENCE_END = re.compile(r"[.!?…)»\"”\]][\s'’\"”»)\]]*$")
+"""A line that ends a sentence (`… tour.`, `… (reminder.)`, `… suivant : »`); a cut line usually does not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,20 +51,9 @@ class FaqResult:
     """General notes in source order."""
     diagnostics: tuple[Diagnostic, ...]
     """Problems found while parsing."""
-
-
-@dataclass(frozen=True, slots=True)
-class Para:
-    """A run of non-blank lines (a bullet line always starts a new one)."""
-
-    line: int
-    """1-based line of its first line."""
-    lines: tuple[str, ...]
-    """Its lines, stripped."""
-    first: bool
-    """True when it opens a `-----` block."""
-    last_block: bool
-    """True when it is in the block after the last separator."""
+    positions: dict[tuple[str, int], Positions] = field(default_factory=dict)
+    """(ruling or note id, part) -> where each source line starts in that text: part 0 is a ruling's text or a
+    note's text, part i + 1 is a note's bullet i. See `line_at`."""
 
 
 @dataclass(slots=True)
@@ -85,16 +68,25 @@ class _CardDraft:
 
 
 @dataclass(slots=True)
+class _RulingDraft:
+    """A ruling being assembled: its bullet and continuation paragraphs."""
+
+    line: int
+    card: str
+    text: TextBuilder
+
+
+@dataclass(slots=True)
 class _NoteDraft:
     """A general note being assembled."""
 
     id: str
     title: str
     line: int
-    text: list[str] = field(default_factory=list)
+    text: TextBuilder = field(default_factory=TextBuilder)
     cards: list[str] = field(default_factory=list)
     quoted: list[QuotedRule] = field(default_factory=list)
-    bullets: list[str] = field(default_factory=list)
+    bullets: list[TextBuilder] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -110,13 +102,18 @@ class _State:
     header: list[Para] = field(default_factory=list)
     cards: dict[str, _CardDraft] = field(default_factory=dict)
     notes: list[_NoteDraft] = field(default_factory=list)
-    rulings: list[dict] = field(default_factory=list)
+    rulings: list[_RulingDraft] = field(default_factory=list)
     diags: list[Diagnostic] = field(default_factory=list)
     unplaced: list[str] = field(default_factory=list)
     trailer: list[str] = field(default_factory=list)
-    card: str | None = None
-    open_text: list[str] | None = None
-    open_index: int = -1
+    card: _CardDraft | None = None
+    open_text: TextBuilder | None = None
+    last: Para | None = None
+    """The last paragraph of the card notes (for the truncation check)."""
+    last_was_card: bool = False
+    """Whether that paragraph is a card block."""
+    card_part_cards: int = 0
+    """Card blocks read in the card notes."""
 
     def diag(self, severity: str, line: int, message: str) -> None:
         """Record a diagnostic on this file."""
@@ -128,76 +125,6 @@ class _State:
         self.diag(severity, para.line, message)
 
 
-def slugify(text: str) -> str:
-    """Make a readable ASCII id from a name (`Résolu // Déterminé` -> `resolu-determine`)."""
-    return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
-
-
-def parse_type_line(text: str, lang: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
-    """Split a type line into (supertypes, types, subtypes); None when it is not a type line."""
-    parts = TYPE_SPLIT.split(text.strip(), maxsplit=1)
-    left, right = parts[0], parts[1] if len(parts) > 1 else ""
-    words = [w for w in re.split(r"[\s\-]+", left) if w]
-    supertypes: list[str] = []
-    types: list[str] = []
-    for word in words:
-        folded = fold(word)
-        if folded in SUPERTYPES:
-            supertypes.append(word)
-        elif folded in CARD_TYPES:
-            types.append(word[:1].upper() + word[1:])
-        elif folded not in TYPE_FILLERS:
-            return None
-    if not types:
-        return None
-    if " et " in right or lang == "fr" or "," in right:
-        subtypes = [s.strip() for s in re.split(r",| et ", right)]
-    else:
-        subtypes = right.split()
-    return tuple(supertypes), tuple(types), tuple(s for s in subtypes if s)
-
-
-def card_shape(lines: Sequence[str], lang: str) -> str:
-    """Classify a paragraph: `card`, `nameless` (starts with a cost or type line) or `text`."""
-    if any(SPLIT_LINE.match(line) for line in lines):
-        return "card"
-    if not lines or BULLET.match(lines[0]):
-        return "text"
-    if COST_LINE.match(lines[0]) or (len(lines) > 1 and parse_type_line(lines[0], lang) and PT_LINE.match(lines[1])):
-        return "nameless"
-    if len(lines) > 1 and (COST_LINE.match(lines[1]) or parse_type_line(lines[1], lang)):
-        return "card"
-    return "text"
-
-
-def parse_face_lines(lines: Sequence[str], lang: str) -> tuple[Face | None, str | None]:
-    """Parse one face (name, cost, type line, P/T, text); return it or a problem phrase."""
-    if not lines or not lines[0].strip():
-        return None, "is empty; remove the stray '//' or separator"
-    if COST_LINE.match(lines[0]) or parse_type_line(lines[0], lang):
-        return None, "has no name (it starts with a cost or type line); add the card name above it"
-    index = 1
-    cost: tuple[str, ...] = ()
-    if index < len(lines) and COST_LINE.match(lines[index]):
-        cost = tuple(symbol.upper() for symbol in SYMBOL.findall(lines[index]))
-        index += 1
-    if index >= len(lines):
-        return None, f"for {lines[0]!r} is truncated: it has no type line"
-    parts = parse_type_line(lines[index], lang)
-    if parts is None:
-        return None, f"for {lines[0]!r} has no type line (found {lines[index]!r}); put the type line after the cost"
-    type_line = lines[index]
-    index += 1
-    power = toughness = None
-    if index < len(lines) and (pt := PT_LINE.match(lines[index])):
-        power, toughness = pt.group(1), pt.group(2)
-        index += 1
-    text = "\n".join(lines[index:])
-    reminders = tuple(m.group(1).strip() for m in REMINDER.finditer(text))
-    face = Face({lang: lines[0]}, cost, type_line, *parts, power, toughness, text, reminders, lang)
-    return face, None
-
-
 def looks_like_faq(lines: Sequence[str]) -> bool:
     """Tell whether the lines look like a set FAQ (title, part headings or `-----` card blocks)."""
     head = [fold(line.strip()) for line in lines[:400]]
@@ -207,38 +134,6 @@ def looks_like_faq(lines: Sequence[str]) -> bool:
         return True
     separators = sum(1 for h in head if SEPARATOR.match(h))
     return separators >= 2 and any(BULLET.match(h) for h in head)
-
-
-def _paragraphs(lines: Sequence[str]) -> list[Para]:
-    """Split lines into paragraphs at blank lines, separators and bullet lines."""
-    last_sep = max((i for i, text in enumerate(lines) if SEPARATOR.match(text)), default=-1)
-    paras: list[Para] = []
-    run: list[str] = []
-    start, first = 0, True
-
-    def flush() -> None:
-        nonlocal run, first
-        if run:
-            paras.append(Para(start + 1, tuple(run), first, start > last_sep))
-            first = False
-        run = []
-
-    for i, raw in enumerate(lines):
-        text = raw.strip()
-        if SEPARATOR.match(text):
-            flush()
-            first = True
-            continue
-        if not text:
-            flush()
-            continue
-        if run and BULLET.match(text):
-            flush()
-        if not run:
-            start = i
-        run.append(text)
-    flush()
-    return paras
 
 
 def _heading(text: str) -> str | None:
@@ -256,19 +151,14 @@ def _is_card_block(para: Para, lang: str) -> bool:
     return card_shape(para.lines, lang) != "text"
 
 
-def _add_card(st: _State, para: Para) -> str | None:
-    """Parse a card block, merge it with earlier printings and return its id (None when unusable)."""
-    groups: list[list[str]] = [[]]
-    for text in para.lines:
-        if SPLIT_LINE.match(text):
-            groups.append([])
-        else:
-            groups[-1].append(text)
+def _add_card(st: _State, para: Para) -> _CardDraft | None:
+    """Parse a card block, merge it with earlier printings and return its draft (None when unusable)."""
+    groups = split_faces(para.lines)
     faces: list[Face] = []
     for offset, group in enumerate(groups):
         line = para.line + sum(len(g) + 1 for g in groups[:offset])
         face, problem = parse_face_lines(group, st.source.lang)
-        if problem:
+        if face is None:
             st.lose(para, f"card block at line {line} {problem}")
             return None
         faces.append(face)
@@ -278,74 +168,80 @@ def _add_card(st: _State, para: Para) -> str | None:
         draft = st.cards[key]
         if draft.faces != tuple(faces):
             st.diag("warning", para.line, f"card {name!r} printed differently at {draft.source}; kept the first")
-        return draft.id
-    card_id = slugify(name) or f"card-l{para.line}"
-    st.cards[key] = _CardDraft(card_id, tuple(faces), SourceRef(st.source.path, para.line))
-    return card_id
+        return draft
+    card_id = unique_id(slugify(name) or f"card-l{para.line}", {d.id for d in st.cards.values()})
+    draft = _CardDraft(card_id, tuple(faces), SourceRef(st.source.path, para.line))
+    st.cards[key] = draft
+    return draft
+
+
+def _new_note(st: _State, para: Para) -> Para:
+    """Open a general note at the first paragraph of a block; return what follows its title."""
+    st.open_text = None
+    title, line = para.lines[0], para.line
+    if BULLET.match(title) or _is_card_block(para, st.source.lang):
+        st.diag("warning", line, "general note without a title line; add its title above this line")
+        title = f"Note {line}"
+    else:
+        para = Para(line + 1, para.lines[1:], False, para.last_block)
+    note_id = f"{st.doc_id}#{slugify(title) or line}"
+    if any(n.id == note_id for n in st.notes):
+        note_id += f"-l{line}"
+    st.notes.append(_NoteDraft(note_id, title, line))
+    return para
 
 
 def _general(st: _State, para: Para) -> None:
     """Handle a paragraph of the general notes."""
     if para.first:
-        st.open_text = None
-        title, line = para.lines[0], para.line
-        if BULLET.match(title) or _is_card_block(para, st.source.lang):
-            st.diag("warning", line, "general note without a title line; add its title above this line")
-            title = f"Note {line}"
-        else:
-            para = Para(line + 1, para.lines[1:], False, para.last_block)
-        note_id = f"{st.doc_id}#{slugify(title) or line}"
-        if any(n.id == note_id for n in st.notes):
-            note_id += f"-l{line}"
-        st.notes.append(_NoteDraft(note_id, title, line))
+        para = _new_note(st, para)
         if not para.lines:
             return
     note = st.notes[-1]
     if BULLET.match(para.lines[0]):
-        note.bullets.append(BULLET.sub("", " ".join(para.lines)))
-        st.open_text, st.open_index = note.bullets, len(note.bullets) - 1
+        st.open_text = TextBuilder()
+        st.open_text.add(para, bullet=True)
+        note.bullets.append(st.open_text)
     elif match := QUOTED_RULE.match(para.lines[0]):
         rest = " ".join([match.group(2) or "", *para.lines[1:]]).strip()
         note.quoted.append(QuotedRule(match.group(1), st.as_of, rest))
         st.open_text = None
     elif _is_card_block(para, st.source.lang):
-        card_id = _add_card(st, para)
-        if card_id:
-            note.cards.append(card_id)
-            st.cards[_key_of(st, card_id)].notes.append(note.id)
+        draft = _add_card(st, para)
+        if draft:
+            note.cards.append(draft.id)
+            draft.notes.append(note.id)
         st.open_text = None
     elif st.open_text is not None:
-        st.open_text[st.open_index] += "\n" + " ".join(para.lines)
+        st.open_text.add(para)
     else:
-        note.text.append(" ".join(para.lines))
-
-
-def _key_of(st: _State, card_id: str) -> str:
-    """Return the draft key of a card id."""
-    return next(key for key, draft in st.cards.items() if draft.id == card_id)
+        note.text.add(para)
 
 
 def _card_notes(st: _State, para: Para) -> None:
     """Handle a paragraph of the card-specific notes."""
     if para.first:
         st.card, st.open_text = None, None
-    if para.last_block and not BULLET.match(para.lines[0]) and FORUM_LINE.search(para.lines[0]):
+    if para.last_block and not BULLET.match(para.lines[0]) and FORUM_LINE.search(fold(para.lines[0])):
         st.mode = "trailer"
         st.trailer.extend(para.lines)
         return
+    st.last, st.last_was_card = para, False
     if BULLET.match(para.lines[0]):
         if st.card is None:
             st.lose(para, f"ruling at line {para.line} comes before any card; put it under a card block")
             return
-        ruling = {"line": para.line, "card": st.card, "parts": [BULLET.sub("", " ".join(para.lines))]}
+        ruling = _RulingDraft(para.line, st.card.id, TextBuilder())
+        ruling.text.add(para, bullet=True)
         st.rulings.append(ruling)
-        st.cards[_key_of(st, st.card)].rulings.append(f"{st.doc_id}#L{para.line}")
-        st.open_text, st.open_index = ruling["parts"], len(ruling["parts"]) - 1
+        st.card.rulings.append(f"{st.doc_id}#L{para.line}")
+        st.open_text = ruling.text
     elif para.first or _is_card_block(para, st.source.lang):
         st.card, st.open_text = _add_card(st, para), None
+        st.card_part_cards += st.card is not None
+        st.last_was_card = True
     elif st.open_text is not None:
-        st.open_text.append(" ".join(para.lines))
-        st.open_index = len(st.open_text) - 1
+        st.open_text.add(para)
     else:
         st.lose(para, f"text at line {para.line} follows a card block but is not a ruling; start it with '* '")
 
@@ -376,12 +272,11 @@ def _dispatch(st: _State, para: Para) -> None:
 
 def _build_rulings(st: _State) -> tuple[Ruling, ...]:
     """Freeze the ruling drafts."""
-    section = st.cards_heading
     return tuple(
         Ruling(
-            id=f"{st.doc_id}#L{r['line']}", card=r["card"], lang=st.source.lang, text="\n".join(r["parts"]),
-            section=section, source_document=st.doc_id, rule_refs=(), card_refs=(), mentions=(),
-            source=SourceRef(st.source.path, r["line"]),
+            id=f"{st.doc_id}#L{r.line}", card=r.card, lang=st.source.lang, text=r.text.text,
+            section=st.cards_heading, source_document=st.doc_id, rule_refs=(), card_refs=(), mentions=(),
+            source=SourceRef(st.source.path, r.line),
         )
         for r in st.rulings
     )
@@ -391,27 +286,52 @@ def _build_notes(st: _State) -> tuple[FaqNote, ...]:
     """Freeze the note drafts."""
     return tuple(
         FaqNote(
-            id=n.id, lang=st.source.lang, title=n.title, text="\n".join(n.text), cards=tuple(dict.fromkeys(n.cards)),
-            quoted_rules=tuple(n.quoted), bullets=tuple(n.bullets), source=SourceRef(st.source.path, n.line),
-            document=st.doc_id,
+            id=n.id, lang=st.source.lang, title=n.title, text=n.text.text, cards=tuple(dict.fromkeys(n.cards)),
+            quoted_rules=tuple(n.quoted), bullets=tuple(b.text for b in n.bullets),
+            source=SourceRef(st.source.path, n.line), document=st.doc_id,
         )
         for n in st.notes
     )
 
 
+def _positions(st: _State) -> dict[tuple[str, int], Positions]:
+    """Collect where the lines of each ruling, note text and note bullet start."""
+    found = {(f"{st.doc_id}#L{r.line}", 0): tuple(r.text.marks) for r in st.rulings}
+    for n in st.notes:
+        found[(n.id, 0)] = tuple(n.text.marks)
+        found.update({(n.id, i + 1): tuple(b.marks) for i, b in enumerate(n.bullets)})
+    return found
+
+
 def _check_shape(st: _State) -> None:
-    """Report a FAQ that lacks its parts (truncated or not an FAQ)."""
+    """Report a FAQ that lacks its parts or ends inside a card block or a sentence (truncated)."""
+    end = max((i for i, text in enumerate(st.source.lines, 1) if text.strip()), default=0)
+    truncated = f"the FAQ seems truncated at line {end}: "
     if st.mode == "header":
         st.diag("warning", 0, "no 'NOTES GÉNÉRALES' / 'GENERAL NOTES' or card-notes heading found; "
                 "is the FAQ truncated? Everything was kept as its introduction")
-    elif not st.cards:
-        st.diag("warning", 0, "no card block found; is the FAQ truncated after its general notes?")
+    elif st.mode == "general":
+        st.diag("warning", end, truncated + "it has general notes but no card notes ('NOTES SUR DES CARTES "
+                "SPÉCIFIQUES' / 'NOTES ON SPECIFIC CARDS'); restore the end of the file")
+    elif st.mode == "cards" and not st.card_part_cards:
+        st.diag("warning", end, truncated + "no card block after its card-notes heading; restore the end of the file")
+    elif st.mode == "cards" and st.last is not None:
+        last = st.last.lines[-1]
+        if SEPARATOR.match(st.source.lines[end - 1]):
+            st.diag("warning", end, truncated + "it ends with a '-----' separator and no card block after it; "
+                    "restore the end of the file")
+        elif st.last_was_card:
+            st.diag("warning", end, truncated + f"its last card block ({st.last.lines[0]!r}, line {st.last.line}) "
+                    "has no ruling; restore the end of the file")
+        elif not SENTENCE_END.search(last):
+            st.diag("warning", end, truncated + f"its last line does not end a sentence ({last[-40:]!r}); "
+                    "restore the end of the file")
 
 
 def parse_faq(source: SourceText, doc_id: str) -> FaqResult:
     """Parse a set FAQ into its document, header, cards, rulings, notes and diagnostics."""
     st = _State(source, doc_id)
-    paras = _paragraphs(source.lines)
+    paras = paragraphs(source.lines)
     header_paras = []
     for para in paras:
         if _heading(para.lines[0]):
@@ -432,7 +352,7 @@ def parse_faq(source: SourceText, doc_id: str) -> FaqResult:
         id=doc_id, lang=source.lang, kind="faq", title=info.title, effective_date=info.last_modified,
         source=source.path, introduction=info.intro, layout="faq", encoding=source.encoding,
     )
-    return FaqResult(document, info, cards, _build_rulings(st), _build_notes(st), tuple(st.diags))
+    return FaqResult(document, info, cards, _build_rulings(st), _build_notes(st), tuple(st.diags), _positions(st))
 
 
 def _card_names(faces: tuple[Face, ...]) -> dict[str, str]:

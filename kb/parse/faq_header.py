@@ -5,14 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from kb.dates import find_date
 from kb.model import Diagnostic, FaqInfo, SourceRef, SourceText
+from kb.parse.faq_blocks import Para
 from kb.sources import fold
-
-if TYPE_CHECKING:
-    from kb.parse.faq import Para
 
 TITLE_PAIR = re.compile(r"^(?:foire aux questions|faq|frequently asked questions)\s*:?\s*(.+?)\s*/\s*(.+)$", re.I)
 TITLE_ONE = re.compile(

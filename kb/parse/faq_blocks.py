@@ -1,0 +1,94 @@
+"""Split an FAQ into paragraphs and build texts that remember their source lines.
+
+Grammar: `-----` lines separate blocks; blank lines separate paragraphs; a `* ` bullet line always starts a
+new paragraph. Building records from the paragraphs is `faq.py`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kb.parse.cardtext import BULLET
+
+SEPARATOR = re.compile(r"^\s*-{3,}\s*$")
+
+Positions = tuple[tuple[int, int], ...]
+"""(offset in a record's text, 1-based source line) pairs, by increasing offset."""
+
+
+@dataclass(frozen=True, slots=True)
+class Para:
+    """A run of non-blank lines (a bullet line always starts a new one)."""
+
+    line: int
+    """1-based line of its first line."""
+    lines: tuple[str, ...]
+    """Its lines, stripped."""
+    first: bool
+    """True when it opens a `-----` block."""
+    last_block: bool
+    """True when it is in the block after the last separator."""
+
+
+def paragraphs(lines: Sequence[str]) -> list[Para]:
+    """Split lines into paragraphs at blank lines, separators and bullet lines."""
+    last_sep = max((i for i, text in enumerate(lines) if SEPARATOR.match(text)), default=-1)
+    paras: list[Para] = []
+    run: list[str] = []
+    start, first = 0, True
+
+    def flush() -> None:
+        nonlocal run, first
+        if run:
+            paras.append(Para(start + 1, tuple(run), first, start > last_sep))
+            first = False
+        run = []
+
+    for i, raw in enumerate(lines):
+        text = raw.strip()
+        if SEPARATOR.match(text):
+            flush()
+            first = True
+            continue
+        if not text:
+            flush()
+            continue
+        if run and BULLET.match(text):
+            flush()
+        if not run:
+            start = i
+        run.append(text)
+    flush()
+    return paras
+
+
+@dataclass(slots=True)
+class TextBuilder:
+    """A text built from paragraphs (joined by `\\n`, their lines by a space) that remembers its lines."""
+
+    text: str = ""
+    """The text so far."""
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    """Where each source line starts in `text`: (offset, line)."""
+
+    def add(self, para: Para, bullet: bool = False) -> None:
+        """Append a paragraph (without its `* ` when it is a bullet)."""
+        if self.marks:
+            self.text += "\n"
+        for i, line in enumerate(para.lines):
+            if i:
+                self.text += " "
+            self.marks.append((len(self.text), para.line + i))
+            self.text += BULLET.sub("", line) if bullet and i == 0 else line
+
+
+def line_at(positions: Positions, offset: int, default: int) -> int:
+    """Return the source line holding a character offset of a record's text (`default` when unknown)."""
+    line = default
+    for start, number in positions:
+        if start > offset:
+            break
+        line = number
+    return line
