@@ -5,13 +5,15 @@ Pure Python (no whoosh): `kb.search` turns these entries into Whoosh documents.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kb.sources import fold
 
-LANGS = ("fr", "en")
-"""Languages with an analyzer of their own."""
+ORACLE_KEY = re.compile(r"([a-z]{2})_(?:type|text)")
+"""Card data keys giving another language's Oracle type line or text (`en_type`, `en_text`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -73,10 +75,12 @@ def card_entries(cards: Iterable) -> Iterator[Entry]:
         texts: dict[str, list[str]] = {}
         for face in card.faces:
             texts.setdefault(face.lang, []).extend(t for t in (face.type_line, face.text) if t)
-        for lang in LANGS:  # card data gives the other language's Oracle text (`en_type`, `en_text`)
-            extra = [card.oracle[k] for k in (f"{lang}_type", f"{lang}_text") if card.oracle.get(k)]
-            if extra and lang not in texts:
-                texts[lang] = extra
+        oracle: dict[str, list[str]] = {}
+        for key in sorted(card.oracle, key=lambda k: (k[:2], k.endswith("_text"))):  # type line, then text
+            if ORACLE_KEY.fullmatch(key) and card.oracle[key]:
+                oracle.setdefault(key[:2], []).append(card.oracle[key])
+        for lang, extra in oracle.items():
+            texts.setdefault(lang, extra)
         faces = {lang: " ".join(f.names[lang] for f in card.faces if lang in f.names) for lang in names}
         yield Entry("card", card.id, names, {k: "\n".join(v) for k, v in texts.items()}, names=names,
                     context={k: v for k, v in faces.items() if len(card.faces) > 1})

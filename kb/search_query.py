@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass
 
 from kb.numbers import rule_number
-from kb.search_entries import LANGS
 
 KINDS = ("rule", "glossary", "card", "ruling", "note")
 """Values of the `kind:` filter."""
@@ -38,7 +37,7 @@ class ParsedQuery:
     excluded: tuple[Item, ...]
     """`-word` and `-"a phrase"`."""
     langs: tuple[str, ...]
-    """Languages from `lang:` filters (empty: all)."""
+    """Languages from `lang:` filters (empty: all); the index checks that it has them."""
     kinds: tuple[str, ...]
     """Kinds from `kind:` filters (empty: all)."""
 
@@ -79,10 +78,12 @@ def parse_query(text: str) -> ParsedQuery:
 
 
 def _add_filter(word: str, langs: list[str], kinds: list[str]) -> None:
-    """Record a `lang:` or `kind:` filter (comma-separated values allowed)."""
+    """Record a `lang:` or `kind:` filter (comma-separated values allowed); languages are checked by the index."""
     name, _, values = word.partition(":")
-    allowed, into = (LANGS, langs) if name.lower() == "lang" else (KINDS, kinds)
+    if name.lower() == "lang":
+        langs += values.lower().split(",")
+        return
     for value in values.lower().split(","):
-        if value not in allowed:
-            raise SearchError(f"unknown {name.lower()} '{value}'; use {name.lower()}:{'|'.join(allowed)}")
-        into.append(value)
+        if value not in KINDS:
+            raise SearchError(f"unknown kind '{value}'; use kind:{'|'.join(KINDS)}")
+        kinds.append(value)

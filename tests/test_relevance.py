@@ -45,6 +45,13 @@ QUESTIONS = [
     ("poison counters", G + "poison counter"),
     ("Isperia", "isperia-l-impenetrable"),
     ("Possession psychique", "possession-psychique"),
+    ("pioche bibliothèque vide", "120.4"),
+    ("protection from", G + "protection"),
+    ("the stack", G + "stack"),
+    ("with trample", G + "trample"),
+    ('"library with no cards"', "704.5b"),
+    ('"no cards in it"', "120.4"),
+    ("legend rule", G + "legend rule"),
 ]
 
 
@@ -61,6 +68,8 @@ def test_expected_in_top_3(index, question, expected):
     assert expected in top, f"{question!r}: {top}"
 
 
-@pytest.mark.xfail(strict=True, reason="the 2015 CR says 'a library with no cards in it', never 'empty library'")
+@pytest.mark.xfail(strict=True, reason="the 2015 CR says 'a library with no cards in it', never 'empty library': "
+                   "120.5 and the Draw and Library glossary entries hold all three words and rank before 120.4, "
+                   "which only the relaxed fallback (never above full matches) brings in")  # fmt: skip
 def test_empty_library_in_english(index):
     assert "120.4" in [r.id for r in index.search("draw from an empty library", limit=3)]

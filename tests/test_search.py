@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from kb import search as S
 from kb.cli import main
 from kb.model import Card, Face, FaqNote, Ruling, SourceRef
+from kb.search_store import SPARE
 
 from .conftest import CONTENT
 
@@ -253,7 +254,7 @@ def test_index_reused_without_parsing_and_rebuilt_on_change(tmp_path, monkeypatc
     content = tmp_path / "content"
     shutil.copytree(CONTENT, content)
     first = S.ensure_index(content)
-    assert first.parent == tmp_path / ".kb" / "index"
+    assert first.parent == S.index_root(content) and first.parent.parent == tmp_path / ".kb" / "index"
 
     def no_load(_):
         raise AssertionError("content parsed although unchanged")
@@ -340,5 +341,139 @@ def test_cli_no_result_and_errors(bundled_content):
     assert empty.exit_code == 0 and json.loads(empty.output)["results"] == []
     for bad in ('"unbalanced', "lang:xx", "kind:zzz"):
         result = CliRunner().invoke(main, ["search", bad, "--content", str(bundled_content)])
-        assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
         assert result.output.startswith("kb: ") and result.output.count("\n") == 1 and "Traceback" not in result.output
+    unknown = CliRunner().invoke(main, ["search", "pioche", "--lang", "xx", "--content", str(bundled_content)])
+    assert unknown.exit_code == 2 and unknown.output == "kb: unknown lang 'xx'; use one of fr, en\n"
+
+
+# --- regressions: stop words, relaxed matches, phrases, names, cache folder, other languages ------------
+
+
+@pytest.mark.parametrize(("box", "expected"), [("protection from", "protection"), ("the stack", "stack"),
+                                               ("with trample", "trample"), ("damage from", "damage")])  # fmt: skip
+def test_stop_word_in_two_word_query(cr2015, box, expected):
+    assert ids(cr2015.search(box))[0] == f"en/cr-en-20150926#{expected}"
+
+
+def test_stop_words_alone_still_find_card_names(tmp_path, bundled_kb):
+    S.write_index(tmp_path / "ix", S.entries(record_kb(bundled_kb)))
+    import whoosh.index
+
+    index = S.SearchIndex(whoosh.index.open_dir(str(tmp_path / "ix")))
+    assert ids(index.search("Down")) == ["up-down"] and ids(index.search("up down")) == ["up-down"]
+    index.close()
+
+
+def test_relaxed_matches_come_after_full_matches_and_never_by_name_prefix(bundled):
+    results = bundled.search("pioche bibliothèque vide", limit=20)
+    assert ids(results)[0] == "120.4" and "slaughterhouse-bouncer" not in ids(results)  # « Videur des abattoirs »
+    full = ["**" in r.snippets.get("fr", "") and all(w in r.snippets["fr"].lower() for w in ("pioch", "biblioth",
+            "vide")) for r in results]  # fmt: skip
+    assert full == sorted(full, reverse=True)
+
+
+def test_full_question_ranks_the_rule_first(bundled, cr2015):
+    for index in (bundled, cr2015):
+        assert ids(index.search("que se passe-t-il si je pioche dans une bibliothèque vide"))[0] == "120.4"
+
+
+def test_ordre_des_blessures_gives_no_unrelated_card(cr2015):
+    assert all(r.kind != "card" for r in cr2015.search("ordre des blessures"))
+
+
+def test_stem_of_a_card_name_does_not_beat_the_word_in_text(bundled, cr2015):
+    for index in (bundled, cr2015):
+        first = index.search("piétinement")[0]
+        assert first.id not in ("stomp-and-howl", "pietine-et-hurle") and "**piétinement**" in first.snippets["fr"]
+
+
+def test_phrase_keeps_stop_words_in_order(cr2015):
+    assert set(ids(cr2015.search('"library with no cards"'))[:2]) == {"120.4", "704.5b"}
+    assert set(ids(cr2015.search('"no cards in it"'))[:2]) == {"120.4", "704.5b"}
+    assert "120.4" not in ids(cr2015.search('"library with cards"', limit=50))
+    assert "120.4" not in ids(cr2015.search('"cards no with library"', limit=50))
+
+
+def test_note_title_ranks_high(bundled):
+    assert "fr/faq-discorde-2006#guildes" in ids(bundled.search("Guildes"))[:3]
+
+
+def test_unwritable_build_folder_searches_in_memory(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    (tmp_path / ".kb").write_text("a file where the build folder should be")
+    index = S.open_index(content)
+    assert index.unsaved.startswith(f"cannot write the search index in {S.index_root(content)}: ")
+    assert ids(index.search("120.2a")) == ["120.2a"]
+    index.close()
+    result = CliRunner().invoke(main, ["search", "120.2a", "--json", "--content", str(content)])
+    assert result.exit_code == 0 and result.exception is None
+    warning, payload = result.output.split("\n", 1)
+    assert warning.startswith("kb: cannot write the search index in ") and "pass --content" in warning
+    assert json.loads(payload)["results"][0]["id"] == "120.2a"
+
+
+def test_unreadable_content_file_is_no_traceback(tmp_path, monkeypatch):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    real = Path.read_bytes
+
+    def read_bytes(path):
+        if path.name == "cr-120-piocher-une-carte.txt":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    result = CliRunner().invoke(main, ["search", "bibliothèque", "--json", "--content", str(content)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 0 and "Traceback" not in result.output
+
+
+def test_content_folders_sharing_a_parent_have_their_own_slot(tmp_path, monkeypatch):
+    first, second = tmp_path / "c2015", tmp_path / "c2026"
+    for folder in (first, second):
+        shutil.copytree(CONTENT, folder)
+    assert S.index_root(first) != S.index_root(second)
+    a, b = S.ensure_index(first), S.ensure_index(second)
+
+    def no_load(_):
+        raise AssertionError("rebuilt although unchanged")
+
+    monkeypatch.setattr("kb.load.load", no_load)
+    assert S.ensure_index(first) == a and S.ensure_index(second) == b
+
+
+def test_pruning_keeps_index_folders_bounded(tmp_path, bundled_kb):
+    root = tmp_path / "index" / "slot"
+    items = list(S.entries(bundled_kb))
+    for n in range(6):
+        S.publish(root, f"{n:064d}", items)
+    old = time.time() - 120
+    for stale in list(root.glob("idx-*"))[:2]:
+        os.utime(stale, (old, old))
+    live = S.publish(root, "9" * 64, items)
+    folders = [p for p in root.iterdir() if p.name.startswith("idx-")]
+    assert live in folders and len(folders) <= 1 + SPARE
+
+
+GERMAN = """120. Eine Karte ziehen
+120.1. Ein Spieler zieht eine Karte, indem er die oberste Karte seiner Bibliothek auf seine Hand nimmt.
+120.2 Karten können nur einzeln gezogen werden.
+"""
+
+
+def test_other_languages_are_searchable(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    (content / "de").mkdir()
+    (content / "de" / "cr-120-karte-ziehen.txt").write_text(GERMAN, encoding="utf-8")
+    index = S.open_index(content)
+    assert index.langs == ("fr", "en", "de")
+    found = index.search("ziehen")  # Snowball German: ziehen, zieht and gezogen share no stem, ziehen does
+    assert found and found[0].langs[0] == "de" and "**" in found[0].snippets["de"]
+    assert ids(index.search("Bibliothek lang:de")) == ["120.1"]
+    assert index.search("bibliotheque lang:de") == []
+    with pytest.raises(S.SearchError, match="unknown lang 'it'; use one of fr, en, de"):
+        index.search("ziehen lang:it")
+    index.close()

@@ -17,7 +17,7 @@ HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
 
 @click.command("search")
 @click.argument("query")
-@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Only results in this language.")
+@click.option("--lang", default=None, help="Only results in this language (one of the content's: fr, en, …).")
 @click.option("--kind", type=click.Choice(KINDS), default=None, help="Only results of this kind.")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="Maximum results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
@@ -26,9 +26,10 @@ def command(query: str, lang: str | None, kind: str | None, limit: int, as_json:
     """Search rules, glossary, cards, rulings and notes.
 
     QUERY is a rule number (120.2a, 120, "règle 703.4k", "CR 120", r120.2a) or keywords: AND by default,
-    OR between alternatives, -word to exclude, "quoted phrases", lang:fr|en and
-    kind:rule|glossary|card|ruling|note filters. Exit status: 0 (even with no result), 2 for a malformed
-    query or an unreadable content folder.
+    OR between alternatives, -word to exclude, "quoted phrases", lang:fr|en (any language of the
+    content) and kind:rule|glossary|card|ruling|note filters. When the build folder cannot be written, the
+    index is built in memory (with a warning). Exit status: 0 (even with no result), 2 for a malformed
+    query, an unknown language or an unreadable content folder.
     """
     from kb.paths import default_content
     from kb.search import SearchError, open_index
@@ -40,6 +41,12 @@ def command(query: str, lang: str | None, kind: str | None, limit: int, as_json:
     except (SearchError, ContentError) as err:
         click.echo(f"kb: {err}", err=True)
         sys.exit(2)
+    except OSError as err:
+        click.echo(f"kb: cannot search {content or default_content()}: {err}", err=True)
+        sys.exit(2)
+    if index.unsaved:
+        click.echo(f"kb: {index.unsaved}; searched an index kept in memory (pass --content to a writable place "
+                   "to cache it)", err=True)  # fmt: skip
     if as_json:
         click.echo(json.dumps({"query": query, "results": [r.to_json() for r in results]}, ensure_ascii=False))
         return

@@ -1,0 +1,100 @@
+"""Index life cycle: one slot per content folder under the build folder, keyed by a hash, switched atomically.
+
+Pure Python (no whoosh): `kb.search` passes the function that writes an index into a folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from kb.paths import build_dir
+from kb.sources import content_hash
+
+SPARE = 2
+"""Young superseded index folders kept (another process may be about to point to one); older ones go."""
+YOUNG = 60
+"""Seconds during which a superseded index folder may still be another process's fresh build."""
+ABANDONED = 3600
+"""Seconds after which an unfinished build (`tmp-`) or pointer (`CURRENT.`) is abandoned."""
+
+
+class IndexNotWritable(OSError):
+    """The build folder cannot hold the index (read-only, or a file in the way)."""
+
+
+def index_root(content: Path) -> Path:
+    """The slot of a content folder: `<build>/index/<folder name>-<hash of its absolute path>`."""
+    absolute = str(content.resolve())
+    tag = hashlib.sha256(absolute.encode()).hexdigest()[:10]
+    return build_dir(content) / "index" / f"{content.resolve().name}-{tag}"
+
+
+def index_key(content: Path, version: str) -> str:
+    """Hash of the content files, the kb code and the index version: the index is reused while it holds."""
+    digest = hashlib.sha256(f"{version}\0{content_hash(content)}\0".encode())
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        stat = path.stat()
+        digest.update(f"{path.name} {stat.st_size} {stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+def current(root: Path) -> tuple[str, str] | None:
+    """(key, folder name) of the live index, from the pointer file."""
+    try:
+        key, name = (root / "CURRENT").read_text().split()
+    except (OSError, ValueError):
+        return None
+    return key, name
+
+
+def publish(root: Path, key: str, write: Callable[[Path], None]) -> Path:
+    """Write a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
+    tag = f"{key[:12]}-{os.getpid()}-{secrets.token_hex(3)}"
+    tmp, final = root / f"tmp-{tag}", root / f"idx-{tag}"
+    try:
+        tmp.mkdir(parents=True)
+        write(tmp)
+        os.replace(tmp, final)
+        pointer = root / f"CURRENT.{tag}"
+        pointer.write_text(f"{key} {final.name}\n")
+        os.replace(pointer, root / "CURRENT")
+    except OSError as err:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise IndexNotWritable(f"cannot write the search index in {root}: {err.strerror or err}") from err
+    prune(root, final.name)
+    return final
+
+
+def prune(root: Path, keep: str) -> None:
+    """Remove superseded index folders (all but SPARE young ones) and builds abandoned for an hour."""
+    live = current(root)
+    spared = {keep, live[1] if live else keep}
+    aged = []
+    for child in root.iterdir():
+        try:
+            age = time.time() - child.stat().st_mtime
+        except FileNotFoundError:  # removed by a concurrent prune
+            continue
+        if child.name.startswith("idx-") and child.name not in spared:
+            aged.append((age, child))
+        elif age > ABANDONED and child.name.startswith(("tmp-", "CURRENT.")):
+            _remove(child)
+    aged.sort(key=lambda pair: pair[0])
+    young = [child for age, child in aged if age <= YOUNG][:SPARE]
+    for _, child in aged:
+        if child not in young:
+            _remove(child)
+
+
+def _remove(path: Path) -> None:
+    """Delete a folder or file, ignoring one already gone."""
+    if path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
