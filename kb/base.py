@@ -27,6 +27,8 @@ class KnowledgeBase:
     rulings: tuple[Ruling, ...]
     notes: tuple[FaqNote, ...]
     diagnostics: tuple[Diagnostic, ...]
+    cards_by_document: dict[str, tuple[str, ...]]
+    """Document id -> ids of the cards it prints or describes."""
 
     @cached_property
     def editions(self) -> dict[str, Edition]:

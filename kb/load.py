@@ -85,4 +85,5 @@ def load(content: Path) -> KnowledgeBase:
         rules=tuple(r for res in parsed.rules for r in res.rules), glossary=glossary, links=links,
         faqs=tuple(f.info for f in parsed.faqs), cards=cards.cards, rulings=cards.rulings, notes=cards.notes,
         diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(cards.diagnostics),
+        cards_by_document=dict(cards.cards_by_document),
     )  # fmt: skip

@@ -27,7 +27,7 @@ def document_counts(kb, doc) -> dict[str, int]:
             "references_resolved": resolved, "references_unresolved": len(refs) - resolved,
         }  # fmt: skip
     return {
-        "cards": sum(1 for c in kb.cards if c.source.path == doc.source),
+        "cards": len(kb.cards_by_document.get(doc.id, ())),
         "rulings": sum(1 for r in kb.rulings if r.source_document == doc.id),
         "notes": sum(1 for n in kb.notes if n.document == doc.id),
     }

@@ -92,7 +92,9 @@ def show_card(kb, query: str, as_json: bool) -> int:
     cards = cardview.find_cards(kb.cards, query)
     if len(cards) != 1:
         if not cards:
-            click.echo(f"kb: no rule number or card name matches '{query}'", err=True)
+            hints = cardview.suggest_cards(kb.cards, query)
+            hint = f"; did you mean: {'; '.join(cardview.display_name(c) for c in hints[:8])}?" if hints else ""
+            click.echo(f"kb: no rule number or card name matches '{query}'{hint}", err=True)
         else:
             names = "; ".join(" / ".join(dict.fromkeys(c.names.values())) for c in cards[:15])
             click.echo(f"kb: '{query}' matches several cards: {names}", err=True)
@@ -106,7 +108,7 @@ def show_card(kb, query: str, as_json: bool) -> int:
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return 0
     width = min(shutil.get_terminal_size((100, 24)).columns, 110)
-    click.echo(cardview.format_card(card, kb.ruling, kb.note, width))
+    click.echo(cardview.format_card(card, kb.ruling, kb.note, width, kb.card))
     mentioned = [_mention_label(kb, item) for item in kb.card_mentions.get(card.id, ())]
     if mentioned:
         click.echo("\n" + textwrap.fill("Cité dans · Mentioned in: " + "; ".join(mentioned), width))
@@ -117,10 +119,11 @@ def _mention_label(kb, item_id: str) -> str:
     """Name a ruling (by its card) or a note (by its title)."""
     if item_id in kb.note:
         return kb.note[item_id].title
+    from kb.cardlink import card_name
+
     ruling = kb.ruling[item_id]
     card = kb.card.get(ruling.card)
-    name = card.names.get(ruling.lang) or next(iter(card.names.values())) if card else ruling.card
-    return f"{name} ({ruling.lang})"
+    return f"{card_name(card, ruling.lang) if card else ruling.card} ({ruling.lang})"
 
 
 @click.command(name="show")
