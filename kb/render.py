@@ -17,6 +17,7 @@ from kb.parse.refs import find_references
 
 _MD = MarkdownIt("commonmark", {"html": False})
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
+_APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'"})
 COLOURS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colourless", "S": "snow"}
 SPECIAL = {"T": ("tap", "↷"), "Q": ("untap", "↶"), "X": ("X", "X"), "Y": ("Y", "Y"), "Z": ("Z", "Z")}
 LANG_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "es": "Español", "it": "Italiano"}
@@ -46,6 +47,13 @@ def lang_name(lang: str) -> str:
 def gap_label(lang: str) -> str:
     """Label of an empty cell of a language's column."""
     return GAP_LABELS.get(lang, f"No {lang_name(lang)} text")
+
+
+def fallback_label(lang: str, edition: str, aligned: str) -> str:
+    """Explain a cell filled from another edition than the language's aligned one."""
+    if lang == "fr":
+        return f"Absente de l’édition alignée ({aligned}) : texte de l’édition {edition}"
+    return f"Not in the aligned edition ({aligned}): text from edition {edition}"
 
 
 def mana_symbol(code: str) -> Markup:
@@ -88,9 +96,17 @@ def with_symbols(text: str) -> Markup:
     return Markup("").join(out)
 
 
-def markdown(text: str) -> Markup:
-    """Render trusted FAQ prose (raw HTML disabled) to HTML: the one place markdown becomes Markup."""
-    return Markup(_MD.render(text))
+def markdown(text: str, previews: dict[str, str] | None = None) -> Markup:
+    """Render trusted FAQ prose (raw HTML disabled) to HTML: the one place markdown becomes Markup.
+
+    `previews` maps a link target to the id of its preview: such links become `a.ref` described by it.
+    """
+    tokens = _MD.parse(text)
+    for token in (child for t in tokens for child in (t.children or ())):
+        if previews and token.type == "link_open" and token.attrGet("href") in previews:
+            token.attrSet("class", "ref")
+            token.attrSet("aria-describedby", previews[str(token.attrGet("href"))])
+    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
 
 
 def number_page(number: str) -> str | None:
@@ -129,9 +145,7 @@ class Linker:
             return Markup('<span class="ref-missing" title="{}">{}</span>').format(title, label or number)
         if not preview:
             return Markup('<a href="{}">{}</a>').format(href, label or number)
-        pid = f"pv-{lang}-{number}"
-        if pid not in self.previews:
-            self.previews[pid] = (lang, number, self.texts.get((lang, number), ""))
+        pid = self.preview_id(number, lang)
         return Markup('<a class="ref" href="{}" aria-describedby="{}">{}</a>').format(href, pid, label or number)
 
     def text(self, text: str, lang: str) -> Markup:
@@ -149,18 +163,44 @@ class Linker:
         return Markup("").join(Markup("<p>{}</p>").format(self.text(p, lang)) for p in text.split("\n") if p.strip())
 
     def prose(self, text: str, lang: str, names: dict[str, str] | None = None) -> Markup:
-        """FAQ markdown with cited rules and the given card names (name -> site path) as links."""
-        spans = []
+        """FAQ markdown with cited rules (with previews) and the given card names (name -> site path) as links.
+
+        A card name is linked where it first appears with its exact case (`’` and `'` alike), the longest
+        name winning where names overlap; a rule number is linked wherever it is cited.
+        """
+        spans, previews = [], {}
         for ref in find_references(text, lang):
             href = self.href(ref.targets[0], lang)
             if href is not None:
                 spans.append((ref.start, ref.end, href))
-        for name, path in (names or {}).items():
-            m = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE)
-            if m and not any(s < m.end() and m.start() < e for s, e, _ in spans):
-                spans.append((m.start(), m.end(), self.root + path))
+                previews[href] = self.preview_id(ref.targets[0], lang)
+        spans += _name_spans(text, {name: self.root + path for name, path in (names or {}).items()}, spans)
         out, pos = [], 0
         for start, end, href in sorted(spans):
             out.append(text[pos:start] + f"[{text[start:end]}](<{href}>)")
             pos = end
-        return markdown("".join(out) + text[pos:])
+        return markdown("".join(out) + text[pos:], previews)
+
+    def preview_id(self, number: str, lang: str) -> str:
+        """The id of the hidden element holding the rule's preview, registered for this page."""
+        pid = f"pv-{lang}-{number}"
+        if pid not in self.previews:
+            self.previews[pid] = (lang, number, self.texts.get((lang, number), ""))
+        return pid
+
+
+def _name_spans(text: str, names: dict[str, str], taken: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """(start, end, href) of the first exact-case occurrence of each target's names, longest name first."""
+    if not names:
+        return []
+    folded = text.translate(_APOSTROPHES)
+    by_name = {name.translate(_APOSTROPHES): href for name, href in names.items() if name.strip()}
+    pattern = "|".join(re.escape(n) for n in sorted(by_name, key=len, reverse=True))
+    found, linked = [], set()
+    for m in re.finditer(rf"(?<!\w)(?:{pattern})(?!\w)", folded):
+        href = by_name[m.group()]
+        if href in linked or any(s < m.end() and m.start() < e for s, e, _ in taken):
+            continue
+        linked.add(href)
+        found.append((m.start(), m.end(), href))
+    return found

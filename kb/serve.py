@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import os
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -10,7 +12,7 @@ DEFAULT_HOST = "127.0.0.1"
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
-    """Static files from the site folder; `translate_path` drops `..` so no path escapes it."""
+    """Static files from the site folder: `..` is dropped and a symlink leading out of the folder is a 404."""
 
     extensions_map = {
         **SimpleHTTPRequestHandler.extensions_map,
@@ -19,8 +21,24 @@ class QuietHandler(SimpleHTTPRequestHandler):
         ".wasm": "application/wasm",
     }
 
+    def send_head(self):
+        """Refuse (404) any path whose real location, symlinks resolved, is outside the site folder."""
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "index.html")):
+            path = os.path.join(path, "index.html")  # what the parent class would send
+        if not inside(path, self.directory):
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        return super().send_head()
+
     def log_message(self, format: str, *args: object) -> None:
         """Keep the terminal quiet: only the CLI prints."""
+
+
+def inside(path: str, folder: str) -> bool:
+    """Whether `path`, every symlink resolved, is `folder` or lies under it (`folder` already resolved)."""
+    real = os.path.realpath(path)
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def make_server(site: Path, host: str = DEFAULT_HOST, port: int = 8000) -> ThreadingHTTPServer:

@@ -1,13 +1,17 @@
 """Build the static site: gather the data, render every page with Jinja2, index it with Pagefind, swap it in.
 
 The site is written into a new sibling folder and swapped in only when complete, so a failed build
-leaves the previous site untouched.
+leaves the previous site untouched. A folder that is not a kb site (no `kb-site.json` stamp) is never
+replaced, nor the content or project folder.
 """
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,10 +22,10 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from kb import render
+from kb import __version__, render
 from kb.base import KnowledgeBase
 from kb.paths import PROJECT
-from kb.sitedata import SiteData, card_name, coverage, faq_cards, faq_notes, gather, jump_map, ordered_langs, rulings_of
+from kb.sitedata import SiteData, card_name, coverage, faq_cards, gather, jump_map, ordered_langs
 
 TEMPLATES = PROJECT / "templates"
 STAMP = "kb-site.json"
@@ -71,46 +75,90 @@ def environment() -> Environment:
         undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )  # fmt: skip
     env.globals.update(
-        lang_name=render.lang_name, gap_label=render.gap_label, mana_cost=render.mana_cost,
-        with_symbols=render.with_symbols, markdown=render.markdown, card_name=card_name, fold=render.fold,
-        ordered_langs=ordered_langs,
+        lang_name=render.lang_name, gap_label=render.gap_label, fallback_label=render.fallback_label,
+        mana_cost=render.mana_cost, with_symbols=render.with_symbols, markdown=render.markdown, card_name=card_name,
+        fold=render.fold, ordered_langs=ordered_langs,
     )  # fmt: skip
     return env
 
 
 def site_hash(out: Path) -> str | None:
     """The content hash a built site was made from, or None when there is no readable site."""
+    return _stamp(out).get("content_hash")
+
+
+def _stamp(out: Path) -> dict:
+    """The site's stamp, or {} when there is none or it is unreadable."""
     try:
-        return json.loads((out / STAMP).read_text(encoding="utf-8"))["content_hash"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        stamp = json.loads((Path(out) / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def templates_hash() -> str:
+    """Hash of every template and static file (names and bytes): a change means the site must be rebuilt."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in TEMPLATES.rglob("*") if p.is_file()):
+        digest.update(f"{path.relative_to(TEMPLATES).as_posix()}\0".encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def stamp_for(content_hash: str) -> dict:
+    """What a site built now from content with this hash records, the languages aside."""
+    return {"content_hash": content_hash, "kb_version": __version__, "templates_hash": templates_hash()}
+
+
+def site_is_current(out: Path, content_hash: str) -> bool:
+    """Whether the site in `out` was built from this content by this kb version with these templates."""
+    stamp = _stamp(out)
+    return all(stamp.get(key) == value for key, value in stamp_for(content_hash).items())
+
+
+def check_out(out: Path, content: Path | None = None) -> Path:
+    """The resolved output folder, or SiteError when building there could destroy something."""
+    target = Path(out).resolve()
+    protected = [("the project folder", PROJECT)]
+    if content is not None:
+        protected.insert(0, ("the content folder", Path(content).resolve()))
+    for label, folder in protected:
+        if target == folder or target in folder.parents:
+            what = label if target == folder else f"a folder holding {label} ({folder})"
+            raise SiteError(f"refusing to build into {out}: it is {what}; pass another --out, such as site/")
+    if target.exists() and not target.is_dir():
+        raise SiteError(f"refusing to build into {out}: it exists and is not a folder; pass another --out")
+    if target.is_dir() and not (target / STAMP).is_file() and any(target.iterdir()):
+        raise SiteError(f"refusing to build into {out}: it is not empty and is not a kb site (no {STAMP}); "
+                        "pass a new or empty folder to --out")  # fmt: skip
+    return target
 
 
 def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, search: bool = True) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure."""
     start = time.perf_counter()
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise SiteError(f"{out} exists and is not a folder; pass another --out")
-    new = out.parent / f".{out.name}.new-{os.getpid()}"
+    target = check_out(out, Path(kb.content))
+    _clean_leftovers(target)
+    new = target.parent / f".{target.name}.new-{os.getpid()}"
     try:
         data = gather(kb)
         jobs = plan(data)
-        langs = search_langs(data) if search else []
+        langs = data.search_langs if search else []
         bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
         with bar:
             write_pages(data, jobs, new, bar)
             for lang in langs:
                 run_pagefind(new, lang)
                 bar.update(1)
-        _swap(new, out)
+        check_out(out, Path(kb.content))  # again: the folder may have changed during the build
+        _swap(new, target)
     except SiteError:
         shutil.rmtree(new, ignore_errors=True)
         raise
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({type(err).__name__}: {err}); the previous site is untouched") from err
-    return BuildReport(out, len(jobs), time.perf_counter() - start, bool(langs))
+    return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs))
 
 
 def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
@@ -129,17 +177,20 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
     (new / "jump.json").write_text(json.dumps(jump_map(data), ensure_ascii=False, sort_keys=True), encoding="utf-8")
-    stamp = {"content_hash": data.kb.content_hash, "langs": data.langs}
+    stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def _swap(new: Path, out: Path) -> None:
-    """Move the new site in place of the old one, then delete the old one."""
+    """Put the new site in place of the old one (atomically where the system can), then delete the old one."""
+    if out.exists() and _exchange(new, out):
+        shutil.rmtree(new, ignore_errors=True)  # `new` now holds the previous site
+        return
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     if out.exists():
         out.rename(old)
     try:
-        new.rename(out)
+        new.rename(out)  # the site is missing only between these two renames
     except OSError:
         if old.exists():
             old.rename(out)
@@ -147,11 +198,36 @@ def _swap(new: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def search_langs(data: SiteData) -> list[str]:
-    """Languages that get a search index (one Pagefind bundle each)."""
-    found = set(data.langs) | {r.lang for r in data.kb.rulings} | {n.lang for n in data.kb.notes}
-    found |= {lang for c in data.kb.cards for lang in c.names}
-    return ordered_langs(list(found))
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux `renameat2(RENAME_EXCHANGE)`); False when the system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
+
+
+def _clean_leftovers(out: Path) -> None:
+    """Delete the `.NAME.new-PID` and `.NAME.old-PID` folders of builds that died before cleaning up."""
+    pattern = re.compile(rf"\.{re.escape(out.name)}\.(?:new|old)-(\d+)")
+    for path in out.parent.glob(f".{out.name}.*-*") if out.parent.is_dir() else ():
+        m = pattern.fullmatch(path.name)
+        if m and path.is_dir() and not path.is_symlink() and not _alive(int(m.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    """Whether another process with this id runs (a build that may still use its temporary folders)."""
+    if pid == os.getpid():
+        return False  # left by an earlier build of this very process
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 def run_pagefind(site: Path, lang: str) -> None:
@@ -181,7 +257,7 @@ def plan(data: SiteData) -> list[Job]:
         Job(
             "search.html",
             "search.html",
-            {"title": "Recherche · Search", "current": "search", "search_langs": search_langs(data)},
+            {"title": "Recherche · Search", "current": "search", "search_langs": data.search_langs},
         ),
     ]
     pages = data.rule_pages
@@ -190,13 +266,13 @@ def plan(data: SiteData) -> list[Job]:
         title = " · ".join([page.head, *(page.titles[lang] for lang in data.langs if lang in page.titles)])
         jobs.append(Job(page.path, "rule.html", {"title": title, "current": "contents", "page": page, **nav}))
     for info in data.kb.faqs:
-        notes = faq_notes(data.kb, info)
+        notes = data.faq_notes[info.document]
         cards = faq_cards(data.kb, info, {n.id for n in notes})
         ctx = {"title": info.title or info.document, "current": "faq", "info": info, "notes": notes, "cards": cards}
         jobs.append(Job(data.faq_path[info.document], "faq.html", ctx))
     for card in data.kb.cards:
         ctx = {"title": " · ".join(dict.fromkeys(card.names.values())) or card.id, "current": "cards", "card": card,
-               "groups": rulings_of(data.kb, card)}  # fmt: skip
+               "groups": data.card_rulings[card.id]}  # fmt: skip
         jobs.append(Job(data.card_path[card.id], "card.html", ctx))
     jobs += search_jobs(data)
     return jobs
@@ -236,24 +312,25 @@ def search_docs(data: SiteData) -> Iterator[dict]:
         yield from _card_docs(data, card)
     for info in kb.faqs:
         blocks = []
-        for note in faq_notes(kb, info):
+        for note in data.faq_notes[info.document]:
             anchor = data.note_path[note.id].split("#")[1]
             blocks.append((anchor, note.title, "\n".join([note.title, note.text, *note.bullets])))
         if blocks:
-            name = "faq-" + render.slug(info.document)
+            name = "faq-" + data.faq_path[info.document].split("/")[-1][:-5]
             yield _doc(info.lang, name, info.title or info.document, data.faq_path[info.document], "note", blocks)
 
 
 def _card_docs(data: SiteData, card) -> Iterator[dict]:
     """A card's search documents, one per language it has a name, text or rulings in."""
     path = data.card_path[card.id]
-    for lang in ordered_langs([*card.names, *(r.lang for g in rulings_of(data.kb, card) for r in g[2])]):
+    groups = data.card_rulings[card.id]
+    for lang in ordered_langs([*card.names, *(r.lang for g in groups for r in g[2])]):
         texts = [card.names.get(lang, "")]
         texts += [f.text for f in card.faces if f.lang == lang]
-        texts += [r.text for g in rulings_of(data.kb, card) if g[0] == lang for r in g[2]]
+        texts += [r.text for g in groups if g[0] == lang for r in g[2]]
         if lang == "en":
             texts += [v for k, v in sorted(card.oracle.items()) if k.startswith("en_")]
-        name = card.names.get(lang) or card_name(card, lang)
+        name = card_name(card, lang)
         yield _doc(lang, "card-" + path.split("/")[-1][:-5], name, path, "card", [("main", name, "\n".join(texts))])
 
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kb.base import KnowledgeBase
-from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling
+from kb.model import Card, Face, FaqInfo, FaqNote, Rule, Ruling
 from kb.render import fold, slug, sort_name
 
 DEPTH = {"section": 0, "rule": 0, "numbered": 1, "subrule": 2}
@@ -20,6 +20,8 @@ class Row:
     number: str
     depth: int
     cells: dict[str, Rule | None]
+    fallback: dict[str, str]
+    """Language -> id of the edition a cell's rule comes from, when it is not that language's aligned edition."""
     cited_by: dict[str, tuple[str, ...]]
     """Language -> numbers of the rules that cite it."""
     mentions: tuple[tuple[str, str], ...]
@@ -47,6 +49,8 @@ class SiteData:
     kb: KnowledgeBase
     langs: list[str]
     """Languages of the rules, French first, then English, then the others."""
+    search_langs: list[str] = field(default_factory=list)
+    """Languages that get a search index (one Pagefind bundle each)."""
     anchors: dict[str, set[str]] = field(default_factory=dict)
     texts: dict[tuple[str, str], str] = field(default_factory=dict)
     rule_pages: list[RulePage] = field(default_factory=list)
@@ -54,10 +58,31 @@ class SiteData:
     card_path: dict[str, str] = field(default_factory=dict)
     note_path: dict[str, str] = field(default_factory=dict)
     faq_path: dict[str, str] = field(default_factory=dict)
+    faq_notes: dict[str, list[FaqNote]] = field(default_factory=dict)
+    """FAQ document -> its general notes, in source order."""
+    card_rulings: dict[str, list[tuple[str, str, list[Ruling]]]] = field(default_factory=dict)
+    """Card id -> its rulings grouped by language and source (see `rulings_of`)."""
+    fallbacks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Language -> (number, edition id) of the rules shown from an edition other than the aligned one."""
     glossary: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     """Language -> (anchor, index in kb.glossary), alphabetical."""
     mentions: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    """(language, rule number) -> (label, site path) of the rulings and notes citing it."""
     card_mentions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Card id -> (label, site path) of the other cards' rulings and the notes naming it."""
+
+    def card_links(self, card_ids, lang: str, skip: str | None = None) -> dict[str, str]:
+        """Names (in `lang`, and of each face) -> page of the given cards, for linking them in FAQ prose."""
+        links: dict[str, str] = {}
+        for cid in card_ids:
+            card = self.kb.card.get(cid)
+            if card is None or cid == skip or cid not in self.card_path:
+                continue
+            name = card_name(card, lang)
+            faces = [card_name(face, lang) for face in card.faces] + name.split(" // ")
+            for each in dict.fromkeys([name, *faces]):
+                links.setdefault(each, self.card_path[cid])
+        return links
 
 
 def ordered_langs(langs: list[str]) -> list[str]:
@@ -68,18 +93,26 @@ def ordered_langs(langs: list[str]) -> list[str]:
 def gather(kb: KnowledgeBase) -> SiteData:
     """Compute anchors, page groups, paths and backlinks for the whole site."""
     langs = ordered_langs(kb.langs or [d.lang for d in kb.documents])
-    data = SiteData(kb, langs)
+    data = SiteData(kb, langs, search_langs(kb, langs))
     numbers = kb.numbers()
     for number in numbers:
         for lang, rule in kb.aligned(number).items():
             data.anchors.setdefault(lang, set()).add(number)
             data.texts[(lang, number)] = preview_text(rule)
     _paths(data)
+    data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
     _mentions(data)
     _rule_pages(data, numbers)
     _contents(data, numbers)
     _glossary(data)
     return data
+
+
+def search_langs(kb: KnowledgeBase, langs: list[str]) -> list[str]:
+    """Languages that get a search index: those of the rules, rulings, notes and card names."""
+    found = set(langs) | {r.lang for r in kb.rulings} | {n.lang for n in kb.notes}
+    found |= {lang for c in kb.cards for lang in c.names}
+    return ordered_langs(list(found))
 
 
 def preview_text(rule: Rule) -> str:
@@ -92,16 +125,15 @@ def _paths(data: SiteData) -> None:
     """Give each card, FAQ and note its page (and anchor), with unique slugs."""
     used: set[str] = set()
     for card in data.kb.cards:
-        name = slug(card.id)
-        while name in used:
-            name += "-2"
-        used.add(name)
-        data.card_path[card.id] = f"cards/{name}.html"
+        data.card_path[card.id] = f"cards/{_unique(slug(card.id), used)}.html"
+    for note in data.kb.notes:
+        data.faq_notes.setdefault(note.document, []).append(note)
+    used = set()
     for info in data.kb.faqs:
-        path = f"faq/{slug(info.document)}.html"
+        path = f"faq/{_unique(slug(info.document), used)}.html"
         data.faq_path[info.document] = path
         taken: set[str] = set()
-        for note in faq_notes(data.kb, info):
+        for note in data.faq_notes.setdefault(info.document, []):
             anchor = "note-" + slug(note.title or note.id.split("#")[-1])
             while anchor in taken:
                 anchor += "-2"
@@ -109,9 +141,12 @@ def _paths(data: SiteData) -> None:
             data.note_path[note.id] = f"{path}#{anchor}"
 
 
-def faq_notes(kb: KnowledgeBase, info: FaqInfo) -> list[FaqNote]:
-    """The general notes of a FAQ, in source order."""
-    return [n for n in kb.notes if n.document == info.document or (not n.document and n.id.startswith(info.document))]
+def _unique(name: str, used: set[str]) -> str:
+    """`name`, suffixed with `-2` until no other page uses it; remembered as used."""
+    while name in used:
+        name += "-2"
+    used.add(name)
+    return name
 
 
 def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card]:
@@ -121,32 +156,32 @@ def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card
 
 
 def _mentions(data: SiteData) -> None:
-    """Backlinks from rulings and notes to the rules and cards they cite."""
-    kb = data.kb
-    for ruling in kb.rulings:
-        card = kb.card.get(ruling.card)
-        if card is None or ruling.card not in data.card_path:
-            continue
-        label = card_name(card, ruling.lang)
-        for number in ruling.rule_refs:
-            data.mentions.setdefault((ruling.lang, number), []).append((label, data.card_path[card.id]))
-        for other in ruling.card_refs:
-            if other != card.id:
-                data.card_mentions.setdefault(other, []).append((label, data.card_path[card.id]))
-    for note in kb.notes:
-        if note.id not in data.note_path:
-            continue
-        for number in note.rule_refs:
-            data.mentions.setdefault((note.lang, number), []).append((note.title, data.note_path[note.id]))
-        for other in note.card_refs:
-            data.card_mentions.setdefault(other, []).append((note.title, data.note_path[note.id]))
-    for value in [*data.mentions.values(), *data.card_mentions.values()]:
-        value[:] = list(dict.fromkeys(value))
+    """Backlinks from rulings and notes to the rules and cards they cite, as (label, site path)."""
+    for key, ids in data.kb.rule_mentions.items():
+        found = [_mention(data, item_id, key[0]) for item_id in ids]
+        data.mentions[key] = list(dict.fromkeys(m for m in found if m is not None))
+    for card_id, ids in data.kb.card_mentions.items():
+        found = [_mention(data, item_id, None) for item_id in ids]
+        data.card_mentions[card_id] = list(dict.fromkeys(m for m in found if m is not None))
 
 
-def card_name(card: Card, lang: str) -> str:
-    """The card's name in a language, else in any language it has."""
-    return card.names.get(lang) or next(iter(card.names.values()), card.id)
+def _mention(data: SiteData, item_id: str, lang: str | None) -> tuple[str, str] | None:
+    """(label, site path) of a ruling (its card's page) or a note (its anchor on the FAQ page)."""
+    ruling = data.kb.ruling.get(item_id)
+    if ruling is not None:
+        card = data.kb.card.get(ruling.card)
+        if card is None or card.id not in data.card_path:
+            return None
+        return card_name(card, lang or ruling.lang), data.card_path[card.id]
+    note = data.kb.note.get(item_id)
+    if note is None or note.id not in data.note_path:
+        return None
+    return note.title, data.note_path[note.id]
+
+
+def card_name(card: Card | Face, lang: str) -> str:
+    """A card's (or a face's) name in a language, else in the first language it has one in."""
+    return card.names.get(lang) or next(iter(card.names.values()), card.id if isinstance(card, Card) else "")
 
 
 def _rule_pages(data: SiteData, numbers: list[str]) -> None:
@@ -156,15 +191,20 @@ def _rule_pages(data: SiteData, numbers: list[str]) -> None:
         head = number.split(".")[0]
         if len(head) == 3:
             groups[head].append(number)
+    primary = {lang: data.kb.primary[lang].id for lang in data.kb.primary}
     for head, members in groups.items():
         rows = []
         for number in members:
             aligned = data.kb.aligned(number)
             cells = {lang: aligned.get(lang) for lang in data.langs}
+            fallback = {lang: ed for lang, rule in aligned.items()
+                        if (ed := data.kb.edition_of(rule).id) != primary.get(lang)}  # fmt: skip
+            for lang, ed in fallback.items():
+                data.fallbacks.setdefault(lang, []).append((number, ed))
             kind = next(r.kind for r in aligned.values())
             cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
             mentions = tuple(m for lang in data.langs for m in data.mentions.get((lang, number), ()))
-            rows.append(Row(number, DEPTH.get(kind, 2), cells, cited, tuple(dict.fromkeys(mentions))))
+            rows.append(Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple(dict.fromkeys(mentions))))
         head_rules = data.kb.aligned(head)
         titles = {lang: r.title for lang, r in head_rules.items() if r.title}
         data.rule_pages.append(RulePage(head, titles, tuple(rows)))
@@ -192,13 +232,14 @@ def _glossary(data: SiteData) -> None:
 
 
 def coverage(data: SiteData) -> list[dict]:
-    """Per section: rules in each language, aligned rules, total numbers, percentages."""
+    """Per section: rules of each language's aligned edition, rules in all of them, total numbers, percentages."""
     rows: dict[str, dict] = {}
+    primary = data.kb.primary
     for number in data.kb.numbers():
         row = rows.setdefault(number[0], {"section": number[0], "total": 0, "aligned": 0,
                                           "counts": dict.fromkeys(data.langs, 0)})  # fmt: skip
         row["total"] += 1
-        present = [lang for lang in data.langs if number in data.anchors.get(lang, ())]
+        present = [lang for lang in data.langs if lang in primary and number in primary[lang].rules]
         for lang in present:
             row["counts"][lang] += 1
         row["aligned"] += len(present) == len(data.langs)

@@ -133,6 +133,24 @@ def test_word_search_finds_rules(page, site_url, query, expected):
     assert page.url.startswith(site_url[0]) and "search.html" not in page.url
 
 
+@pytest.mark.parametrize("query", ["bibliotheque vide", "empty library", "perd la partie"])
+def test_search_shows_the_best_matching_subrule(page, site_url, query):
+    search(page, site_url, query)
+    page.locator("#results li a").first.wait_for()
+    hrefs = page.locator("#results li > a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    rule_120 = [h for h in hrefs if h.startswith("rules/120.html")]
+    assert "rules/120.html#120.4" in rule_120[:3], hrefs
+    if query != "empty library":  # the English 120.4 says "no cards in it", 120.5 says "empty library"
+        assert rule_120[0] == "rules/120.html#120.4", hrefs
+
+
+@pytest.mark.parametrize("query", ["constructor", "__proto__"])
+def test_jump_map_ignores_inherited_names(page, site_url, query):
+    search(page, site_url, query)
+    page.locator("#search-status").filter(has_text="result").wait_for()
+    assert "search.html" in page.url and "undefined" not in page.url and "function" not in page.url
+
+
 def test_rule_number_jumps(page, site_url):
     search(page, site_url, "120.2a")
     page.wait_for_url("**/rules/120.html#120.2a")
@@ -204,3 +222,41 @@ def test_card_and_faq_pages_are_accessible(page, site_url):
         page.goto(site_url[0] + "index.html")
         page.locator('a[href^="faq/"]').first.click()
         page.wait_for_load_state()
+
+
+@pytest.fixture(scope="module")
+def odd_text_url(tmp_path_factory):
+    """A one-rule site whose text holds markup-like characters, served on 127.0.0.1."""
+    from kb.load import load
+    from kb.serve import make_server, url_of
+    from kb.site import build_site
+
+    root = tmp_path_factory.mktemp("odd")
+    (root / "content" / "en").mkdir(parents=True)
+    (root / "content" / "en" / "cr.txt").write_text(
+        "120. Drawing\n\n120.1. Zebras keep <b>bold</b> & write &lt;it&gt; plainly.\n", encoding="utf-8"
+    )
+    build_site(load(root / "content"), root / "site")
+    server = make_server(root / "site", port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield url_of(server)
+    server.shutdown()
+    server.server_close()
+
+
+def test_search_excerpts_show_the_text_as_written(browser, odd_text_url):
+    context = browser.new_context()
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(odd_text_url)
+                  else route.abort())  # fmt: skip
+    tab = context.new_page()
+    errors = []
+    tab.on("pageerror", lambda err: errors.append(str(err)))
+    tab.goto(odd_text_url + "search.html")
+    tab.locator("#q").fill("zebras")
+    tab.locator("#q").press("Enter")
+    snippet = tab.locator("#results .snippet").first
+    snippet.wait_for()
+    assert "Zebras keep <b>bold</b> & write &lt;it&gt; plainly." in snippet.inner_text()
+    assert snippet.locator("b").count() == 0 and snippet.locator("mark").count() >= 1
+    context.close()
+    assert errors == []

@@ -6,6 +6,7 @@ Regenerate after an intended change with:  KB_REGEN_GOLDEN=1 python -m pytest te
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import shutil
 from pathlib import Path
@@ -16,15 +17,25 @@ from tests.conftest import FIXTURES, ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
 SKIPPED = ("static", "pagefind-")
+VOLATILE = ("content_hash", "kb_version", "templates_hash")
 
 
 def built_files(site: Path) -> dict[str, str]:
     """Relative path -> text of every generated file (static assets and search bundles aside)."""
     return {
-        p.relative_to(site).as_posix(): p.read_text(encoding="utf-8")
+        p.relative_to(site).as_posix(): _masked(p)
         for p in sorted(site.rglob("*"))
         if p.is_file() and not p.relative_to(site).parts[0].startswith(SKIPPED)
     }
+
+
+def _masked(path: Path) -> str:
+    """A file's text; in the stamp, the hashes and version (which change with any edit) are masked."""
+    text = path.read_text(encoding="utf-8")
+    if path.name != "kb-site.json":
+        return text
+    stamp = json.loads(text)
+    return json.dumps({k: "*" if k in VOLATILE else v for k, v in stamp.items()}, indent=1, sort_keys=True) + "\n"
 
 
 @pytest.fixture(scope="module")

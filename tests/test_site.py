@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import shutil
 import socket
+import subprocess
+import sys
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,7 +21,7 @@ from markupsafe import Markup
 
 from kb import render
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
-from tests.conftest import CONTENT, FIXTURES
+from tests.conftest import CONTENT, FIXTURES, write
 
 SKIP = ("pagefind-",)
 
@@ -220,7 +224,12 @@ def handmade_site(tmp_path_factory) -> Path:
     from kb.load import load
     from kb.site import build_site
 
-    kb = load(FIXTURES / "golden-content")
+    content = tmp_path_factory.mktemp("handmade-content") / "content"
+    shutil.copytree(FIXTURES / "golden-content", content)
+    for lang, words in (("fr", "Une règle 502 actuelle."), ("en", "A current rule 502.")):
+        with (content / lang / "cr-mini.txt").open("a", encoding="utf-8") as f:
+            f.write(f"\n502. Rule\n\n502.53a {words}\n")  # the FAQ quotes an old 502.53a: it must stay unlinked
+    kb = load(content)
     text = "Les créatures gagnent +1/+1.\nPrévision — {W}, révélez : {T}."
     face = Face({"fr": "Position de bravoure", "en": "Steeling Stance"}, ("{1}", "{W}", "{W}"), "Éphémère", (),
                 ("Éphémère",), (), None, None, text)  # fmt: skip
@@ -242,7 +251,7 @@ def handmade_site(tmp_path_factory) -> Path:
                "en/cards", ("120.1",), (), (), SRC, "2006-05-01"),
         Ruling("r3", "bound-determined", "fr", "Une carte double.", "Cartes doubles", "fr/faq", (), (), (), SRC),
     )  # fmt: skip
-    note = FaqNote("fr/faq#prevision", "fr", "Prévision", "La prévision se joue depuis la main.",
+    note = FaqNote("fr/faq#prevision", "fr", "Prévision", "La prévision se joue depuis la main (règle 120.1).",
                    ("steeling-stance",), (QuotedRule("502.53a", "2006-03-17", "Une capacité de prévision…"),),
                    ("Jouer une capacité de prévision ne fait pas quitter la carte de la main.",), SRC, "fr/faq",
                    ("steeling-stance",), ("120.1",))  # fmt: skip
@@ -286,6 +295,7 @@ def test_faq_page_quotes_rules_as_of_their_date_without_linking_them(handmade_si
     html = read(handmade_site, "faq/fr-faq.html")
     assert "Règles en vigueur au 2006-03-17" in html
     assert '<span class="old-num">502.53a</span>' in html and "502.html" not in html
+    assert (handmade_site / "rules" / "502.html").exists()  # so the assertion above can fail
     assert "<em>Discorde</em>" in html and "Mark L. Gottlieb" in html
     assert 'href="../cards/steeling-stance.html"' in html and 'href="../cards/bound-determined.html"' in html
     rule = read(handmade_site, "rules/120.html")
@@ -383,3 +393,221 @@ def test_server_stays_inside_the_site(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_faq_prose_links_rules_with_previews(handmade_site):
+    html = read(handmade_site, "faq/fr-faq.html")
+    assert '<a href="../rules/120.html#120.1" class="ref" aria-describedby="pv-fr-120.1">120.1</a>' in html
+    assert '<div id="pv-fr-120.1" lang="fr"><b>120.1</b>' in html
+    card = read(handmade_site, "cards/steeling-stance.html")
+    assert 'aria-describedby="pv-fr-120.2a">120.2a</a>' in card and 'id="pv-fr-120.2a"' in card
+
+
+def _linker() -> render.Linker:
+    return render.Linker("../", {"fr": {"120.1"}}, {("fr", "120.1"): "Un joueur pioche."})
+
+
+def test_prose_links_card_names_case_sensitively():
+    html = _linker().prose("Un clone copie… le Clone arrive.", "fr", {"Clone": "cards/clone.html"})
+    assert html == Markup('<p>Un clone copie… le <a href="../cards/clone.html">Clone</a> arrive.</p>\n')
+
+
+def test_prose_folds_apostrophes_and_prefers_the_longest_name():
+    names = {"Gaea's Cradle": "cards/cradle.html", "Gaea": "cards/gaea.html"}
+    html = _linker().prose("Le Gaea’s Cradle de Gaea.", "fr", names)
+    assert '<a href="../cards/cradle.html">Gaea’s Cradle</a>' in html
+    assert '<a href="../cards/gaea.html">Gaea</a>.' in html
+
+
+def test_prose_links_each_card_once_and_leaves_rule_numbers_alone():
+    names = {"Clone": "cards/clone.html", "120": "cards/x.html"}
+    html = _linker().prose("Voir règle 120.1 : Clone, puis Clone.", "fr", names)
+    assert html.count("cards/clone.html") == 1 and "cards/x.html" not in html
+    assert 'aria-describedby="pv-fr-120.1"' in html
+
+
+def test_ruling_links_a_split_card_by_its_face_name(handmade_site):
+    html = read(handmade_site, "cards/steeling-stance.html")
+    assert 'et la <a href="../cards/bound-determined.html">Résolu</a>.' in html  # names "Résolu // Déterminé"
+
+
+def test_faqs_with_clashing_slugs_get_distinct_pages(tmp_path):
+    from kb.load import load
+    from kb.site import build_site
+
+    kb = load(FIXTURES / "golden-content")
+    infos = tuple(FaqInfo(doc, "fr", doc, {}, (), None, {}, None, "") for doc in ("fr/faq_x", "fr/faq-x"))
+    notes = tuple(FaqNote(f"{doc}#n", "fr", f"Note {i}", "Texte.", (), (), (), SRC, doc) for i, doc in
+                  enumerate(("fr/faq_x", "fr/faq-x")))  # fmt: skip
+    site = build_site(dataclasses.replace(kb, faqs=infos, notes=notes), tmp_path / "site", search=False).out
+    assert "Note 0" in read(site, "faq/fr-faq-x.html") and "Note 1" in read(site, "faq/fr-faq-x-2.html")
+    assert check_site(site) == []
+
+
+def _two_editions(root: Path) -> Path:
+    """English 2015 and 2026 editions (120.2 only in 2015) and an undated French one."""
+    content = root / "content"
+    head = "These rules are effective as of {}.\n\n120. Drawing a Card\n\n"
+    write(content / "en" / "cr-old.txt", head.format("September 26, 2015") + "120.1. Draw.\n\n120.2. Old rule two.\n")
+    write(content / "en" / "cr-new.txt", head.format("January 16, 2026") + "120.1. Draw a card.\n\n120.3. New three.\n")
+    write(content / "fr" / "cr.txt", "120. Piocher une carte\n\n120.1. Un joueur pioche.\n\n120.2. Règle deux.\n")
+    return content
+
+
+def test_rule_from_another_edition_is_labelled(tmp_path):
+    from kb.load import load
+    from kb.site import build_site
+
+    kb = load(_two_editions(tmp_path))
+    assert kb.links.alignment.only_in["fr"] == ("120.2",)
+    site = build_site(kb, tmp_path / "site", search=False).out
+    row = read(site, "rules/120.html").split('id="120.2"')[1].split('<div class="row')[0]
+    assert "Old rule two." in row
+    title = "Not in the aligned edition (en:2026-01-16): text from edition en:2015-09-26"
+    assert f'<span class="ed-tag" title="{title}">en:2015-09-26</span>' in row
+    assert row.count("ed-tag") == 1  # the French cell comes from the aligned edition
+    report = read(site, "report.html")
+    assert 'href="rules/120.html#120.2">120.2</a> <span class="ed-tag">en:2015-09-26</span>' in report
+    assert check_site(site) == []
+
+
+def test_coverage_counts_only_the_aligned_editions(tmp_path):
+    from kb.load import load
+    from kb.sitedata import coverage, gather
+
+    row = coverage(gather(load(_two_editions(tmp_path))))[0]
+    assert row["counts"] == {"fr": 3, "en": 3} and row["aligned"] == 2 and row["total"] == 4
+
+
+# ---- the output folder: never destroy what is not a kb site
+
+
+def _cli(*args: str):
+    from kb.cli import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def test_build_refuses_a_folder_that_is_not_a_site(tmp_path):
+    out = tmp_path / "u"
+    write(out / "thesis.txt", "x")
+    result = _cli("build", "--content", str(CONTENT), "--out", str(out))
+    assert result.exit_code == 1 and result.output.strip().count("\n") == 0
+    assert "refusing to build into" in result.output and "kb-site.json" in result.output
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["thesis.txt", "u"]
+
+
+def test_build_refuses_the_content_and_project_folders(tmp_path, monkeypatch):
+    from kb import site as site_module
+    from kb.paths import PROJECT
+
+    monkeypatch.setattr(site_module, "gather", lambda kb: pytest.fail("went past the check"))  # a regression is safe
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "work" / "content")
+    (content / "kb-site.json").write_text("{}", encoding="utf-8")  # even when it looks like a site
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    for out, what in ((content, "it is the content folder"), (tmp_path / "work", "a folder holding the content"),
+                      (PROJECT, "the project folder"), (PROJECT.parent, "holding the project folder")):  # fmt: skip
+        result = _cli("build", "--content", str(content), "--out", str(out))
+        assert result.exit_code == 1 and what in result.output, (out, result.output)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
+def test_build_replaces_an_earlier_site_and_fills_an_empty_folder(tmp_path, monkeypatch, exchange):
+    from kb import site as site_module
+    from kb.load import load
+    from kb.site import SiteError, build_site
+
+    if not exchange:
+        monkeypatch.setattr(site_module, "_exchange", lambda a, b: False)
+    kb = load(FIXTURES / "golden-content")
+    (tmp_path / "empty").mkdir()
+    build_site(kb, tmp_path / "empty", search=False)
+    write(tmp_path / "empty" / "stray.html", "left by the old site")
+    build_site(kb, tmp_path / "empty", search=False)
+    assert not (tmp_path / "empty" / "stray.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]  # no temporary folder left
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(SiteError, match="not a folder"):
+        build_site(kb, tmp_path / "file", search=False)
+
+
+def test_build_removes_leftovers_of_dead_builds_only(tmp_path):
+    from kb.load import load
+    from kb.site import build_site
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    pid = int(dead.stdout)
+    for name in (f".site.old-{pid}", f".site.new-{pid}", f".site.old-{os.getppid()}", ".site.old-x", ".other.old-1"):
+        write(tmp_path / name / "index.html", "old")
+    build_site(load(FIXTURES / "golden-content"), tmp_path / "site", search=False)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == [".other.old-1", f".site.old-{os.getppid()}", ".site.old-x", "site"]  # a live build's is kept
+
+
+def test_serve_refuses_a_folder_that_is_not_a_site(tmp_path, monkeypatch):
+    from kb import serve
+
+    monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: None)
+    write(tmp_path / "u" / "thesis.txt", "x")
+    result = _cli("serve", "--content", str(CONTENT), "--out", str(tmp_path / "u"), "--port", "0")
+    assert result.exit_code == 1 and (tmp_path / "u" / "thesis.txt").read_text() == "x"
+
+
+def test_server_does_not_follow_symlinks_out_of_the_site(tmp_path):
+    from kb.serve import make_server
+
+    site = tmp_path / "site"
+    write(site / "index.html", "inside")
+    write(site / "real" / "page.html", "inside too")
+    write(tmp_path / "secret" / "index.html", "outside")
+    (site / "evil.html").symlink_to(tmp_path / "secret" / "index.html")
+    (site / "evil-dir").symlink_to(tmp_path / "secret")
+    (site / "fine.html").symlink_to(site / "real" / "page.html")
+    server = make_server(site, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        assert b"inside too" in _raw_get(port, "/fine.html")  # a link that stays inside is fine
+        for path in ("/evil.html", "/evil-dir/", "/evil-dir/index.html", "/evil-dir"):
+            reply = _raw_get(port, path)
+            assert b"outside" not in reply and reply.startswith(b"HTTP/1.0 404"), (path, reply[:40])
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_site_is_stale_when_templates_or_version_change(tmp_path, monkeypatch):
+    from kb import site as site_module
+    from kb.load import load
+
+    kb = load(FIXTURES / "golden-content")
+    out = site_module.build_site(kb, tmp_path / "site", search=False).out
+    stamp = json.loads(read(out, "kb-site.json"))
+    assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "langs"}
+    assert site_module.site_is_current(out, kb.content_hash)
+    assert not site_module.site_is_current(out, "other content")
+    monkeypatch.setattr(site_module, "__version__", "9.9.9")
+    assert not site_module.site_is_current(out, kb.content_hash)
+    monkeypatch.undo()
+    monkeypatch.setattr(site_module, "templates_hash", lambda: "edited")
+    assert not site_module.site_is_current(out, kb.content_hash)
+
+
+def test_serve_compares_hashes_without_loading_and_rebuilds_stale_sites(tmp_path, monkeypatch):
+    from kb import load as load_module
+    from kb import serve
+    from kb import site as site_module
+
+    monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: None)
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    out = tmp_path / "site"
+    assert "Built" in _cli("serve", "--content", str(content), "--out", str(out), "--port", "0").output
+    real_load = load_module.load
+    monkeypatch.setattr(load_module, "load", lambda *a, **k: pytest.fail("loaded although the site is current"))
+    result = _cli("serve", "--content", str(content), "--out", str(out), "--port", "0")
+    assert result.exit_code == 0 and "Built" not in result.output, result.output
+    monkeypatch.setattr(load_module, "load", real_load)
+    monkeypatch.setattr(site_module, "templates_hash", lambda: "edited")
+    assert "Built" in _cli("serve", "--content", str(content), "--out", str(out), "--port", "0").output

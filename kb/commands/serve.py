@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from kb.commands.build import build_or_exit, out_option
-from kb.commands.options import content_option, load_or_exit
+from kb.commands.options import content_option
+from kb.paths import default_content
 
 
 @click.command("serve")
@@ -18,17 +19,21 @@ from kb.commands.options import content_option, load_or_exit
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Interface to listen on; give 0.0.0.0 explicitly to serve other machines.")  # fmt: skip
 def command(content: Path | None, out: Path, port: int, host: str) -> None:
-    """Serve the built site on 127.0.0.1, building it first when it is missing or the content changed.
+    """Serve the built site on 127.0.0.1, building it first when it is missing or out of date.
 
-    The site records the content hash it was built from; a different hash triggers a rebuild.
-    Stop with Ctrl+C.
+    The site records the hash of the content, the kb version and the hash of the templates it was
+    built from; when any differs, the content is loaded and the site rebuilt. Stop with Ctrl+C.
     """
     from kb.serve import make_server, url_of
-    from kb.site import site_hash
+    from kb.site import site_is_current
+    from kb.sources import ContentError, content_hash
 
-    kb = load_or_exit(content)
-    if site_hash(out) != kb.content_hash:
-        build_or_exit(content, out, kb=kb)
+    try:
+        current = site_is_current(out, content_hash(content or default_content()))
+    except ContentError:
+        current = False  # loading says what is wrong with the folder
+    if not current:
+        build_or_exit(content, out)
     try:
         server = make_server(out, host, port)
     except OSError as err:

@@ -24,8 +24,13 @@ async function jumpTarget(query) {
   const map = await jumpMap();
   const q = fold(query).trim().replace(/\s+/g, " ");
   const num = q.replace(/^(cr|regles?|rules?)\s+/, "").replace(/\.$/, "");
-  if (/^\d{1,3}(\.\d+[a-z]?)?$/.test(num) && map.numbers[num]) { return map.numbers[num]; }
-  return map.cards[q] || null;
+  if (/^\d{1,3}(\.\d+[a-z]?)?$/.test(num) && own(map.numbers, num)) { return map.numbers[num]; }
+  return own(map.cards, q) ? map.cards[q] : null;
+}
+
+/* Only the map's own keys: `constructor` or `__proto__` must not reach Object.prototype. */
+function own(map, key) {
+  return Boolean(map) && Object.prototype.hasOwnProperty.call(map, key) && typeof map[key] === "string";
 }
 
 let engines = null;
@@ -46,6 +51,49 @@ function hrefOf(data, sub) {
   return root + url + (anchor && anchor !== "main" ? "#" + anchor : "");
 }
 
+/* The word range [from, to) of a sub-result's section: from its anchor to the next anchor of the page. */
+function section(sub, data) {
+  const from = sub && sub.anchor ? sub.anchor.location : 0;
+  const next = (data.anchors || []).map((a) => a.location).filter((l) => l > from);
+  return [from, next.length ? Math.min(...next) : Infinity];
+}
+
+/* A sub-result's relevance (Pagefind lists them in page order, unscored): the summed scores of the words it
+   matched, doubled for each pair of matched words side by side (`bibliothèque vide`), per word of its section,
+   so that a short rule naming the query beats a long one mentioning it in passing. */
+function subScore(sub, data) {
+  const [from, to] = section(sub, data);
+  const length = Number.isFinite(to) ? to - from : (data.word_count || from + 20) - from;
+  const hits = new Set(sub.locations || []);
+  const pairs = (sub.locations || []).filter((l) => hits.has(l + 1)).length;
+  const sum = (sub.weighted_locations || []).reduce((total, w) => total + (w.balanced_score || w.weight || 0), 0);
+  return (sum * (1 + pairs)) / Math.max(20, length);
+}
+
+/* The excerpt as DOM nodes, built from the fragment's plain text and the matched word positions, within the
+   section. Pagefind's own `excerpt` escapes < and > but not &, so it is not HTML to trust: no innerHTML here. */
+function excerptNodes(data, sub, length) {
+  const words = (data.content || "").split(/[\r\n\s]+/g);
+  const locations = (sub || data).locations || [];
+  const [from, to] = section(sub, data);
+  const end = Math.min(words.length, to);
+  const first = locations.length ? Math.min(...locations) : from;
+  const start = Math.max(from, 0, Math.min(first - 6, end - length));
+  const hits = new Set(locations);
+  const out = document.createDocumentFragment();
+  for (let i = start; i < Math.min(end, start + length); i++) {
+    out.append(" ");
+    if (hits.has(i)) {
+      const mark = document.createElement("mark");
+      mark.textContent = words[i];
+      out.append(mark);
+    } else {
+      out.append(words[i]);
+    }
+  }
+  return out;
+}
+
 function render(groups) {
   list.textContent = "";
   for (const g of groups) {
@@ -63,7 +111,7 @@ function render(groups) {
       badge.textContent = s.lang.toUpperCase();
       p.appendChild(badge);
       const span = document.createElement("span");
-      span.innerHTML = " " + s.excerpt; /* Pagefind excerpts: our own escaped text with <mark> */
+      span.appendChild(s.excerpt);
       p.appendChild(span);
       li.appendChild(p);
     }
@@ -81,10 +129,11 @@ async function runSearch(query) {
     const res = await pf.search(q);
     const top = await Promise.all(res.results.slice(0, 12).map((r) => r.data().then((d) => [r.score, d])));
     for (const [score, d] of top) {
-      const subs = d.sub_results && d.sub_results.length ? d.sub_results.slice(0, 3) : [null];
+      const ranked = (d.sub_results || []).map((s, i) => [subScore(s, d), i, s]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+      const subs = ranked.length ? ranked.slice(0, 3).map((r) => r[2]) : [null];
       subs.forEach((s, i) => found.push({ score: score - i * 0.01, lang, href: hrefOf(d, s),
         title: s && s.title && s.title !== d.meta.title ? `${s.title} — ${d.meta.title}` : d.meta.title,
-        excerpt: (s || d).excerpt }));
+        excerpt: excerptNodes(d, s, 24) }));
     }
   }
   if (mine !== serial) { return; }
