@@ -299,8 +299,8 @@ def _is_short_for(name: str, card_id: str, names: _Names) -> bool:
 class _Cites:
     """What the rule citations of one record are checked against, and how they are reported."""
 
-    exists: Callable[[str, str], bool]
-    """`rule_exists(lang, number)` of the loaded rules."""
+    exists: Callable[[str, str, str | None], bool]
+    """`rule_exists(lang, number, as_of)`: whether the loaded rules in force at that date have the number."""
     as_of: str | None
     """Date of the rules the text cites (the FAQ's date, the Gatherer ruling's date)."""
     diags: list[Diagnostic]
@@ -312,7 +312,7 @@ def _rule_refs(text: str, lang: str, what: str, where: SourceRef, positions: Pos
     found: dict[str, None] = {}
     for match in find_references(text, lang):
         for target in match.targets:
-            if cites.exists(lang, target):
+            if cites.exists(lang, target, cites.as_of):
                 found[target] = None
                 continue
             line = line_at(positions, match.start, where.line)
@@ -350,7 +350,7 @@ def _by_language(faqs: Sequence[FaqResult]) -> list[FaqResult]:
 
 
 def link_cards(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult],
-               rule_exists: Callable[[str, str], bool]) -> CardLinks:
+               rule_exists: Callable[[str, str, str | None], bool]) -> CardLinks:
     """Merge the FAQ cards with the card data and link every ruling and note to cards and rules.
 
     A card keeps the faces of the first FAQ language (French first); another FAQ language's type line and text

@@ -75,8 +75,10 @@ def load(content: Path) -> KnowledgeBase:
     links = link_rules(parsed.rules, glossary)
     editions = links.editions
 
-    def rule_exists(lang: str, number: str) -> bool:
-        return any(ed.lang == lang and number in ed.rules for ed in editions)
+    def rule_exists(lang: str, number: str, as_of: str | None = None) -> bool:
+        """Whether an edition in force at `as_of` (an FAQ's or ruling's date) has the rule; undated ones count."""
+        in_force = [ed for ed in editions if ed.effective_date is None or as_of is None or ed.effective_date <= as_of]
+        return any(ed.lang == lang and number in ed.rules for ed in in_force)
 
     cards = link_cards(parsed.faqs, parsed.card_data, rule_exists)
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)

@@ -50,7 +50,7 @@ def data():
 
 @pytest.fixture(scope="module")
 def links(fr_faq, data):
-    return link_cards([fr_faq], [data], lambda lang, number: True)
+    return link_cards([fr_faq], [data], lambda lang, number, as_of=None: True)
 
 
 def by_name(links, name):
@@ -109,7 +109,7 @@ def test_ruling_links(links):
 
 
 def test_vide_gluant_is_a_mention_without_card_data(fr_faq):
-    links = link_cards([fr_faq], [], lambda lang, number: True)
+    links = link_cards([fr_faq], [], lambda lang, number, as_of=None: True)
     assert links.diagnostics == ()
     assert len(links.cards) == 64
     ruling = next(r for r in links.rulings if r.id == "fr/faq-discorde-2006#L843")
@@ -117,7 +117,7 @@ def test_vide_gluant_is_a_mention_without_card_data(fr_faq):
 
 
 def test_french_and_english_faqs_make_one_card(fr_faq, en_faq, data):
-    links = link_cards([fr_faq, en_faq], [data], lambda lang, number: number == "502.53")
+    links = link_cards([fr_faq, en_faq], [data], lambda lang, number, as_of=None: number == "502.53")
     isperia = by_name(links, "Isperia the Inscrutable")
     assert [links_r.lang for links_r in links.rulings if links_r.card == isperia.id] == ["fr", "en", "en"]
     research = by_name(links, "Research // Development")
@@ -130,7 +130,7 @@ def test_french_and_english_faqs_make_one_card(fr_faq, en_faq, data):
 
 
 def test_unresolved_rule_is_a_note_with_the_faq_date(en_faq):
-    links = link_cards([en_faq], [], lambda lang, number: False)
+    links = link_cards([en_faq], [], lambda lang, number, as_of=None: False)
     assert [d.format() for d in links.diagnostics] == [
         "tests/fixtures/faq-en-sample.txt:98: note: ruling cites rule 502.53 (rules as of 2006-03-17), not among the "
         "loaded rules; load the comprehensive rules of that date to link it"]
@@ -147,7 +147,7 @@ def test_unresolved_rule_is_reported_on_the_line_that_holds_it():
                  "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
                  "* Première ligne\nseconde ligne, voir règle 502.53a.\n\nParagraphe suivant, voir règle 502.53b.")
     assert faq.diagnostics == ()
-    links = link_cards([faq], [], lambda lang, number: number == "502.53b")
+    links = link_cards([faq], [], lambda lang, number, as_of=None: number == "502.53b")
     tail = "not among the loaded rules; load the comprehensive rules of that date to link it"
     assert [d.format() for d in links.diagnostics] == [
         f"content/fr/x.txt:22: note: ruling cites rule 502.53a (rules as of 2006-03-17), {tail}",
@@ -161,7 +161,7 @@ def test_cost_mismatch_and_unknown_name(data, tmp_path):
             "Texte.\n\n* Un.\n-----\n\nCarte inconnue\n{1}\nArtefact\n\n* Deux.\n-----\n\nGhildmage de Rakdoss\n"
             "{B/R}{B/R}\nCréature : zombie\n2/2\n")
     faq = parse_faq(SourceText("content/fr/x.txt", "fr", tuple(text.split("\n")), "utf-8", ""), "fr/x")
-    links = link_cards([faq], [data], lambda lang, number: True)
+    links = link_cards([faq], [data], lambda lang, number, as_of=None: True)
     assert [d.format() for d in links.diagnostics] == [
         "content/fr/x.txt:5: warning: mana cost of Carambolage is {2}{W} here but {1}{W} for Carom in "
         "content/en/cards-dissension-mtgjson.json:566; check the FAQ or the card data",
@@ -174,7 +174,7 @@ def test_cost_mismatch_and_unknown_name(data, tmp_path):
 
 def test_inputs_are_not_mutated(fr_faq, data):
     before = copy.deepcopy((fr_faq, data))
-    link_cards([fr_faq], [data], lambda lang, number: True)
+    link_cards([fr_faq], [data], lambda lang, number, as_of=None: True)
     assert (fr_faq, data) == before
 
 
@@ -228,7 +228,7 @@ def test_find_cards_takes_exact_or_prefix_and_suggests_the_rest(links):
 
 
 def test_french_faces_are_kept_with_english_faq_loaded_first(fr_faq, en_faq, data):
-    links = link_cards([en_faq, fr_faq], [data], lambda lang, number: True)
+    links = link_cards([en_faq, fr_faq], [data], lambda lang, number, as_of=None: True)
     research = by_name(links, "Research // Development")
     assert [(f.lang, f.type_line, f.names) for f in research.faces] == [
         ("fr", "Éphémère", {"en": "Research", "fr": "Recherche"}),
@@ -245,7 +245,7 @@ def test_english_faq_text_is_kept_beside_french_faces_without_card_data():
              "Rakdos\n{{B}}{{R}}\n{}\n2/2\n{}\n\n* {}")
     fr = faq_of(block.format("Créature : démon", "Vol.", "Une règle."))
     en = faq_of(block.format("Creature -- Demon", "Flying.", "A ruling."), "content/en/x.txt", "en/x")
-    links = link_cards([en, fr], [], lambda lang, number: True)
+    links = link_cards([en, fr], [], lambda lang, number, as_of=None: True)
     (rakdos,) = links.cards
     assert [(f.lang, f.type_line, f.text) for f in rakdos.faces] == [("fr", "Créature : démon", "Vol.")]
     assert rakdos.oracle == {"en_type": "Creature -- Demon", "en_text": "Flying."}
@@ -255,7 +255,7 @@ def test_english_faq_text_is_kept_beside_french_faces_without_card_data():
 def test_cards_by_document(fr_faq, en_faq, data, links):
     assert len(links.cards_by_document["fr/faq-discorde-2006"]) == 64
     assert len(links.cards_by_document["en/cards-dissension-mtgjson"]) == 180
-    both = link_cards([fr_faq, en_faq], [data], lambda lang, number: True)
+    both = link_cards([fr_faq, en_faq], [data], lambda lang, number, as_of=None: True)
     assert both.cards_by_document["en/faq-en-sample"] == (
         "steeling-stance", "research-development", "isperia-the-inscrutable", "novijen-heart-of-progress",
         "rakdos-guildmage", "sprouting-phytohydra")
@@ -269,7 +269,7 @@ def card_file(path: str, doc: str, *rulings: str):
 
 def test_same_name_cards_keep_their_own_rulings_across_files():
     first, second = card_file("en/a.json", "en/a", "One", "Two"), card_file("en/b.json", "en/b", "Three")
-    links = link_cards([], [first, second], lambda lang, number: True)
+    links = link_cards([], [first, second], lambda lang, number, as_of=None: True)
     assert [(c.id, c.rulings) for c in links.cards] == [
         ("plains", ("plains/en/1",)), ("plains-2", ("plains-2/en/1",)), ("plains-3", ("plains-3/en/1",))]
     assert [(r.id, r.card, r.text) for r in links.rulings] == [
@@ -282,3 +282,22 @@ def test_card_names(links):
     assert (card_name(cytoshape), card_name(cytoshape, "fr"), card_name(cytoshape, "de")) == (
         "Cytoshape", "Cytoforme", "Cytoshape")
     assert display_name(cytoshape) == "Cytoforme / Cytoshape"
+
+
+def test_faq_citations_resolve_only_against_rules_in_force(tmp_path):
+    """A 2006 FAQ citing rule 502.53 is not linked to a later edition's rule of that number."""
+    from kb.load import load
+
+    content = tmp_path / "c"
+    (content / "en").mkdir(parents=True)
+    sample = (Path(__file__).parent / "fixtures" / "faq-en-sample.txt").read_bytes()
+    (content / "en" / "faq.txt").write_bytes(sample)
+    (content / "en" / "cr.txt").write_text(
+        "These rules are effective as of September 26, 2015.\n\n502.53. A later rule.\n", encoding="utf-8")
+    later = load(content)
+    cited = [r for r in later.rulings if "502.53" in r.text]
+    assert cited and all(r.rule_refs == () for r in cited)
+    assert any("cites rule 502.53 (rules as of" in d.message for d in later.diagnostics)
+    (content / "en" / "cr.txt").write_text("502.53. An undated extract.\n", encoding="utf-8")
+    undated = load(content)
+    assert all(r.rule_refs == ("502.53",) for r in undated.rulings if "502.53" in r.text)
