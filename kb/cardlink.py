@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from kb.link import LANG_ORDER
-from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef
+from kb.link import lang_key
+from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef, card_name
 from kb.parse.cardtext import unique_id
 from kb.parse.faq import FaqResult
 from kb.parse.faq_blocks import Positions, line_at
@@ -125,11 +125,6 @@ def _cost_diag(card: Card, item: _Merged) -> list[Diagnostic]:
     return [Diagnostic("warning", card.source.path, card.source.line,
                        f"mana cost of {card_name(card)} is {shown} here but {expected} for {item.base.names['en']} in "
                        f"{item.base.source}; check the FAQ or the card data")]
-
-
-def card_name(card: Card, lang: str | None = None) -> str:
-    """Return a card's name in a language, else its first name, else its id."""
-    return (card.names.get(lang) if lang else None) or next(iter(card.names.values()), card.id)
 
 
 def _match_diag(card: Card, item: _Merged | None, how: str, has_data: bool) -> list[Diagnostic]:
@@ -346,7 +341,7 @@ def _link_note(n: FaqNote, cards: tuple[str, ...], names: _Names, cites: _Cites,
 
 def _by_language(faqs: Sequence[FaqResult]) -> list[FaqResult]:
     """Order the FAQs French first (the product reads FR | EN), then by load order."""
-    return sorted(faqs, key=lambda res: LANG_ORDER.get(res.document.lang, len(LANG_ORDER)))
+    return sorted(faqs, key=lambda res: lang_key(res.document.lang)[0])
 
 
 def link_cards(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult],

@@ -8,10 +8,10 @@ import textwrap
 from collections.abc import Mapping, Sequence
 
 from kb.export import source_json
+from kb.link import ordered_langs
 from kb.model import Card, Face, FaqInfo, FaqNote, Ruling
 from kb.sources import fold
 
-NAME_ORDER = ("fr", "en")
 SUGGESTIONS = 10
 """How many suggestions `suggest_cards` gives at most."""
 CLOSE_SPELLING = 0.75
@@ -29,8 +29,7 @@ def _all_names(card: Card) -> list[str]:
 
 def display_name(card: Card) -> str:
     """Return a card's names, French first (`Cytoforme / Cytoshape`)."""
-    langs = [lang for lang in (*NAME_ORDER, *card.names) if lang in card.names]
-    return " / ".join(dict.fromkeys(card.names[lang] for lang in langs)) or card.id
+    return " / ".join(dict.fromkeys(card.names[lang] for lang in ordered_langs(card.names))) or card.id
 
 
 def _query(query: str) -> list[str]:
@@ -131,7 +130,7 @@ def _wrap(text: str, width: int, indent: str) -> list[str]:
 
 def _face_lines(face: Face, width: int) -> list[str]:
     """Render one face: name, cost, type, P/T, text."""
-    name = " / ".join(face.names[lang] for lang in NAME_ORDER if lang in face.names) or "?"
+    name = " / ".join(face.names[lang] for lang in ordered_langs(face.names)) or "?"
     head = f"  {name}  {''.join(face.mana_cost)}".rstrip()
     lines = [head, f"  {face.type_line}"]
     if face.power is not None:
@@ -142,7 +141,7 @@ def _face_lines(face: Face, width: int) -> list[str]:
 def format_card(card: Card, rulings_by_id: Mapping[str, Ruling], notes_by_id: Mapping[str, FaqNote],
                 width: int, cards_by_id: Mapping[str, Card] | None = None) -> str:
     """Render a card as plain text: names, faces, FAQ and Gatherer rulings, linked cards (by name) and rules."""
-    names = [f"{card.names[lang]} [{lang}]" for lang in (*NAME_ORDER, *card.names) if lang in card.names]
+    names = [f"{card.names[lang]} [{lang}]" for lang in ordered_langs(card.names)]
     lines = [" | ".join(dict.fromkeys(names)), f"  ({card.source})", ""]
     for face in card.faces:
         lines += _face_lines(face, width) + [""]
@@ -150,7 +149,7 @@ def format_card(card: Card, rulings_by_id: Mapping[str, Ruling], notes_by_id: Ma
         lines += ["Oracle (en):", *_wrap(card.oracle["en_text"], width, "    "), ""]
     linked_cards: dict[str, None] = {}
     linked_rules: dict[str, None] = {}
-    for lang in dict.fromkeys([*NAME_ORDER, *(r.lang for r in rulings_by_id.values())]):
+    for lang in ordered_langs(r.lang for r in rulings_by_id.values()):
         mine = [rulings_by_id[i] for i in card.rulings if i in rulings_by_id and rulings_by_id[i].lang == lang]
         if not mine:
             continue

@@ -14,6 +14,16 @@ from kb.parse.rules import RulesResult, sort_key
 LANG_ORDER = {"fr": 0, "en": 1}  # French first: the product reads FR | EN
 
 
+def lang_key(lang: str) -> tuple[int, str]:
+    """Sort key for languages: French, English, then the others in code order."""
+    return LANG_ORDER.get(lang, len(LANG_ORDER)), lang
+
+
+def ordered_langs(langs: Iterable[str]) -> list[str]:
+    """Languages without repeats, French first, then English, then the rest in code order."""
+    return sorted(dict.fromkeys(langs), key=lang_key)
+
+
 @dataclass(frozen=True, slots=True)
 class Edition:
     """Rules documents of one language and effective date whose numbers do not overlap."""
@@ -113,7 +123,7 @@ def primary_editions(editions: Iterable[Edition]) -> dict[str, Edition]:
         cur = best.get(ed.lang)
         if cur is None or (len(ed.rules), ed.effective_date or "") > (len(cur.rules), cur.effective_date or ""):
             best[ed.lang] = ed
-    return dict(sorted(best.items(), key=lambda kv: (LANG_ORDER.get(kv[0], len(LANG_ORDER)), kv[0])))
+    return {lang: best[lang] for lang in ordered_langs(best)}
 
 
 def _resolve(ed: Edition, targets: Iterable[str]) -> tuple[ResolvedRef, ...]:

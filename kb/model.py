@@ -184,6 +184,12 @@ class Card:
     """Extra card data by key (`en_text`, `en_type`, `multiverseid`…), from card data files."""
 
 
+def card_name(card: Card | Face, lang: str | None = None) -> str:
+    """Return a card's (or a face's) name in a language, else its first name, else the card's id."""
+    fallback = card.id if isinstance(card, Card) else ""
+    return (card.names.get(lang) if lang else None) or next(iter(card.names.values()), fallback)
+
+
 @dataclass(frozen=True, slots=True)
 class Ruling:
     """A ruling on a card: an FAQ bullet (plus its continuation paragraphs) or a Gatherer ruling."""

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kb.model import card_name
 from kb.sources import fold
 
 ORACLE_KEY = re.compile(r"([a-z]{2})_(?:type|text)")
@@ -91,7 +92,7 @@ def ruling_entries(rulings: Iterable, cards: dict) -> Iterator[Entry]:
     for r in rulings:
         card = cards.get(r.card)
         names = dict(card.names) if card else {}
-        name = names.get(r.lang) or next(iter(names.values()), r.card)
+        name = card_name(card, r.lang) if card else r.card
         yield Entry("ruling", r.id, {}, {r.lang: r.text}, names=names or None, context={r.lang: name})
 
 

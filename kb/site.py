@@ -24,8 +24,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from kb import __version__, render
 from kb.base import KnowledgeBase
+from kb.link import ordered_langs
+from kb.model import card_name
 from kb.paths import PROJECT
-from kb.sitedata import SiteData, card_name, coverage, faq_cards, gather, jump_map, ordered_langs
+from kb.sitedata import SiteData, coverage, faq_cards, gather, jump_map
 
 TEMPLATES = PROJECT / "templates"
 STAMP = "kb-site.json"

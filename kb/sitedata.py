@@ -6,7 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kb.base import KnowledgeBase
-from kb.model import Card, Face, FaqInfo, FaqNote, Rule, Ruling
+from kb.link import lang_key, ordered_langs
+from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.render import fold, slug, sort_name
 
 DEPTH = {"section": 0, "rule": 0, "numbered": 1, "subrule": 2}
@@ -85,11 +86,6 @@ class SiteData:
         return links
 
 
-def ordered_langs(langs: list[str]) -> list[str]:
-    """French first, then English, then the rest in code order."""
-    return sorted(dict.fromkeys(langs), key=lambda lang: (lang != "fr", lang != "en", lang))
-
-
 def gather(kb: KnowledgeBase) -> SiteData:
     """Compute anchors, page groups, paths and backlinks for the whole site."""
     langs = ordered_langs(kb.langs or [d.lang for d in kb.documents])
@@ -134,15 +130,12 @@ def _paths(data: SiteData) -> None:
         data.faq_path[info.document] = path
         taken: set[str] = set()
         for note in data.faq_notes.setdefault(info.document, []):
-            anchor = "note-" + slug(note.title or note.id.split("#")[-1])
-            while anchor in taken:
-                anchor += "-2"
-            taken.add(anchor)
+            anchor = _unique("note-" + slug(note.title or note.id.split("#")[-1]), taken)
             data.note_path[note.id] = f"{path}#{anchor}"
 
 
 def _unique(name: str, used: set[str]) -> str:
-    """`name`, suffixed with `-2` until no other page uses it; remembered as used."""
+    """`name`, suffixed with `-2` until it is not in `used`; remembered as used."""
     while name in used:
         name += "-2"
     used.add(name)
@@ -177,11 +170,6 @@ def _mention(data: SiteData, item_id: str, lang: str | None) -> tuple[str, str] 
     if note is None or note.id not in data.note_path:
         return None
     return note.title, data.note_path[note.id]
-
-
-def card_name(card: Card | Face, lang: str) -> str:
-    """A card's (or a face's) name in a language, else in the first language it has one in."""
-    return card.names.get(lang) or next(iter(card.names.values()), card.id if isinstance(card, Card) else "")
 
 
 def _rule_pages(data: SiteData, numbers: list[str]) -> None:
@@ -224,10 +212,7 @@ def _glossary(data: SiteData) -> None:
     """Glossary entries per language, alphabetical, with unique anchors."""
     taken: set[str] = set()
     for index, entry in sorted(enumerate(data.kb.glossary), key=lambda p: sort_name(p[1].term)):
-        anchor = f"g-{entry.lang}-{slug(entry.term)}"
-        while anchor in taken:
-            anchor += "-2"
-        taken.add(anchor)
+        anchor = _unique(f"g-{entry.lang}-{slug(entry.term)}", taken)
         data.glossary.setdefault(entry.lang, []).append((anchor, index))
 
 
@@ -260,7 +245,7 @@ def rulings_of(kb: KnowledgeBase, card: Card) -> list[tuple[str, str, list[Rulin
         doc = kb.document.get(doc_id)
         label = doc.title if doc is not None and doc.title else (rulings[0].section or doc_id)
         out.append((lang, label, rulings))
-    return sorted(out, key=lambda g: (g[0] != "fr", g[0] != "en", g[0]))
+    return sorted(out, key=lambda g: lang_key(g[0]))
 
 
 def jump_map(data: SiteData) -> dict:

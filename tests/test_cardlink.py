@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.cardlink import card_name, link_cards
+from kb.cardlink import link_cards
 from kb.cardview import (
     card_to_json,
     display_name,
@@ -18,7 +18,7 @@ from kb.cardview import (
     ruling_to_json,
     suggest_cards,
 )
-from kb.model import SourceText
+from kb.model import SourceText, card_name
 from kb.parse.faq import parse_faq
 from kb.parse.mtgjson import parse_mtgjson
 from kb.sources import read_source

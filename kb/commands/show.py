@@ -119,7 +119,7 @@ def _mention_label(kb, item_id: str) -> str:
     """Name a ruling (by its card) or a note (by its title)."""
     if item_id in kb.note:
         return kb.note[item_id].title
-    from kb.cardlink import card_name
+    from kb.model import card_name
 
     ruling = kb.ruling[item_id]
     card = kb.card.get(ruling.card)
