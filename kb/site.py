@@ -265,8 +265,8 @@ def plan(data: SiteData) -> list[Job]:
     pages = data.rule_pages
     for i, page in enumerate(pages):
         nav = {"prev": pages[i - 1] if i else None, "next": pages[i + 1] if i + 1 < len(pages) else None}
-        title = " · ".join([page.head, *(page.titles[lang] for lang in data.langs if lang in page.titles)])
-        jobs.append(Job(page.path, "rule.html", {"title": title, "current": "contents", "page": page, **nav}))
+        ctx = {"title": page.label(data.langs), "current": "contents", "page": page, **nav}
+        jobs.append(Job(page.path, "rule.html", ctx))
     for info in data.kb.faqs:
         notes = data.faq_notes[info.document]
         cards = faq_cards(data.kb, info, {n.id for n in notes})
@@ -305,8 +305,7 @@ def search_docs(data: SiteData) -> Iterator[dict]:
         for lang in data.langs:
             blocks = [(row.number, row.number, _rule_words(row.cells[lang])) for row in page.rows if row.cells[lang]]
             if blocks:
-                title = " · ".join([page.head, *(page.titles[t] for t in data.langs if t in page.titles)])
-                yield _doc(lang, f"rules-{page.head}", title, page.path, "rule", blocks)
+                yield _doc(lang, f"rules-{page.head}", page.label(data.langs), page.path, "rule", blocks)
     for lang, entries in data.glossary.items():
         blocks = [(a, kb.glossary[i].term, f"{kb.glossary[i].term}\n{kb.glossary[i].definition}") for a, i in entries]
         yield _doc(lang, "glossary", "Glossaire · Glossary", "glossary.html", "glossary", blocks)
@@ -330,8 +329,7 @@ def _card_docs(data: SiteData, card) -> Iterator[dict]:
         texts = [card.names.get(lang, "")]
         texts += [f.text for f in card.faces if f.lang == lang]
         texts += [r.text for g in groups if g[0] == lang for r in g[2]]
-        if lang == "en":
-            texts += [v for k, v in sorted(card.oracle.items()) if k.startswith("en_")]
+        texts += [v for k, v in sorted(card.oracle.items()) if k.startswith(f"{lang}_")]  # card data: en_text…
         name = card_name(card, lang)
         yield _doc(lang, "card-" + path.split("/")[-1][:-5], name, path, "card", [("main", name, "\n".join(texts))])
 

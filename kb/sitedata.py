@@ -42,6 +42,10 @@ class RulePage:
         """Where the page is written."""
         return f"rules/{self.head}.html"
 
+    def label(self, langs: list[str]) -> str:
+        """`120 · Piocher une carte · Drawing a Card`: the number and its titles in `langs` order."""
+        return " · ".join([self.head, *(self.titles[lang] for lang in langs if lang in self.titles)])
+
 
 @dataclass
 class SiteData:
