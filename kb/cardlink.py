@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from kb.link import lang_key
+from kb.langs import lang_key
 from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef, card_name
 from kb.parse.cardtext import unique_id
 from kb.parse.faq import FaqResult

@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 
 from kb.export import source_json
-from kb.link import ordered_langs
+from kb.langs import ordered_langs
 from kb.model import Card, Face, FaqInfo, FaqNote, Ruling
 from kb.sources import fold
 

@@ -8,20 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from kb.langs import ordered_langs
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule
 from kb.parse.rules import RulesResult, sort_key
-
-LANG_ORDER = {"fr": 0, "en": 1}  # French first: the product reads FR | EN
-
-
-def lang_key(lang: str) -> tuple[int, str]:
-    """Sort key for languages: French, English, then the others in code order."""
-    return LANG_ORDER.get(lang, len(LANG_ORDER)), lang
-
-
-def ordered_langs(langs: Iterable[str]) -> list[str]:
-    """Languages without repeats, French first, then English, then the rest in code order."""
-    return sorted(dict.fromkeys(langs), key=lang_key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,13 +21,14 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 
+from kb.langs import ordered_langs
 from kb.search_entries import Entry, entries
 from kb.search_query import KINDS, Item, ParsedQuery, SearchError, parse_query
 from kb.search_rank import SearchResult, cited_boost, highlight_terms, make_result, query_words, rerank_factor
 from kb.search_store import IndexNotWritable, current, index_root
 from kb.search_store import index_key as _index_key
 from kb.search_store import publish as _publish
-from kb.search_text import RULE_NUMBER, TOKEN, LangText, fold, order_langs, stop_words, words
+from kb.search_text import RULE_NUMBER, TOKEN, LangText, fold, stop_words, words
 
 __all__ = ["Entry", "IndexNotWritable", "Item", "ParsedQuery", "SearchError", "SearchIndex", "SearchResult",
            "entries", "ensure_index", "index_key", "index_root", "open_index", "parse_query", "publish",
@@ -112,12 +113,12 @@ def make_schema(langs: Iterable[str]) -> Schema:
 
 def schema_langs(schema: Schema) -> tuple[str, ...]:
     """The languages an index has fields for, in display order."""
-    return order_langs(name[5:] for name in schema.names() if name.startswith("text_"))
+    return tuple(ordered_langs(name[5:] for name in schema.names() if name.startswith("text_")))
 
 
 def _document(e: Entry) -> dict:
     """The Whoosh document of an entry."""
-    langs = list(order_langs([*e.texts, *e.titles]))
+    langs = ordered_langs([*e.texts, *e.titles])
     doc = {"id": e.id, "kind": e.kind, "langs": " ".join(langs), "order": e.order, "_boost": KIND_BOOSTS[e.kind],
            "data": {"kind": e.kind, "id": e.id, "number": e.number, "names": e.names, "titles": e.titles,
                     "texts": e.texts, "context": e.context, "langs": langs}}  # fmt: skip
@@ -138,7 +139,7 @@ def _document(e: Entry) -> dict:
 def _fill(storage_or_folder, items: Iterable[Entry]):
     """Create an index (in a folder, or in memory) holding the entries; return it."""
     items = list(items)
-    schema = make_schema(order_langs(lang for e in items for lang in (*e.texts, *e.titles)))
+    schema = make_schema(tuple(ordered_langs(lang for e in items for lang in (*e.texts, *e.titles))))
     if isinstance(storage_or_folder, Path):
         ix = whoosh.index.create_in(str(storage_or_folder), schema)
     else:

@@ -15,8 +15,6 @@ TOKEN = r"\w+(?:\.?\w+)*"
 WORD = re.compile(TOKEN)
 RULE_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 """A rule number typed among keywords (`704`, `120.4`)."""
-PREFERRED = ("fr", "en")
-"""Languages listed first, in this order; any other language follows in code order."""
 FRENCH_EXTRA = {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu",
                 "si", "quand", "comment", "quoi", "quel", "quelle", "quels", "quelles", "dont", "où", "cet", "cette",
                 "ceci", "cela", "ça", "est-ce", "alors", "donc", "car", "ni"}  # fmt: skip
@@ -28,12 +26,6 @@ def fold(word: str) -> str:
     """A lowercase word without accents (`bibliothèque` -> `bibliotheque`, `œuvre` -> `oeuvre`)."""
     decomposed = unicodedata.normalize("NFKD", word.translate(_FOLD_MAP))
     return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def order_langs(langs: Iterable[str]) -> tuple[str, ...]:
-    """Languages in display order: French, English, then the others alphabetically."""
-    found = set(langs)
-    return tuple(lang for lang in PREFERRED if lang in found) + tuple(sorted(found - set(PREFERRED)))
 
 
 def words(text: str) -> list[str]:

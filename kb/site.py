@@ -24,7 +24,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from kb import __version__, render
 from kb.base import KnowledgeBase
-from kb.link import ordered_langs
+from kb.langs import ordered_langs
 from kb.model import card_name
 from kb.paths import PROJECT
 from kb.sitedata import SiteData, coverage, faq_cards, gather, jump_map

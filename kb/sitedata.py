@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from kb.base import KnowledgeBase
-from kb.link import lang_key, ordered_langs
+from kb.langs import lang_key, ordered_langs
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.render import fold, slug, sort_name
 
