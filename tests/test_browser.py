@@ -163,8 +163,7 @@ def test_rule_number_jumps(page, site_url):
 def test_card_name_jumps(page, site_url):
     kb = site_url[1]
     card = next((c for c in kb.cards if "en" in c.names and " // " not in c.names["en"]), None)
-    if card is None:
-        pytest.skip("no card with an English name in the bundled content")
+    assert card is not None, "the bundled content has cards with English names (MTGJSON)"
     search(page, site_url, card.names["en"].upper())
     page.wait_for_url("**/cards/*.html")
     assert card.names["en"] in page.locator("h1").inner_text()
@@ -208,8 +207,7 @@ def test_no_serious_accessibility_violation(page, site_url, path):
 
 def test_card_and_faq_pages_are_accessible(page, site_url):
     kb = site_url[1]
-    if not kb.cards:
-        pytest.skip("no cards loaded")
+    assert kb.cards, "the bundled content has cards"
     page.goto(site_url[0] + "cards.html")
     page.locator(".card-list a").first.click()
     page.wait_for_load_state()
