@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.load import load  # noqa: E402
-from kb.site import build_site  # noqa: E402
+from kb.link.load import load  # noqa: E402
+from kb.site.write import build_site  # noqa: E402
 
 RUNS = 3
 

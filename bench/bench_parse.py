@@ -15,9 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.load import load  # noqa: E402
+from kb.link.load import load  # noqa: E402
 from kb.model import SourceText  # noqa: E402
-from kb.parse.rules import parse_rules  # noqa: E402
+from kb.parse.cr.rules import parse_rules  # noqa: E402
 from kb.sources import read_source, split_lines  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"

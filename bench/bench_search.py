@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.load import load  # noqa: E402
-from kb.search import entries, index_key, index_root, open_index, publish  # noqa: E402
+from kb.link.load import load  # noqa: E402
+from kb.search.index import entries, index_key, index_root, open_index, publish  # noqa: E402
 
 QUERIES = ["120.2a", "règle 703.4k", "CR 120", "r120.2a", "1", "702.19", "deathtouch", "mulligan", "APNAP",
            "bibliotheque", "l'etape", "piochees", "drawn", "legend rule", "state-based actions", "first strike",

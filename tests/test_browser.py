@@ -20,9 +20,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python
 @pytest.fixture(scope="module")
 def site_url(tmp_path_factory):
     """The bundled content plus the 2015 English CR, built and served on 127.0.0.1."""
-    from kb.load import load
-    from kb.serve import make_server, url_of
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.serve import make_server, url_of
+    from kb.site.write import build_site
 
     root = tmp_path_factory.mktemp("browser")
     content = root / "content"
@@ -225,9 +225,9 @@ def test_card_and_faq_pages_are_accessible(page, site_url):
 @pytest.fixture(scope="module")
 def odd_text_url(tmp_path_factory):
     """A one-rule site whose text holds markup-like characters, served on 127.0.0.1."""
-    from kb.load import load
-    from kb.serve import make_server, url_of
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.serve import make_server, url_of
+    from kb.site.write import build_site
 
     root = tmp_path_factory.mktemp("odd")
     (root / "content" / "en").mkdir(parents=True)

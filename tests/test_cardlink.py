@@ -7,20 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from kb.cardlink import link_cards
-from kb.cardview import (
-    card_to_json,
-    display_name,
-    faq_to_json,
-    find_cards,
-    format_card,
-    note_to_json,
-    ruling_to_json,
-    suggest_cards,
-)
+from kb.export.json import card_to_json, faq_to_json, note_to_json, ruling_to_json
+from kb.export.text import format_card
+from kb.link.cards import link_cards
+from kb.link.lookup import display_name, find_cards, suggest_cards
 from kb.model import SourceText, card_name
-from kb.parse.faq import parse_faq
-from kb.parse.mtgjson import parse_mtgjson
+from kb.parse.cards.mtgjson import parse_mtgjson
+from kb.parse.faq.parse import parse_faq
 from kb.sources import read_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -286,7 +279,7 @@ def test_card_names(links):
 
 def test_faq_citations_resolve_only_against_rules_in_force(tmp_path):
     """A 2006 FAQ citing rule 502.53 is not linked to a later edition's rule of that number."""
-    from kb.load import load
+    from kb.link.load import load
 
     content = tmp_path / "c"
     (content / "en").mkdir(parents=True)

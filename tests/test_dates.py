@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.dates import find_date, iso_date
+from kb.parse.dates import find_date, iso_date
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from kb.model import Diagnostic, QuotedRule, SourceText
 from kb.parse.cardtext import parse_type_line
-from kb.parse.faq import looks_like_faq, parse_faq
-from kb.parse.faq_blocks import line_at
+from kb.parse.faq.blocks import line_at
+from kb.parse.faq.parse import looks_like_faq, parse_faq
 from kb.sources import read_source
 
 ROOT = Path(__file__).resolve().parent.parent

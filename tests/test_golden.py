@@ -41,8 +41,8 @@ def _masked(path: Path) -> str:
 @pytest.fixture(scope="module")
 def golden_build(tmp_path_factory) -> dict[str, str]:
     """The golden content built without a search index (the HTML is what we compare)."""
-    from kb.load import load
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.write import build_site
 
     site = build_site(load(FIXTURES / "golden-content"), tmp_path_factory.mktemp("golden") / "site", search=False)
     return built_files(site.out)
@@ -66,8 +66,8 @@ def test_golden_site(golden_build):
 
 
 def test_golden_build_is_deterministic(golden_build, tmp_path):
-    from kb.load import load
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.write import build_site
 
     again = build_site(load(FIXTURES / "golden-content"), tmp_path / "site", search=False)
     assert built_files(again.out) == golden_build

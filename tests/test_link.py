@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from kb.load import load
+from kb.link.load import load
 
 from .conftest import CR2015, CR2026, write
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kb.model import Diagnostic, SourceText
-from kb.parse.mtgjson import looks_like_mtgjson, parse_mtgjson
+from kb.parse.cards.mtgjson import looks_like_mtgjson, parse_mtgjson
 from kb.sources import read_source
 
 ROOT = Path(__file__).resolve().parent.parent

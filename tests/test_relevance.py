@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.search import open_index
+from kb.search.index import open_index
 
 G = "en/cr-en-20150926#"
 QUESTIONS = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.load import load
+from kb.link.load import load
 from kb.model import SourceText
-from kb.parse.rules import parse_rules
+from kb.parse.cr.rules import parse_rules
 from kb.sources import decode, split_lines
 
 from .conftest import write

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kb.model import SourceText
-from kb.parse.rules import parse_rules, sort_key
+from kb.parse.cr.rules import parse_rules, sort_key
 from kb.sources import read_source
 
 from .conftest import CONTENT, CR2015, CR2026

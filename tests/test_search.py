@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kb import search as S
 from kb.cli import main
 from kb.model import Card, Face, FaqNote, Ruling, SourceRef
-from kb.search_store import SPARE
+from kb.search import index as S
+from kb.search.store import SPARE
 
 from .conftest import CONTENT
 
@@ -259,7 +259,7 @@ def test_index_reused_without_parsing_and_rebuilt_on_change(tmp_path, monkeypatc
     def no_load(_):
         raise AssertionError("content parsed although unchanged")
 
-    monkeypatch.setattr("kb.load.load", no_load)
+    monkeypatch.setattr("kb.link.load.load", no_load)
     assert S.ensure_index(content) == first
     monkeypatch.undo()
     path = content / "fr" / "cr-120-piocher-une-carte.txt"
@@ -284,7 +284,7 @@ def test_concurrent_builds_leave_one_valid_index(tmp_path):
         except Exception as err:  # noqa: BLE001 - collected for the assertion below
             errors.append(err)
 
-    from kb.load import load
+    from kb.link.load import load
 
     kb = load(content)
     threads = [threading.Thread(target=build) for _ in range(3)]
@@ -440,7 +440,7 @@ def test_content_folders_sharing_a_parent_have_their_own_slot(tmp_path, monkeypa
     def no_load(_):
         raise AssertionError("rebuilt although unchanged")
 
-    monkeypatch.setattr("kb.load.load", no_load)
+    monkeypatch.setattr("kb.link.load.load", no_load)
     assert S.ensure_index(first) == a and S.ensure_index(second) == b
 
 

@@ -19,8 +19,9 @@ import pytest
 from click.testing import CliRunner
 from markupsafe import Markup
 
-from kb import render
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
+from kb.site import render
+from kb.sources import search_fold
 from tests.conftest import CONTENT, FIXTURES, write
 
 SKIP = ("pagefind-",)
@@ -94,7 +95,7 @@ def _check_link(site: Path, page: Path, href: str, ids: dict[Path, set[str]]) ->
 @pytest.fixture(scope="module")
 def site_bundled(bundled_kb, tmp_path_factory) -> Path:
     """The bundled content, built with its search index."""
-    from kb.site import build_site
+    from kb.site.write import build_site
 
     return build_site(bundled_kb, tmp_path_factory.mktemp("bundled") / "site").out
 
@@ -102,7 +103,7 @@ def site_bundled(bundled_kb, tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def site_2015(kb_2015, tmp_path_factory) -> Path:
     """The 2015 English CR plus the French seeds, built with its search index."""
-    from kb.site import build_site
+    from kb.site.write import build_site
 
     return build_site(kb_2015, tmp_path_factory.mktemp("s2015") / "site").out
 
@@ -192,8 +193,8 @@ def test_jump_map(site_2015):
 
 
 def test_rule_page_exists_without_its_heading_line(tmp_path):
-    from kb.load import load
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.write import build_site
 
     (tmp_path / "c" / "en").mkdir(parents=True)
     (tmp_path / "c" / "en" / "cr.txt").write_text("120.1.\n\nA player draws.\n\n120.2.\n\nOne at a time.\n")
@@ -211,8 +212,8 @@ def test_search_sources_carry_a_folded_copy(site_bundled):
 
 
 def test_fold():
-    assert render.fold("L’Étape de PIOCHE") == "l etape de pioche"
-    assert render.fold("jusqu'à l'œuvre") == "jusqu a l oeuvre"
+    assert search_fold("L’Étape de PIOCHE") == "l etape de pioche"
+    assert search_fold("jusqu'à l'œuvre") == "jusqu a l oeuvre"
 
 
 SRC = SourceRef("content/fr/faq.txt", 10)
@@ -221,8 +222,8 @@ SRC = SourceRef("content/fr/faq.txt", 10)
 @pytest.fixture(scope="module")
 def handmade_site(tmp_path_factory) -> Path:
     """The golden content plus a hand-made FAQ, two cards (one split), rulings and a note."""
-    from kb.load import load
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.write import build_site
 
     content = tmp_path_factory.mktemp("handmade-content") / "content"
     shutil.copytree(FIXTURES / "golden-content", content)
@@ -316,7 +317,7 @@ def test_markdown_has_raw_html_disabled():
 
 
 def test_failed_build_leaves_previous_site_untouched(bundled_kb, tmp_path, monkeypatch):
-    from kb import site as site_module
+    from kb.site import write as site_module
 
     out = site_module.build_site(bundled_kb, tmp_path / "site", search=False).out
     before = read(out, "index.html")
@@ -332,8 +333,8 @@ def test_failed_build_leaves_previous_site_untouched(bundled_kb, tmp_path, monke
 
 
 def test_cli_build_and_failure(tmp_path, monkeypatch):
-    from kb import site as site_module
     from kb.cli import main
+    from kb.site import write as site_module
 
     runner = CliRunner()
     result = runner.invoke(main, ["build", "--content", str(CONTENT), "--out", str(tmp_path / "site")])
@@ -348,9 +349,9 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
 
 
 def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
-    from kb import serve
     from kb.cli import main
-    from kb.site import site_hash
+    from kb.site import serve
+    from kb.site.write import site_hash
 
     served = []
     monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: served.append(self.server_address))
@@ -374,7 +375,7 @@ def _raw_get(port: int, path: str) -> bytes:
 
 
 def test_server_stays_inside_the_site(tmp_path):
-    from kb.serve import make_server
+    from kb.site.serve import make_server
 
     site = tmp_path / "site"
     site.mkdir()
@@ -432,8 +433,8 @@ def test_ruling_links_a_split_card_by_its_face_name(handmade_site):
 
 
 def test_faqs_with_clashing_slugs_get_distinct_pages(tmp_path):
-    from kb.load import load
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.write import build_site
 
     kb = load(FIXTURES / "golden-content")
     infos = tuple(FaqInfo(doc, "fr", doc, {}, (), None, {}, None, "") for doc in ("fr/faq_x", "fr/faq-x"))
@@ -455,8 +456,8 @@ def _two_editions(root: Path) -> Path:
 
 
 def test_rule_from_another_edition_is_labelled(tmp_path):
-    from kb.load import load
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.write import build_site
 
     kb = load(_two_editions(tmp_path))
     assert kb.links.alignment.only_in["fr"] == ("120.2",)
@@ -472,8 +473,8 @@ def test_rule_from_another_edition_is_labelled(tmp_path):
 
 
 def test_coverage_counts_only_the_aligned_editions(tmp_path):
-    from kb.load import load
-    from kb.sitedata import coverage, gather
+    from kb.link.load import load
+    from kb.site.gather import coverage, gather
 
     row = coverage(gather(load(_two_editions(tmp_path))))[0]
     assert row["counts"] == {"fr": 3, "en": 3} and row["aligned"] == 2 and row["total"] == 4
@@ -498,8 +499,8 @@ def test_build_refuses_a_folder_that_is_not_a_site(tmp_path):
 
 
 def test_build_refuses_the_content_and_project_folders(tmp_path, monkeypatch):
-    from kb import site as site_module
-    from kb.paths import PROJECT
+    from kb.site import write as site_module
+    from kb.sources.paths import PROJECT
 
     monkeypatch.setattr(site_module, "gather", lambda kb: pytest.fail("went past the check"))  # a regression is safe
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "work" / "content")
@@ -516,9 +517,9 @@ def test_build_refuses_the_content_and_project_folders(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
 def test_build_replaces_an_earlier_site_and_fills_an_empty_folder(tmp_path, monkeypatch, exchange):
-    from kb import site as site_module
-    from kb.load import load
-    from kb.site import SiteError, build_site
+    from kb.link.load import load
+    from kb.site import write as site_module
+    from kb.site.write import SiteError, build_site
 
     if not exchange:
         monkeypatch.setattr(site_module, "_exchange", lambda a, b: False)
@@ -535,8 +536,8 @@ def test_build_replaces_an_earlier_site_and_fills_an_empty_folder(tmp_path, monk
 
 
 def test_build_removes_leftovers_of_dead_builds_only(tmp_path):
-    from kb.load import load
-    from kb.site import build_site
+    from kb.link.load import load
+    from kb.site.write import build_site
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     pid = int(dead.stdout)
@@ -548,7 +549,7 @@ def test_build_removes_leftovers_of_dead_builds_only(tmp_path):
 
 
 def test_serve_refuses_a_folder_that_is_not_a_site(tmp_path, monkeypatch):
-    from kb import serve
+    from kb.site import serve
 
     monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: None)
     write(tmp_path / "u" / "thesis.txt", "x")
@@ -557,7 +558,7 @@ def test_serve_refuses_a_folder_that_is_not_a_site(tmp_path, monkeypatch):
 
 
 def test_server_does_not_follow_symlinks_out_of_the_site(tmp_path):
-    from kb.serve import make_server
+    from kb.site.serve import make_server
 
     site = tmp_path / "site"
     write(site / "index.html", "inside")
@@ -581,8 +582,8 @@ def test_server_does_not_follow_symlinks_out_of_the_site(tmp_path):
 
 
 def test_site_is_stale_when_templates_or_version_change(tmp_path, monkeypatch):
-    from kb import site as site_module
-    from kb.load import load
+    from kb.link.load import load
+    from kb.site import write as site_module
 
     kb = load(FIXTURES / "golden-content")
     out = site_module.build_site(kb, tmp_path / "site", search=False).out
@@ -598,9 +599,9 @@ def test_site_is_stale_when_templates_or_version_change(tmp_path, monkeypatch):
 
 
 def test_serve_compares_hashes_without_loading_and_rebuilds_stale_sites(tmp_path, monkeypatch):
-    from kb import load as load_module
-    from kb import serve
-    from kb import site as site_module
+    from kb.link import load as load_module
+    from kb.site import serve
+    from kb.site import write as site_module
 
     monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: None)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from kb.commands.options import content_option, load_or_exit
-from kb.paths import default_content
+from kb.sources.paths import default_content
 
 out_option = click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=Path("site"), show_default=True,
@@ -19,7 +19,7 @@ out_option = click.option(
 
 def build_or_exit(content: Path | None, out: Path, kb=None) -> None:
     """Load (unless given) and build, turning a failure into one line and exit status 1."""
-    from kb.site import SiteError, build_site, check_out
+    from kb.site.write import SiteError, build_site, check_out
 
     try:
         check_out(out, content or default_content())  # refuse before the slow load

@@ -49,7 +49,7 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
 
     Exit status: 0 without errors, 1 with errors (with --strict, warnings too), 2 when the
     content folder cannot be read."""
-    from kb.export import diagnostic_json
+    from kb.export.json import diagnostic_json
 
     kb = load_or_exit(content)
     counts = {doc.id: document_counts(kb, doc) for doc in kb.documents}

@@ -28,7 +28,7 @@ def _umask() -> int:
 def command(content: Path | None, output: Path | None) -> None:
     """Write the knowledge base (documents, rules, glossary, cards, rulings, notes, alignment,
     diagnostics) as one JSON document; its schema is documented in the README."""
-    from kb.export import to_json
+    from kb.export.json import to_json
 
     kb = load_or_exit(content)
     text = json.dumps(to_json(kb), ensure_ascii=False, indent=1) + "\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kb.paths import default_content
+from kb.sources.paths import default_content
 
 content_option = click.option(
     "--content",
@@ -19,7 +19,7 @@ content_option = click.option(
 
 def load_or_exit(content: Path | None):
     """Load the knowledge base, turning a missing or unreadable folder into a one-line error."""
-    from kb.load import load
+    from kb.link.load import load
     from kb.sources import ContentError
 
     try:

@@ -31,9 +31,9 @@ def command(query: str, lang: str | None, kind: str | None, limit: int, as_json:
     index is built in memory (with a warning). Exit status: 0 (even with no result), 2 for a malformed
     query, an unknown language or an unreadable content folder.
     """
-    from kb.paths import default_content
-    from kb.search import SearchError, open_index
+    from kb.search.index import SearchError, open_index
     from kb.sources import ContentError
+    from kb.sources.paths import default_content
 
     try:
         index = open_index(content or default_content())

@@ -9,7 +9,7 @@ import click
 
 from kb.commands.build import build_or_exit, out_option
 from kb.commands.options import content_option
-from kb.paths import default_content
+from kb.sources.paths import default_content
 
 
 @click.command("serve")
@@ -24,8 +24,8 @@ def command(content: Path | None, out: Path, port: int, host: str) -> None:
     The site records the hash of the content, the kb version and the hash of the templates it was
     built from; when any differs, the content is loaded and the site rebuilt. Stop with Ctrl+C.
     """
-    from kb.serve import make_server, url_of
-    from kb.site import site_is_current
+    from kb.site.serve import make_server, url_of
+    from kb.site.write import site_is_current
     from kb.sources import ContentError, content_hash
 
     try:

@@ -53,7 +53,7 @@ def side_by_side(columns: list[list[str]], width: int) -> list[str]:
 
 def show_rule(kb, number: str, as_json: bool) -> int:
     """Print a rule (and, for a missing parent, the rules under it)."""
-    from kb.export import rule_json
+    from kb.export.json import rule_json
 
     found = kb.aligned(number)
     if as_json:
@@ -87,13 +87,15 @@ def show_rule(kb, number: str, as_json: bool) -> int:
 
 def show_card(kb, query: str, as_json: bool) -> int:
     """Print the card a name designates, or the candidates when it is ambiguous."""
-    from kb import cardview
+    from kb.export import json as cardjson
+    from kb.export import text as cardtext
+    from kb.link import lookup
 
-    cards = cardview.find_cards(kb.cards, query)
+    cards = lookup.find_cards(kb.cards, query)
     if len(cards) != 1:
         if not cards:
-            hints = cardview.suggest_cards(kb.cards, query)
-            hint = f"; did you mean: {'; '.join(cardview.display_name(c) for c in hints[:8])}?" if hints else ""
+            hints = lookup.suggest_cards(kb.cards, query)
+            hint = f"; did you mean: {'; '.join(lookup.display_name(c) for c in hints[:8])}?" if hints else ""
             click.echo(f"kb: no rule number or card name matches '{query}'{hint}", err=True)
         else:
             names = "; ".join(" / ".join(dict.fromkeys(c.names.values())) for c in cards[:15])
@@ -101,14 +103,14 @@ def show_card(kb, query: str, as_json: bool) -> int:
         return 1
     card = cards[0]
     if as_json:
-        payload = {"card": cardview.card_to_json(card),
-                   "rulings": [cardview.ruling_to_json(kb.ruling[r]) for r in card.rulings if r in kb.ruling],
-                   "notes": [cardview.note_to_json(kb.note[n]) for n in card.notes if n in kb.note],
+        payload = {"card": cardjson.card_to_json(card),
+                   "rulings": [cardjson.ruling_to_json(kb.ruling[r]) for r in card.rulings if r in kb.ruling],
+                   "notes": [cardjson.note_to_json(kb.note[n]) for n in card.notes if n in kb.note],
                    "mentioned_in": list(kb.card_mentions.get(card.id, ()))}  # fmt: skip
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return 0
     width = min(shutil.get_terminal_size((100, 24)).columns, 110)
-    click.echo(cardview.format_card(card, kb.ruling, kb.note, width, kb.card))
+    click.echo(cardtext.format_card(card, kb.ruling, kb.note, width, kb.card))
     mentioned = [_mention_label(kb, item) for item in kb.card_mentions.get(card.id, ())]
     if mentioned:
         click.echo("\n" + textwrap.fill("Cité dans · Mentioned in: " + "; ".join(mentioned), width))
@@ -136,7 +138,7 @@ def command(query: tuple[str, ...], content: Path | None, as_json: bool) -> None
     English name (case- and accent-insensitive, unambiguous prefix).
 
     Exit status: 0 when found, 1 when nothing matches, 2 when the content cannot be read."""
-    from kb.numbers import rule_number
+    from kb.model.numbers import rule_number
 
     text = " ".join(query)
     kb = load_or_exit(content)

@@ -32,21 +32,6 @@ SUPERTYPES = {"legendaire", "legendary", "base", "basic", "neigeux", "neigeuse",
 TYPE_FILLERS = {"de"}
 
 
-def slugify(text: str) -> str:
-    """Make a readable ASCII id from a name (`Résolu // Déterminé` -> `resolu-determine`)."""
-    return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
-
-
-def unique_id(base: str, taken: set[str]) -> str:
-    """Return `base`, else `base-2`, `base-3`… whichever is not taken yet, and take it."""
-    found, n = base, 1
-    while found in taken:
-        n += 1
-        found = f"{base}-{n}"
-    taken.add(found)
-    return found
-
-
 def reminders(text: str) -> tuple[str, ...]:
     """Return the parenthesised reminder texts of a rules text."""
     return tuple(m.group(1).strip() for m in REMINDER.finditer(text))

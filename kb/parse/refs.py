@@ -5,8 +5,9 @@ Grammar (case-insensitive; `N` is a rule number `704`, `120.2`, `120.2a`, or a s
     ref      := keyword ws item (sep item)*
     keyword  := rule | rules | règle | règles | regle | regles     (items are rule numbers)
               | section | sections                               (items may also be section digits)
-    item     := N ( dash ( N | digits letter? | letter ) )?        ranges: 601.2g–h, 119.7–8, 613.1a-f
-    sep      := "," | ", and" | "and" | "or" | "et" | "ou" | "through" | "à" | "to"
+    item     := N ( to ( N | digits letter? | letter ) )?          ranges: 601.2g–h, 119.7–8, 613.1a-f
+    to       := dash | "through" | "thru" | "to" | "à"             `rules 509.1 through 509.3`, `sections 1–3`
+    sep      := "," | ", and" | "and" | "or" | "et" | "ou"
 
 `See rule 704`, `see rules 508.1 and 509.1`, `Cf. règle 504.1`, `voir règles 601.2a–d`,
 `(Cf. règle 603, « Gérer les capacités déclenchées. »)` all match through the keyword.
@@ -17,15 +18,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_NUM = r"\d{3}(?:\.\d+[a-z]?)?(?![\w])"
-_SECT = r"\d(?!\d)"
+from kb.model.numbers import NUMBER, canonical, number_range
+
+_NUM = rf"{NUMBER}(?![\w])"
+_SECT = r"\d(?![\w.])"
 _DASH = r"\s*[–—-]\s*"
-_ITEM = rf"(?:{_NUM}|{_SECT})(?:{_DASH}(?:\d{{3}}\.\d+[a-z]?|\d+[a-z]?|[a-z])(?![\w]))?"
-_SEP = r"(?:\s*,\s*(?:(?:and|or|et|ou)\s+)?|\s+(?:and|or|et|ou|through|to|à)\s+)"
+_TO = rf"(?:{_DASH}|\s+(?:through|thru|to|à)\s+)"
+_END = r"(?:\d{3}\.\d+[a-z]?|\d{3}|\d+[a-z]?|[a-z])(?![\w])"
+_PLAIN = rf"(?:{_NUM}|{_SECT})(?:{_TO}{_END})?"
+_ITEM = rf"(?P<first>{_NUM}|{_SECT})(?:{_TO}(?P<last>{_END}))?"
+_SEP = r"(?:\s*,\s*(?:(?:and|or|et|ou)\s+)?|\s+(?:and|or|et|ou)\s+)"
 _KEYWORD = r"\b(?P<keyword>rules?|r[èe]gles?|sections?)\s+"
-REF = re.compile(rf"{_KEYWORD}(?P<items>{_ITEM}(?:{_SEP}{_ITEM})*)", re.IGNORECASE)
-ITEM = re.compile(_ITEM)
-LETTERS = "abcdefghijkmnpqrstuvwxyz"  # subrule letters skip l and o
+REF = re.compile(rf"{_KEYWORD}(?P<items>{_PLAIN}(?:{_SEP}{_PLAIN})*)", re.IGNORECASE)
+ITEM = re.compile(_ITEM, re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,34 +45,14 @@ class RefMatch:
     """Rule numbers it stands for (a range is expanded: `601.2g–h` gives 601.2g, 601.2h)."""
 
 
-def _letter_range(first: str, last: str) -> list[str]:
-    """Expand `g`..`h`, skipping l and o."""
-    a, b = LETTERS.find(first), LETTERS.find(last)
-    if a < 0 or b < 0 or b < a:
-        return [first, last] if a >= 0 and b >= 0 else [c for c in (first, last) if c in LETTERS]
-    return list(LETTERS[a : b + 1])
-
-
 def expand(item: str) -> tuple[str, ...]:
-    """Turn one item (`704`, `601.2g–h`, `119.7–8`, `701.27a–f`) into rule numbers."""
-    parts = re.split(_DASH, item, maxsplit=1)
-    first = parts[0]
-    if len(parts) == 1:
-        return (first,)
-    last = parts[1]
-    m = re.fullmatch(r"(\d{3}\.\d+)([a-z])", first)
-    if m and re.fullmatch(r"[a-z]", last):
-        return tuple(m.group(1) + c for c in _letter_range(m.group(2), last))
-    if m and re.fullmatch(r"\d{3}\.\d+[a-z]", last) and last[:-1] == m.group(1):
-        return tuple(m.group(1) + c for c in _letter_range(m.group(2), last[-1]))
-    n = re.fullmatch(r"(\d{3})\.(\d+)", first)
-    if n and re.fullmatch(r"\d+", last) and 0 < int(last) - int(n.group(2)) < 100:
-        return tuple(f"{n.group(1)}.{k}" for k in range(int(n.group(2)), int(last) + 1))
-    if n and re.fullmatch(r"\d{3}\.\d+", last) and last.split(".")[0] == n.group(1):
-        lo, hi = int(n.group(2)), int(last.split(".")[1])
-        if 0 < hi - lo < 100:
-            return tuple(f"{n.group(1)}.{k}" for k in range(lo, hi + 1))
-    return (first, last) if re.fullmatch(_NUM, last) else (first,)
+    """Turn one item (`704`, `601.2g–h`, `119.7–8`, `509.1 through 509.3`, `1–3`) into rule numbers."""
+    m = ITEM.fullmatch(item.strip())
+    if m is None:
+        return ()
+    if m.group("last") is None:
+        return (canonical(m.group("first")),)
+    return number_range(m.group("first"), m.group("last"))
 
 
 def find_references(text: str, lang: str = "en") -> list[RefMatch]:
@@ -80,6 +65,8 @@ def find_references(text: str, lang: str = "en") -> list[RefMatch]:
             if not sections_allowed and re.fullmatch(_SECT, item.group(0)):
                 continue
             targets = expand(item.group(0))
+            if not sections_allowed:
+                targets = tuple(t for t in targets if len(t) > 1)
             found.append(RefMatch(base + item.start(), base + item.end(), targets))
     return found
 

@@ -6,9 +6,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kb.dates import find_date
 from kb.model import Diagnostic, FaqInfo, SourceRef, SourceText
-from kb.parse.faq_blocks import Para
+from kb.parse.dates import find_date
+from kb.parse.faq.blocks import Para
 from kb.sources import fold
 
 TITLE_PAIR = re.compile(r"^(?:foire aux questions|faq|frequently asked questions)\s*:?\s*(.+?)\s*/\s*(.+)$", re.I)

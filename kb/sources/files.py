@@ -1,4 +1,4 @@
-"""Find content files and decode them: encodings, BOM, line ends, typography folding."""
+"""Find content files and decode them: encodings, BOM, line ends."""
 
 from __future__ import annotations
 
@@ -14,9 +14,6 @@ LANG_DIR = re.compile(r"^[a-z]{2}$")
 LINE_END = re.compile(r"\r\n|\r|\n")
 MAX_BYTES = 64 * 1024 * 1024
 
-# Apostrophes and quotes that mean the same thing for matching.
-_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'", "′": "'"})
-_SPACES = re.compile(r"[\u00a0\u202f\u2007\u2009\t ]+")
 
 
 def _undefined_as_latin1(err: UnicodeDecodeError) -> tuple[str, int]:
@@ -137,16 +134,3 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
     text = unicodedata.normalize("NFC", text)
     source = SourceText(shown, lang, split_lines(text), encoding, hashlib.sha256(raw).hexdigest())
     return source, diags
-
-
-def fold(text: str) -> str:
-    """Fold typography for matching: one apostrophe, plain spaces, no accents, lower case."""
-    text = _SPACES.sub(" ", text.translate(_APOSTROPHES))
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return stripped.replace("æ", "ae").replace("Æ", "AE").replace("œ", "oe").replace("Œ", "OE").casefold()
-
-
-def clean(text: str) -> str:
-    """Normalise spacing for display while keeping typography (’ « » — and NBSP stay)."""
-    return re.sub(r"[ \t]+", " ", text).strip()

@@ -12,31 +12,16 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from kb import sources
+from kb.sources.text import APOSTROPHES
 from kb.parse.refs import find_references
 
 _MD = MarkdownIt("commonmark", {"html": False})
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
-_APOSTROPHES = str.maketrans({"’": "'", "ʼ": "'"})
+_APOS = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
 COLOURS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colourless", "S": "snow"}
 SPECIAL = {"T": ("tap", "↷"), "Q": ("untap", "↶"), "X": ("X", "X"), "Y": ("Y", "Y"), "Z": ("Z", "Z")}
 LANG_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "es": "Español", "it": "Italiano"}
 GAP_LABELS = {"fr": "Absent du texte français", "en": "Not in the English text"}
-
-
-def fold(text: str) -> str:
-    """Lower-case, drop accents and split elisions (`l’Étape` -> `l etape`), for search."""
-    return sources.fold(text).replace("'", " ")
-
-
-def slug(text: str) -> str:
-    """An ASCII slug for file names and anchors."""
-    return re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-") or "x"
-
-
-def sort_name(text: str) -> str:
-    """Collation key for alphabetical lists: folded, articles and punctuation ignored."""
-    return re.sub(r"[^a-z0-9 ]+", "", fold(text)).strip()
 
 
 def lang_name(lang: str) -> str:
@@ -193,8 +178,8 @@ def _name_spans(text: str, names: dict[str, str], taken: list[tuple[int, int, st
     """(start, end, href) of the first exact-case occurrence of each target's names, longest name first."""
     if not names:
         return []
-    folded = text.translate(_APOSTROPHES)
-    by_name = {name.translate(_APOSTROPHES): href for name, href in names.items() if name.strip()}
+    folded = text.translate(_APOS)
+    by_name = {name.translate(_APOS): href for name, href in names.items() if name.strip()}
     pattern = "|".join(re.escape(n) for n in sorted(by_name, key=len, reverse=True))
     found, linked = [], set()
     for m in re.finditer(rf"(?<!\w)(?:{pattern})(?!\w)", folded):

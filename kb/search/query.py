@@ -1,6 +1,6 @@
 """Query understanding for the one search box: rule numbers, words, phrases, OR, -word, filters.
 
-Pure Python (no whoosh): `kb.search` turns a ParsedQuery into Whoosh queries.
+Pure Python (no whoosh): `kb.search.index` turns a ParsedQuery into Whoosh queries.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.numbers import rule_number
+from kb.model.numbers import rule_number
 
 KINDS = ("rule", "glossary", "card", "ruling", "note")
 """Values of the `kind:` filter."""

@@ -12,14 +12,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from kb.langs import lang_key
 from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef, card_name
-from kb.parse.cardtext import unique_id
-from kb.parse.faq import FaqResult
-from kb.parse.faq_blocks import Positions, line_at
-from kb.parse.mtgjson import CardDataResult
+from kb.model.langs import lang_key
+from kb.parse.cards.mtgjson import CardDataResult
+from kb.parse.faq.blocks import Positions, line_at
+from kb.parse.faq.parse import FaqResult
 from kb.parse.refs import find_references
-from kb.sources import fold
+from kb.sources import fold, unique
 
 CLOSE_MATCH = 0.8
 WORD = r"[^\W_]"
@@ -195,7 +194,7 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
     order += [item for item in data if not item.has_faq]
     taken: set[str] = set()
     for item in order:
-        item.id = unique_id(item.base.id, taken)
+        item.id = unique(item.base.id, taken)
     return order, where, diags
 
 

@@ -21,14 +21,15 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 
-from kb.langs import ordered_langs
-from kb.search_entries import Entry, entries
-from kb.search_query import KINDS, Item, ParsedQuery, SearchError, parse_query
-from kb.search_rank import SearchResult, cited_boost, highlight_terms, make_result, query_words, rerank_factor
-from kb.search_store import IndexNotWritable, current, index_root
-from kb.search_store import index_key as _index_key
-from kb.search_store import publish as _publish
-from kb.search_text import RULE_NUMBER, TOKEN, LangText, fold, stop_words, words
+from kb.model.langs import ordered_langs
+from kb.model.numbers import is_number
+from kb.search.entries import Entry, entries
+from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
+from kb.search.rank import SearchResult, cited_boost, highlight_terms, make_result, query_words, rerank_factor
+from kb.search.store import IndexNotWritable, current, index_root
+from kb.search.store import index_key as _index_key
+from kb.search.store import publish as _publish
+from kb.search.text import TOKEN, LangText, fold, stop_words, words
 
 __all__ = ["Entry", "IndexNotWritable", "Item", "ParsedQuery", "SearchError", "SearchIndex", "SearchResult",
            "entries", "ensure_index", "index_key", "index_root", "open_index", "parse_query", "publish",
@@ -82,7 +83,7 @@ class FoldStemFilter(Filter):
 
 
 class FoldFilter(Filter):
-    """Fold accents and ligatures as `kb.search_text.fold` does (pickled: keep this path)."""
+    """Fold accents and ligatures as `kb.search.text.fold` does (pickled: keep this path)."""
 
     def __call__(self, tokens):
         for token in tokens:
@@ -181,8 +182,8 @@ def ensure_index(content: Path, kb=None) -> Path:
 
 
 def _load(content: Path):
-    """Load a knowledge base (imported late: `kb.load` pulls in every parser)."""
-    from kb.load import load
+    """Load a knowledge base (imported late: `kb.link.load` pulls in every parser)."""
+    from kb.link.load import load
 
     return load(content)
 
@@ -221,7 +222,7 @@ def _item_query(lang: str, item: Item, names: str = "words") -> Q.Query | None:
     if named and not item.phrase and all(len(n) >= 3 for n in named):
         alts.append(Q.And([Q.Term(f"name_{lang}", n[:24]) for n in named]))
     number = item.text.lower().rstrip(".")
-    if RULE_NUMBER.fullmatch(number):
+    if len(number) >= 3 and is_number(number):
         alts.append(Q.Term("number", number, boost=4.0))
     return _Or(alts) if alts else None
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from kb import __version__
-from kb.base import KnowledgeBase
-from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef
+from kb.model import Diagnostic, Document, Face, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling, SourceRef
+from kb.model.base import KnowledgeBase
 
 
 def source_json(src: SourceRef | None) -> dict | None:
@@ -66,7 +66,6 @@ def alignment_json(kb: KnowledgeBase) -> dict[str, Any]:
 
 def to_json(kb: KnowledgeBase) -> dict[str, Any]:
     """Everything, as plain JSON-ready data."""
-    from kb import cardview
 
     return {
         "kb_version": __version__,
@@ -80,10 +79,58 @@ def to_json(kb: KnowledgeBase) -> dict[str, Any]:
         "rules": [rule_json(kb, r) for r in kb.rules],
         "glossary": [glossary_json(kb, i, g) for i, g in enumerate(kb.glossary)],
         "alignment": alignment_json(kb),
-        "faqs": [cardview.faq_to_json(f) for f in kb.faqs],
-        "cards": [{**cardview.card_to_json(c), "mentioned_in": list(kb.card_mentions.get(c.id, ()))}
+        "faqs": [faq_to_json(f) for f in kb.faqs],
+        "cards": [{**card_to_json(c), "mentioned_in": list(kb.card_mentions.get(c.id, ()))}
                   for c in kb.cards],
-        "rulings": [cardview.ruling_to_json(r) for r in kb.rulings],
-        "notes": [cardview.note_to_json(n) for n in kb.notes],
+        "rulings": [ruling_to_json(r) for r in kb.rulings],
+        "notes": [note_to_json(n) for n in kb.notes],
         "diagnostics": [diagnostic_json(d) for d in kb.diagnostics],
+    }
+
+
+def _face_to_json(face: Face) -> dict:
+    """Serialise one face."""
+    return {
+        "names": dict(face.names), "mana_cost": list(face.mana_cost), "type_line": face.type_line,
+        "supertypes": list(face.supertypes), "types": list(face.types), "subtypes": list(face.subtypes),
+        "power": face.power, "toughness": face.toughness, "text": face.text,
+        "reminder_text": list(face.reminder_text), "lang": face.lang,
+    }
+
+
+def card_to_json(card: Card) -> dict:
+    """Serialise a card following the export contract."""
+    return {
+        "id": card.id, "names": dict(card.names), "faces": [_face_to_json(face) for face in card.faces],
+        "rulings": list(card.rulings), "notes": list(card.notes), "source": source_json(card.source),
+        "oracle": dict(card.oracle),
+    }
+
+
+def ruling_to_json(r: Ruling) -> dict:
+    """Serialise a ruling following the export contract."""
+    return {
+        "id": r.id, "card": r.card, "lang": r.lang, "text": r.text, "section": r.section,
+        "source_document": r.source_document, "rule_refs": list(r.rule_refs), "card_refs": list(r.card_refs),
+        "mentions": list(r.mentions), "source": source_json(r.source), "date": r.date,
+    }
+
+
+def note_to_json(n: FaqNote) -> dict:
+    """Serialise a general note following the export contract."""
+    return {
+        "id": n.id, "lang": n.lang, "title": n.title, "text": n.text, "cards": list(n.cards),
+        "quoted_rules": [{"number": q.number, "as_of": q.as_of, "text": q.text} for q in n.quoted_rules],
+        "bullets": list(n.bullets), "source": source_json(n.source), "document": n.document,
+        "card_refs": list(n.card_refs), "rule_refs": list(n.rule_refs), "mentions": list(n.mentions),
+    }
+
+
+def faq_to_json(info: FaqInfo) -> dict:
+    """Serialise an FAQ header following the export contract."""
+    return {
+        "document": info.document, "lang": info.lang, "title": info.title, "set_names": dict(info.set_names),
+        "authors": list(info.authors), "last_modified": info.last_modified, "dates": dict(info.dates),
+        "set_size": info.set_size, "intro": info.intro, "trailer": list(info.trailer),
+        "unplaced": list(info.unplaced), "source": source_json(info.source),
     }

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from kb.base import KnowledgeBase
-from kb.langs import lang_key, ordered_langs
+from kb.model.base import KnowledgeBase
+from kb.model.langs import lang_key, ordered_langs
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
-from kb.render import fold, slug, sort_name
+from kb.sources import search_fold as fold
+from kb.sources import slug, sort_name, unique
 
 DEPTH = {"section": 0, "rule": 0, "numbered": 1, "subrule": 2}
 PREVIEW_CHARS = 500
@@ -125,25 +126,17 @@ def _paths(data: SiteData) -> None:
     """Give each card, FAQ and note its page (and anchor), with unique slugs."""
     used: set[str] = set()
     for card in data.kb.cards:
-        data.card_path[card.id] = f"cards/{_unique(slug(card.id), used)}.html"
+        data.card_path[card.id] = f"cards/{unique(slug(card.id), used)}.html"
     for note in data.kb.notes:
         data.faq_notes.setdefault(note.document, []).append(note)
     used = set()
     for info in data.kb.faqs:
-        path = f"faq/{_unique(slug(info.document), used)}.html"
+        path = f"faq/{unique(slug(info.document), used)}.html"
         data.faq_path[info.document] = path
         taken: set[str] = set()
         for note in data.faq_notes.setdefault(info.document, []):
-            anchor = _unique("note-" + slug(note.title or note.id.split("#")[-1]), taken)
+            anchor = unique("note-" + slug(note.title or note.id.split("#")[-1]), taken)
             data.note_path[note.id] = f"{path}#{anchor}"
-
-
-def _unique(name: str, used: set[str]) -> str:
-    """`name`, suffixed with `-2` until it is not in `used`; remembered as used."""
-    while name in used:
-        name += "-2"
-    used.add(name)
-    return name
 
 
 def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card]:
@@ -216,7 +209,7 @@ def _glossary(data: SiteData) -> None:
     """Glossary entries per language, alphabetical, with unique anchors."""
     taken: set[str] = set()
     for index, entry in sorted(enumerate(data.kb.glossary), key=lambda p: sort_name(p[1].term)):
-        anchor = _unique(f"g-{entry.lang}-{slug(entry.term)}", taken)
+        anchor = unique(f"g-{entry.lang}-{slug(entry.term)}", taken)
         data.glossary.setdefault(entry.lang, []).append((anchor, index))
 
 

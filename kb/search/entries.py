@@ -1,6 +1,6 @@
 """Records -> search entries: what the index holds for each rule, glossary term, card, ruling and note.
 
-Pure Python (no whoosh): `kb.search` turns these entries into Whoosh documents.
+Pure Python (no whoosh): `kb.search.index` turns these entries into Whoosh documents.
 """
 
 from __future__ import annotations

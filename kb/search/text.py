@@ -1,33 +1,23 @@
 """Text analysis shared by indexing and ranking: words, folding, stop words and index forms per language.
 
-Pure Python (no whoosh): `kb.search` builds a `LangText` per language from whoosh's stemmers and stop lists.
+Pure Python (no whoosh): `kb.search.index` builds a `LangText` per language from whoosh's stemmers and stop lists.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+
+from kb.sources.text import fold
 
 TOKEN = r"\w+(?:\.?\w+)*"
 """A word: letters/digits, dots inside kept (`120.2a` stays whole); `’` and `'` split elisions."""
 WORD = re.compile(TOKEN)
-RULE_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
-"""A rule number typed among keywords (`704`, `120.4`)."""
 FRENCH_EXTRA = {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu",
                 "si", "quand", "comment", "quoi", "quel", "quelle", "quels", "quelles", "dont", "où", "cet", "cette",
                 "ceci", "cela", "ça", "est-ce", "alors", "donc", "car", "ni"}  # fmt: skip
 """French elisions and question words, stop words on top of the Snowball list."""
-_FOLD_MAP = str.maketrans({"œ": "oe", "æ": "ae", "Œ": "oe", "Æ": "ae"})
-
-
-def fold(word: str) -> str:
-    """A lowercase word without accents (`bibliothèque` -> `bibliotheque`, `œuvre` -> `oeuvre`)."""
-    decomposed = unicodedata.normalize("NFKD", word.translate(_FOLD_MAP))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def words(text: str) -> list[str]:
     """The lowercase words of a text, in order, stop words included."""
     return WORD.findall(text.lower())

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from kb.link import Edition, ResolvedRef, RuleLinks
 from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling
-from kb.parse.rules import sort_key
+from kb.model.links import Edition, ResolvedRef, RuleLinks
+from kb.model.numbers import descends, sort_key
 
 
 @dataclass(frozen=True)
@@ -111,12 +111,7 @@ class KnowledgeBase:
 
     def subtree(self, edition: Edition, number: str) -> list[Rule]:
         """The rule and everything under it in an edition, in rule order (the rule may be absent)."""
-        prefix = number + ("." if "." not in number and len(number) == 3 else "")
-        if len(number) == 1:
-            return [r for r in edition.rules.values() if r.number == number or
-                    (len(r.number) >= 3 and r.number[0] == number)]  # fmt: skip
-        under = [r for r in edition.rules.values() if r.number == number or
-                 (r.number.startswith(prefix) and r.number != prefix and _descends(r.number, number))]  # fmt: skip
+        under = [r for r in edition.rules.values() if descends(r.number, number)]
         return sorted(under, key=lambda r: sort_key(r.number))
 
     def numbers(self) -> list[str]:
@@ -128,9 +123,3 @@ class KnowledgeBase:
         """Number of diagnostics of a severity."""
         return sum(1 for d in self.diagnostics if d.severity == severity)
 
-
-def _descends(number: str, ancestor: str) -> bool:
-    """Whether `number` lies under `ancestor` (120.2a under 120.2 and 120; 120.20 is not under 120.2)."""
-    if "." not in ancestor:
-        return number.split(".")[0] == ancestor
-    return number[: len(ancestor)] == ancestor and number[len(ancestor) :].isalpha()

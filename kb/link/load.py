@@ -6,13 +6,13 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb.base import KnowledgeBase
-from kb.cardlink import link_cards
-from kb.link import link_rules
+from kb.link.cards import link_cards
+from kb.link.rules import link_rules
 from kb.model import Diagnostic, SourceText
-from kb.parse.faq import FaqResult, looks_like_faq, parse_faq
-from kb.parse.mtgjson import CardDataResult, looks_like_mtgjson, parse_mtgjson
-from kb.parse.rules import RulesResult, looks_like_rules, parse_rules
+from kb.model.base import KnowledgeBase
+from kb.parse.cards.mtgjson import CardDataResult, looks_like_mtgjson, parse_mtgjson
+from kb.parse.cr.rules import RulesResult, looks_like_rules, parse_rules
+from kb.parse.faq.parse import FaqResult, looks_like_faq, parse_faq
 from kb.sources import display_path, find_sources, hash_entry, ignored_entries, read_source
 
 UNKNOWN_KIND = (

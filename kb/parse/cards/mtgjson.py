@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 
 from kb.model import Card, Diagnostic, Document, Face, Ruling, SourceRef, SourceText
-from kb.parse.cardtext import SYMBOL, reminders, slugify, unique_id
+from kb.parse.cardtext import SYMBOL, reminders
+from kb.sources import slug, unique
 
 ID_FIELD = re.compile(r'"id"\s*:\s*"([^"]+)"')
 NAME_FIELD = re.compile(r'"name"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -225,7 +226,7 @@ def parse_mtgjson(source: SourceText, doc_id: str) -> CardDataResult:
     taken: set[str] = set()
     for group in groups:
         line = lines.of(group[0])
-        card_id = unique_id(slugify(" // ".join(e["name"] for e in group)) or f"card-l{line}", taken)
+        card_id = unique(slug(" // ".join(e["name"] for e in group), "") or f"card-l{line}", taken)
         card, card_rulings = _card(group, card_id, source, doc_id, line)
         cards.append(card)
         rulings.extend(card_rulings)

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kb.model import Card, Diagnostic, Document, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef, SourceText
-from kb.parse.cardtext import BULLET, card_shape, parse_face_lines, slugify, split_faces, unique_id
-from kb.parse.faq_blocks import SEPARATOR, Para, Positions, TextBuilder, paragraphs
-from kb.parse.faq_header import parse_header
-from kb.sources import fold
+from kb.parse.cardtext import BULLET, card_shape, parse_face_lines, split_faces
+from kb.parse.faq.blocks import SEPARATOR, Para, Positions, TextBuilder, paragraphs
+from kb.parse.faq.header import parse_header
+from kb.sources import fold, slug, unique
 
 QUOTED_RULE = re.compile(r"^(\d{3}\.\d+[a-z]?)\.?(?:\s+(.*))?$")
 # Matched on folded text: « Dernière modification par » has an accent.
@@ -169,7 +169,7 @@ def _add_card(st: _State, para: Para) -> _CardDraft | None:
         if draft.faces != tuple(faces):
             st.diag("warning", para.line, f"card {name!r} printed differently at {draft.source}; kept the first")
         return draft
-    card_id = unique_id(slugify(name) or f"card-l{para.line}", {d.id for d in st.cards.values()})
+    card_id = unique(slug(name, "") or f"card-l{para.line}", {d.id for d in st.cards.values()})
     draft = _CardDraft(card_id, tuple(faces), SourceRef(st.source.path, para.line))
     st.cards[key] = draft
     return draft
@@ -184,7 +184,7 @@ def _new_note(st: _State, para: Para) -> Para:
         title = f"Note {line}"
     else:
         para = Para(line + 1, para.lines[1:], False, para.last_block)
-    note_id = f"{st.doc_id}#{slugify(title) or line}"
+    note_id = f"{st.doc_id}#{slug(title, '') or line}"
     if any(n.id == note_id for n in st.notes):
         note_id += f"-l{line}"
     st.notes.append(_NoteDraft(note_id, title, line))

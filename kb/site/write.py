@@ -22,14 +22,16 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from kb import __version__, render
-from kb.base import KnowledgeBase
-from kb.langs import ordered_langs
+from kb import __version__
+from kb.site import render
+from kb.model.base import KnowledgeBase
+from kb.model.langs import ordered_langs
 from kb.model import card_name
-from kb.paths import PROJECT
-from kb.sitedata import SiteData, coverage, faq_cards, gather, jump_map
+from kb.sources import search_fold, sort_name
+from kb.sources.paths import PROJECT, TEMPLATES
+from kb.site.gather import SiteData, coverage, faq_cards, gather, jump_map
 
-TEMPLATES = PROJECT / "templates"
+
 STAMP = "kb-site.json"
 SEARCH_SRC = "index-src"
 
@@ -79,7 +81,7 @@ def environment() -> Environment:
     env.globals.update(
         lang_name=render.lang_name, gap_label=render.gap_label, fallback_label=render.fallback_label,
         mana_cost=render.mana_cost, with_symbols=render.with_symbols, markdown=render.markdown, card_name=card_name,
-        fold=render.fold, ordered_langs=ordered_langs,
+        fold=search_fold, ordered_langs=ordered_langs,
     )  # fmt: skip
     return env
 
@@ -286,7 +288,7 @@ def card_index(data: SiteData) -> dict[str, list[tuple[str, str]]]:
     for card in data.kb.cards:
         for lang, name in card.names.items():
             index.setdefault(lang, []).append((name, data.card_path[card.id]))
-    return {lang: sorted(index[lang], key=lambda p: render.sort_name(p[0])) for lang in ordered_langs(index)}
+    return {lang: sorted(index[lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(index)}
 
 
 def search_jobs(data: SiteData) -> list[Job]:
@@ -337,7 +339,7 @@ def _card_docs(data: SiteData, card) -> Iterator[dict]:
 def _doc(lang: str, name: str, title: str, url: str, kind: str, blocks: list) -> dict:
     """A search document with a folded copy of each block."""
     return {"lang": lang, "name": name, "title": title, "url": url, "kind": kind,
-            "blocks": [(a, h, t, render.fold(t)) for a, h, t in blocks]}  # fmt: skip
+            "blocks": [(a, h, t, search_fold(t)) for a, h, t in blocks]}  # fmt: skip
 
 
 def _rule_words(rule) -> str:

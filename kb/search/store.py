@@ -1,6 +1,6 @@
 """Index life cycle: one slot per content folder under the build folder, keyed by a hash, switched atomically.
 
-Pure Python (no whoosh): `kb.search` passes the function that writes an index into a folder.
+Pure Python (no whoosh): `kb.search.index` passes the function that writes an index into a folder.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kb.paths import build_dir
 from kb.sources import content_hash
+from kb.sources.paths import build_dir
 
 SPARE = 2
 """Young superseded index folders kept (another process may be about to point to one); older ones go."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.dates import iso_date
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
-from kb.parse.lines import Line, classify_all, text
-from kb.parse.refs import LETTERS, reference_targets
+from kb.model.numbers import parent_of, sort_key
+from kb.parse.cr.lines import Line, classify_all, text
+from kb.parse.dates import iso_date
+from kb.parse.refs import reference_targets
 from kb.sources import clean, fold
 
 RULE_KINDS = {"section", "rule", "numbered", "subrule"}
@@ -67,41 +68,6 @@ class _State:
 
     def warn(self, line: int, message: str, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(severity, self.path, line, message))
-
-
-def sort_key(number: str) -> tuple[int, int, int]:
-    """Order rule numbers: section 1 < rule 100 < 100.1 < 100.1a < 100.2 < 101."""
-    m = re.fullmatch(r"(\d+)(?:\.(\d+)([a-z]?))?", number)
-    if not m:
-        return (0, 0, 0)
-    head = int(m.group(1))
-    if len(m.group(1)) == 1:
-        return (head * 100, -2, -1)
-    if m.group(2) is None:
-        return (head, -1, -1)
-    letter = m.group(3)
-    return (head, int(m.group(2)), LETTERS.find(letter) if letter else -1)
-
-
-def kind_of(number: str) -> str:
-    """Tell section, rule, numbered or subrule from the shape of a number."""
-    if re.fullmatch(r"\d", number):
-        return "section"
-    if re.fullmatch(r"\d{3}", number):
-        return "rule"
-    return "subrule" if number[-1].isalpha() else "numbered"
-
-
-def parent_of(number: str) -> str | None:
-    """Return the number of the parent (whether or not it exists)."""
-    kind = kind_of(number)
-    if kind == "subrule":
-        return number[:-1]
-    if kind == "numbered":
-        return number.split(".")[0]
-    if kind == "rule":
-        return str(int(number) // 100)
-    return None
 
 
 def detect_layout(lines: list[Line]) -> str:

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kb.search_query import Item, ParsedQuery
-from kb.search_text import RULE_NUMBER, WORD, LangText, fold, words
+from kb.model.numbers import IN_TEXT
+from kb.search.query import Item, ParsedQuery
+from kb.search.text import WORD, LangText, fold, words
 
 MARK = ("**", "**")
 """Highlight markers put around matched words in snippets."""
@@ -148,7 +149,7 @@ def cited_boost(scored: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
         return scored
     citing: dict[str, float] = {}
     for data, score in scored:
-        cited = {n for text in data["texts"].values() for n in RULE_NUMBER.findall(text)} - {data["number"]}
+        cited = {n for text in data["texts"].values() for n in IN_TEXT.findall(text)} - {data["number"]}
         for number in cited:
             citing[number] = citing.get(number, 0.0) + score / top
     return [(d, s * (1 + CITED_BONUS * min(1.0, citing.get(d["number"], 0.0))) if d["number"] else s)

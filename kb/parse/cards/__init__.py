@@ -1,0 +1,1 @@
+"""Card data: MTGJSON set files into cards and Gatherer rulings."""

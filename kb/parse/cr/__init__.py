@@ -1,0 +1,1 @@
+"""Comprehensive rules: lines classified by a table of line rules (`lines`), then records (`rules`)."""

@@ -1,0 +1,1 @@
+"""Set FAQs: header (`header`), paragraphs and positions (`blocks`), cards, rulings and notes (`parse`)."""

@@ -1,0 +1,23 @@
+"""Sources: find and decode the content files; fold text for matching.
+
+In: a content folder (`content/<lang>/…`). Out: `SourceText` records (decoded lines, encoding, hash) and
+diagnostics. Imports only `kb.model`.
+"""
+
+from kb.sources.files import (
+    ContentError,
+    content_hash,
+    decode,
+    display_path,
+    find_sources,
+    hash_entry,
+    ignored_entries,
+    read_source,
+    split_lines,
+)
+from kb.sources.text import clean, fold, search_fold, slug, sort_name, unique
+
+__all__ = [
+    "ContentError", "clean", "content_hash", "decode", "display_path", "find_sources", "fold", "hash_entry",
+    "ignored_entries", "read_source", "search_fold", "slug", "sort_name", "split_lines", "unique",
+]

@@ -1,0 +1,54 @@
+"""Text folding, slugs and unique ids: the one place every stage folds text for matching.
+
+`fold` is what matching compares (case, accents, apostrophes, spaces); `search_fold` also splits elisions
+(`l’étape` -> `l etape`); `slug` makes ASCII ids for files and anchors; `unique` makes ids unique.
+The site's JavaScript folds the same way (`templates/static/search.js`, tested against these cases).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+APOSTROPHES = "’‘ʼ`´′'"
+"""Characters that mean an apostrophe; all fold to `'`."""
+_APOSTROPHES = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
+_SPACES = re.compile(r"[\u00a0\u202f\u2007\u2009\t ]+")
+_LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE"})
+
+
+def fold(text: str) -> str:
+    """Fold for matching: one apostrophe, plain spaces, no accents, ligatures spelt out, case folded."""
+    text = _SPACES.sub(" ", text.translate(_APOSTROPHES)).translate(_LIGATURES)
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def search_fold(text: str) -> str:
+    """Fold and split elisions (`l’Étape` -> `l etape`), as the search box reads text."""
+    return fold(text).replace("'", " ")
+
+
+def clean(text: str) -> str:
+    """Normalise spacing for display while keeping typography (’ « » — and NBSP stay)."""
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def slug(text: str, default: str = "x") -> str:
+    """An ASCII slug for ids, file names and anchors (`Résolu // Déterminé` -> `resolu-determine`)."""
+    return re.sub(r"[^a-z0-9]+", "-", search_fold(text)).strip("-") or default
+
+
+def sort_name(text: str) -> str:
+    """Collation key for alphabetical lists: folded, punctuation ignored."""
+    return re.sub(r"[^a-z0-9 ]+", "", search_fold(text)).strip()
+
+
+def unique(base: str, taken: set[str]) -> str:
+    """Return `base`, else `base-2`, `base-3`… whichever is not taken yet, and take it."""
+    found, n = base, 1
+    while found in taken:
+        n += 1
+        found = f"{base}-{n}"
+    taken.add(found)
+    return found
