@@ -17,7 +17,7 @@ CR2026 = FIXTURES / "cr-en-20260116.txt"
 @pytest.fixture(scope="session")
 def bundled_kb():
     """The knowledge base of the bundled content."""
-    from kb.load import load
+    from kb.link.load import load
 
     return load(CONTENT)
 
@@ -42,7 +42,7 @@ def content_2015(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def kb_2015(content_2015):
     """The knowledge base of the 2015 English CR + French seeds."""
-    from kb.load import load
+    from kb.link.load import load
 
     return load(content_2015)
 
