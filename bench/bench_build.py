@@ -45,8 +45,10 @@ def main() -> None:
         pages = [p for p in out.rglob("*.html") if not p.relative_to(out).parts[0].startswith("pagefind-")]
         heaviest = max(pages, key=lambda p: p.stat().st_size)
         total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-        print(f"full build (load + render + search index), median of {RUNS}: {statistics.median(times):.2f} s "
-              f"(runs: {', '.join(f'{t:.2f}' for t in times)}; load {statistics.median(loads):.2f} s)")  # fmt: skip
+        print(
+            f"full build (load + render + search index), median of {RUNS}: {statistics.median(times):.2f} s "
+            f"(runs: {', '.join(f'{t:.2f}' for t in times)}; load {statistics.median(loads):.2f} s)"
+        )
         print(f"pages written: {report.pages} ({len(pages)} HTML incl. search sources); site size {total / 1e6:.1f} MB")
         print(f"heaviest page: {heaviest.relative_to(out).as_posix()} {heaviest.stat().st_size / 1024:.0f} KiB")
         print("target: < 10 s", "OK" if statistics.median(times) < 10 else "MISSED")

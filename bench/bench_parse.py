@@ -47,9 +47,12 @@ def both_editions() -> None:
 
 def synthetic(size: int) -> str:
     """Near-CR text of about `size` characters."""
-    block = "".join(f"{n}.{k}. A player draws a card. See rule {n}.1 and rules 601.2f–h.\n\n"
-                    f"{n}.{k}a Example subrule text that goes on for a while.\nExample: An example.\n\n"
-                    for n in range(100, 999) for k in range(1, 4))  # fmt: skip
+    block = "".join(
+        f"{n}.{k}. A player draws a card. See rule {n}.1 and rules 601.2f–h.\n\n"
+        f"{n}.{k}a Example subrule text that goes on for a while.\nExample: An example.\n\n"
+        for n in range(100, 999)
+        for k in range(1, 4)
+    )
     return (block * (size // len(block) + 1))[:size]
 
 

@@ -19,12 +19,38 @@ sys.path.insert(0, str(ROOT))
 from kb.link.load import load  # noqa: E402
 from kb.search.index import entries, index_key, index_root, open_index, publish  # noqa: E402
 
-QUERIES = ["120.2a", "règle 703.4k", "CR 120", "r120.2a", "1", "702.19", "deathtouch", "mulligan", "APNAP",
-           "bibliotheque", "l'etape", "piochees", "drawn", "legend rule", "state-based actions", "first strike",
-           '"combat damage step"', "pioche -bibliothèque", "deathtouch OR lifelink", "lang:fr pioche",
-           "kind:glossary trample", "Isperia", "isper", "trample damage assignment", "ordre des blessures",
-           "que se passe-t-il si je pioche dans une bibliothèque vide", "draw from an empty library",
-           "maximum hand size", "hexproof", "layers continuous effects"]  # fmt: skip
+QUERIES = [
+    "120.2a",
+    "règle 703.4k",
+    "CR 120",
+    "r120.2a",
+    "1",
+    "702.19",
+    "deathtouch",
+    "mulligan",
+    "APNAP",
+    "bibliotheque",
+    "l'etape",
+    "piochees",
+    "drawn",
+    "legend rule",
+    "state-based actions",
+    "first strike",
+    '"combat damage step"',
+    "pioche -bibliothèque",
+    "deathtouch OR lifelink",
+    "lang:fr pioche",
+    "kind:glossary trample",
+    "Isperia",
+    "isper",
+    "trample damage assignment",
+    "ordre des blessures",
+    "que se passe-t-il si je pioche dans une bibliothèque vide",
+    "draw from an empty library",
+    "maximum hand size",
+    "hexproof",
+    "layers continuous effects",
+]
 
 
 def make_content(root: Path) -> Path:
@@ -60,8 +86,10 @@ def main() -> None:
             runs.append((time.perf_counter() - start, parsed - start))
         total, parse = sorted(runs)[1]
         counts = f"{len(kb.rules)} rules, {len(kb.glossary)} glossary, {len(kb.cards)} cards"
-        print(f"index build (2015 CR + seeds, {counts}), median of 3: {total:.2f} s "
-              f"(parse {parse:.2f} s, index {total - parse:.2f} s; runs {', '.join(f'{t:.2f}' for t, _ in runs)})")
+        print(
+            f"index build (2015 CR + seeds, {counts}), median of 3: {total:.2f} s "
+            f"(parse {parse:.2f} s, index {total - parse:.2f} s; runs {', '.join(f'{t:.2f}' for t, _ in runs)})"
+        )
         index = open_index(content)
         for q in QUERIES:
             index.search(q)
@@ -72,8 +100,10 @@ def main() -> None:
             index.search(q)
             lat.append((time.perf_counter() - t) * 1000)
         lat.sort()
-        print(f"warm query latency over 200 mixed queries: median {statistics.median(lat):.2f} ms, "
-              f"p95 {lat[int(len(lat) * 0.95) - 1]:.2f} ms")
+        print(
+            f"warm query latency over 200 mixed queries: median {statistics.median(lat):.2f} ms, "
+            f"p95 {lat[int(len(lat) * 0.95) - 1]:.2f} ms"
+        )
         index.close()
         bare = wall([sys.executable, "-c", "pass"])
         cold = wall([sys.executable, "-m", "kb", "search", "trample", "--content", str(content)])

@@ -54,8 +54,14 @@ def page(browser, site_url):
     """A fresh page (fresh localStorage) that fails on any request leaving 127.0.0.1."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     outside = []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(site_url[0])
-                  else (outside.append(route.request.url), route.abort()))  # fmt: skip
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(site_url[0])
+            else (outside.append(route.request.url), route.abort())
+        ),
+    )
     tab = context.new_page()
     errors = []
     tab.on("pageerror", lambda err: errors.append(str(err)))
@@ -193,15 +199,27 @@ def test_keyboard_reaches_the_content_with_visible_focus(page, site_url):
 
 
 @pytest.mark.parametrize(
-    "path", ["index.html", "rules/120.html", "rules/703.html", "contents.html", "search.html", "report.html",
-             "cards.html", "glossary.html"],
-)  # fmt: skip
+    "path",
+    [
+        "index.html",
+        "rules/120.html",
+        "rules/703.html",
+        "contents.html",
+        "search.html",
+        "report.html",
+        "cards.html",
+        "glossary.html",
+    ],
+)
 def test_no_serious_accessibility_violation(page, site_url, path):
     page.goto(site_url[0] + path)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in result["violations"]
-           if v["impact"] in ("serious", "critical")]  # fmt: skip
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     assert bad == []
 
 
@@ -244,8 +262,9 @@ def odd_text_url(tmp_path_factory):
 
 def test_search_excerpts_show_the_text_as_written(browser, odd_text_url):
     context = browser.new_context()
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(odd_text_url)
-                  else route.abort())  # fmt: skip
+    context.route(
+        "**/*", lambda route: route.continue_() if route.request.url.startswith(odd_text_url) else route.abort()
+    )
     tab = context.new_page()
     errors = []
     tab.on("pageerror", lambda err: errors.append(str(err)))

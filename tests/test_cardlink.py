@@ -126,7 +126,8 @@ def test_unresolved_rule_is_a_note_with_the_faq_date(en_faq):
     links = link_cards([en_faq], [], lambda lang, number, as_of=None: False)
     assert [d.format() for d in links.diagnostics] == [
         "tests/fixtures/faq-en-sample.txt:98: note: ruling cites rule 502.53 (rules as of 2006-03-17), not among the "
-        "loaded rules; load the comprehensive rules of that date to link it"]
+        "loaded rules; load the comprehensive rules of that date to link it"
+    ]
 
 
 def faq_of(text: str, path: str = "content/fr/x.txt", doc: str = "fr/x"):
@@ -135,10 +136,12 @@ def faq_of(text: str, path: str = "content/fr/x.txt", doc: str = "fr/x"):
 
 
 def test_unresolved_rule_is_reported_on_the_line_that_holds_it():
-    faq = faq_of("Foire aux questions _X_\nDocument modifié pour la dernière fois le 17 mars 2006\n-----\n"
-                 "NOTES GÉNÉRALES\n\nTitre\n\nTexte.\n\n* Une note.\n\nSuite, voir règle 502.53.\n-----\n"
-                 "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
-                 "* Première ligne\nseconde ligne, voir règle 502.53a.\n\nParagraphe suivant, voir règle 502.53b.")
+    faq = faq_of(
+        "Foire aux questions _X_\nDocument modifié pour la dernière fois le 17 mars 2006\n-----\n"
+        "NOTES GÉNÉRALES\n\nTitre\n\nTexte.\n\n* Une note.\n\nSuite, voir règle 502.53.\n-----\n"
+        "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
+        "* Première ligne\nseconde ligne, voir règle 502.53a.\n\nParagraphe suivant, voir règle 502.53b."
+    )
     assert faq.diagnostics == ()
     links = link_cards([faq], [], lambda lang, number, as_of=None: number == "502.53b")
     tail = "not among the loaded rules; load the comprehensive rules of that date to link it"
@@ -150,9 +153,11 @@ def test_unresolved_rule_is_reported_on_the_line_that_holds_it():
 
 
 def test_cost_mismatch_and_unknown_name(data, tmp_path):
-    text = ("Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\nCarambolage\n{2}{W}\nÉphémère\n"
-            "Texte.\n\n* Un.\n-----\n\nCarte inconnue\n{1}\nArtefact\n\n* Deux.\n-----\n\nGhildmage de Rakdoss\n"
-            "{B/R}{B/R}\nCréature : zombie\n2/2\n")
+    text = (
+        "Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\nCarambolage\n{2}{W}\nÉphémère\n"
+        "Texte.\n\n* Un.\n-----\n\nCarte inconnue\n{1}\nArtefact\n\n* Deux.\n-----\n\nGhildmage de Rakdoss\n"
+        "{B/R}{B/R}\nCréature : zombie\n2/2\n"
+    )
     faq = parse_faq(SourceText("content/fr/x.txt", "fr", tuple(text.split("\n")), "utf-8", ""), "fr/x")
     links = link_cards([faq], [data], lambda lang, number, as_of=None: True)
     assert [d.format() for d in links.diagnostics] == [
@@ -185,12 +190,31 @@ def test_json_contract(links, fr_faq):
     card = card_to_json(by_name(links, "Résolu // Déterminé"))
     assert {"id", "names", "faces", "rulings", "notes", "source"} <= set(card)
     assert card["names"]["fr"] == " // ".join(face["names"]["fr"] for face in card["faces"])
-    assert set(card["faces"][0]) >= {"names", "mana_cost", "type_line", "supertypes", "types", "subtypes", "power",
-                                     "toughness", "text"}
+    assert set(card["faces"][0]) >= {
+        "names",
+        "mana_cost",
+        "type_line",
+        "supertypes",
+        "types",
+        "subtypes",
+        "power",
+        "toughness",
+        "text",
+    }
     assert card["source"] == {"path": FR, "line": 164}
     ruling = ruling_to_json(links.rulings[0])
-    assert set(ruling) >= {"id", "card", "lang", "text", "section", "source_document", "rule_refs", "card_refs",
-                           "mentions", "source"}
+    assert set(ruling) >= {
+        "id",
+        "card",
+        "lang",
+        "text",
+        "section",
+        "source_document",
+        "rule_refs",
+        "card_refs",
+        "mentions",
+        "source",
+    }
     note = note_to_json(links.notes[1])
     assert note["quoted_rules"][0] == {"number": "502.53", "as_of": "2006-03-17", "text": "Prévision"}
     assert set(note) >= {"id", "lang", "title", "text", "cards", "quoted_rules", "bullets", "source"}
@@ -225,7 +249,8 @@ def test_french_faces_are_kept_with_english_faq_loaded_first(fr_faq, en_faq, dat
     research = by_name(links, "Research // Development")
     assert [(f.lang, f.type_line, f.names) for f in research.faces] == [
         ("fr", "Éphémère", {"en": "Research", "fr": "Recherche"}),
-        ("fr", "Éphémère", {"en": "Development", "fr": "Développement"})]
+        ("fr", "Éphémère", {"en": "Development", "fr": "Développement"}),
+    ]
     assert research.faces[0].text.startswith("Choisissez jusqu'à quatre cartes")
     assert research.oracle["en_type"] == "Instant // Instant"
     assert research.oracle["en_text"].startswith("Choose up to four cards you own")
@@ -234,8 +259,9 @@ def test_french_faces_are_kept_with_english_faq_loaded_first(fr_faq, en_faq, dat
 
 
 def test_english_faq_text_is_kept_beside_french_faces_without_card_data():
-    block = ("Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\n"
-             "Rakdos\n{{B}}{{R}}\n{}\n2/2\n{}\n\n* {}")
+    block = (
+        "Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\nRakdos\n{{B}}{{R}}\n{}\n2/2\n{}\n\n* {}"
+    )
     fr = faq_of(block.format("Créature : démon", "Vol.", "Une règle."))
     en = faq_of(block.format("Creature -- Demon", "Flying.", "A ruling."), "content/en/x.txt", "en/x")
     links = link_cards([en, fr], [], lambda lang, number, as_of=None: True)
@@ -250,8 +276,13 @@ def test_cards_by_document(fr_faq, en_faq, data, links):
     assert len(links.cards_by_document["en/cards-dissension-mtgjson"]) == 180
     both = link_cards([fr_faq, en_faq], [data], lambda lang, number, as_of=None: True)
     assert both.cards_by_document["en/faq-en-sample"] == (
-        "steeling-stance", "research-development", "isperia-the-inscrutable", "novijen-heart-of-progress",
-        "rakdos-guildmage", "sprouting-phytohydra")
+        "steeling-stance",
+        "research-development",
+        "isperia-the-inscrutable",
+        "novijen-heart-of-progress",
+        "rakdos-guildmage",
+        "sprouting-phytohydra",
+    )
 
 
 def card_file(path: str, doc: str, *rulings: str):
@@ -264,16 +295,25 @@ def test_same_name_cards_keep_their_own_rulings_across_files():
     first, second = card_file("en/a.json", "en/a", "One", "Two"), card_file("en/b.json", "en/b", "Three")
     links = link_cards([], [first, second], lambda lang, number, as_of=None: True)
     assert [(c.id, c.rulings) for c in links.cards] == [
-        ("plains", ("plains/en/1",)), ("plains-2", ("plains-2/en/1",)), ("plains-3", ("plains-3/en/1",))]
+        ("plains", ("plains/en/1",)),
+        ("plains-2", ("plains-2/en/1",)),
+        ("plains-3", ("plains-3/en/1",)),
+    ]
     assert [(r.id, r.card, r.text) for r in links.rulings] == [
-        ("plains/en/1", "plains", "One"), ("plains-2/en/1", "plains-2", "Two"), ("plains-3/en/1", "plains-3", "Three")]
+        ("plains/en/1", "plains", "One"),
+        ("plains-2/en/1", "plains-2", "Two"),
+        ("plains-3/en/1", "plains-3", "Three"),
+    ]
     assert links.cards_by_document == {"en/a": ("plains", "plains-2"), "en/b": ("plains-3",)}
 
 
 def test_card_names(links):
     cytoshape = by_name(links, "Cytoforme")
     assert (card_name(cytoshape), card_name(cytoshape, "fr"), card_name(cytoshape, "de")) == (
-        "Cytoshape", "Cytoforme", "Cytoshape")
+        "Cytoshape",
+        "Cytoforme",
+        "Cytoshape",
+    )
     assert display_name(cytoshape) == "Cytoforme / Cytoshape"
 
 
@@ -286,7 +326,8 @@ def test_faq_citations_resolve_only_against_rules_in_force(tmp_path):
     sample = (Path(__file__).parent / "fixtures" / "faq-en-sample.txt").read_bytes()
     (content / "en" / "faq.txt").write_bytes(sample)
     (content / "en" / "cr.txt").write_text(
-        "These rules are effective as of September 26, 2015.\n\n502.53. A later rule.\n", encoding="utf-8")
+        "These rules are effective as of September 26, 2015.\n\n502.53. A later rule.\n", encoding="utf-8"
+    )
     later = load(content)
     cited = [r for r in later.rulings if "502.53" in r.text]
     assert cited and all(r.rule_refs == () for r in cited)

@@ -28,8 +28,10 @@ def test_check_bundled_content_has_no_error():
     result = run("check", "--content", str(CONTENT))
     assert result.exit_code == 0, result.output
     assert ": error:" not in result.output
-    assert "content/fr/cr-120-piocher-une-carte.txt: rules [fr:undated, aligned]: 0 sections, 0 rules, " \
-           "7 numbered, 6 subrules" in result.output  # fmt: skip
+    assert (
+        "content/fr/cr-120-piocher-une-carte.txt: rules [fr:undated, aligned]: 0 sections, 0 rules, "
+        "7 numbered, 6 subrules" in result.output
+    )
 
 
 def test_check_json_and_strict(tmp_path):
@@ -55,8 +57,20 @@ def test_show_json_contract():
     assert payload["number"] == "120.2a"
     assert set(payload["rules"]) == {"fr", "en"}
     fr = payload["rules"]["fr"]
-    for key in ("document", "lang", "number", "kind", "title", "text", "examples", "parent", "children",
-                "references", "cited_by", "source"):  # fmt: skip
+    for key in (
+        "document",
+        "lang",
+        "number",
+        "kind",
+        "title",
+        "text",
+        "examples",
+        "parent",
+        "children",
+        "references",
+        "cited_by",
+        "source",
+    ):
         assert key in fr
     assert fr["parent"] == "120.2" and fr["kind"] == "subrule"
     assert fr["source"] == {"path": "content/fr/cr-120-piocher-une-carte.txt", "line": 7}
@@ -101,13 +115,16 @@ def test_alignment_reports_reference_mismatch(kb_2015):
     assert kb_2015.links.alignment.editions == {"fr": "fr:undated", "en": "en:2015-09-26"}
 
 
-@pytest.mark.parametrize(("query", "english"), [
-    (["isperia"], "Isperia the Inscrutable"),
-    (["ISPÉRIA", "L'IMPENETRABLE"], "Isperia the Inscrutable"),
-    (["l'aethermage", "d'azorius"], "Azorius Aethermage"),
-    (["la", "Cytoforme"], "Cytoshape"),
-    (["Research"], "Research // Development"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("query", "english"),
+    [
+        (["isperia"], "Isperia the Inscrutable"),
+        (["ISPÉRIA", "L'IMPENETRABLE"], "Isperia the Inscrutable"),
+        (["l'aethermage", "d'azorius"], "Azorius Aethermage"),
+        (["la", "Cytoforme"], "Cytoshape"),
+        (["Research"], "Research // Development"),
+    ],
+)
 def test_show_card_by_name(query, english):
     result = run("show", *query, "--json", "--content", str(CONTENT))
     assert result.exit_code == 0, result.output

@@ -59,8 +59,12 @@ def test_header_metadata():
     assert info.set_names == {"fr": "Discorde", "en": "Dissension"}
     assert info.authors == ("Mark L. Gottlieb", "Laurie Cheers", "Jeff Jordan", "Lee Sharpe")
     assert info.last_modified == "2006-03-17"
-    assert info.dates == {"prerelease": "2006-04-22", "prerelease_end": "2006-04-23", "release": "2006-05-05",
-                          "tournament_legal": "2006-05-20"}
+    assert info.dates == {
+        "prerelease": "2006-04-22",
+        "prerelease_end": "2006-04-23",
+        "release": "2006-05-05",
+        "tournament_legal": "2006-05-20",
+    }
     assert info.set_size == 180
     assert info.trailer == ("edit: vf. merci à arcarum.", "[ Dernière modification par lyon4 le 22 avr 2006 à 14h44 ]")
     assert info.unplaced == ()
@@ -76,8 +80,14 @@ def test_document_and_no_diagnostics():
 def test_general_notes():
     result = load(FR, "fr")
     assert [n.title for n in result.notes] == [
-        "Guildes", "Prévision", "Greffe", "Acharnement", "Créatures « améliorées »", "Multicolore et monocolore",
-        "Cartes doubles"]
+        "Guildes",
+        "Prévision",
+        "Greffe",
+        "Acharnement",
+        "Créatures « améliorées »",
+        "Multicolore et monocolore",
+        "Cartes doubles",
+    ]
     forecast = result.notes[1]
     assert forecast.id == "fr/faq-discorde-2006#prevision"
     assert forecast.cards == ("position-de-bravoure",)
@@ -96,8 +106,9 @@ def test_spot_checks():
     research = card(result, "Recherche // Développement")
     assert [f.names["fr"] for f in research.faces] == ["Recherche", "Développement"]
     new_wording = [r for r in result.rulings if r.card == research.id and "Le nouveau texte" in r.text][0]
-    assert new_wording.text.endswith("n'importe quel adversaire ne vous laisse piocher une carte. Répétez ce "
-                                     "processus deux fois.")
+    assert new_wording.text.endswith(
+        "n'importe quel adversaire ne vous laisse piocher une carte. Répétez ce processus deux fois."
+    )
     assert new_wording.id == "fr/faq-discorde-2006#L712"
     assert card(result, "Ghildmage de Rakdos").faces[0].mana_cost == ("{B/R}", "{B/R}")
     novijen = card(result, "Novijen, le Cœur du progrès").faces[0]
@@ -141,7 +152,10 @@ def test_english_faq_same_shape():
 
 def test_type_lines():
     assert parse_type_line("Créature légendaire : humain et conseiller", "fr") == (
-        ("légendaire",), ("Créature",), ("humain", "conseiller"))
+        ("légendaire",),
+        ("Créature",),
+        ("humain", "conseiller"),
+    )
     assert parse_type_line("Enchantement : aura", "fr") == ((), ("Enchantement",), ("aura",))
     assert parse_type_line("Artifact Creature — Golem", "en") == ((), ("Artifact", "Creature"), ("Golem",))
     assert parse_type_line("Enchanter : permanent", "fr") is None
@@ -159,10 +173,20 @@ HEAD = "Foire aux questions _Test_\nDocument modifié pour la dernière fois le 
 def test_truncated_faq():
     result = inline("Foire aux questions _Test_\nCompilée par")
     assert result.diagnostics == (
-        Diagnostic("warning", "content/fr/t.txt", 1, "no last-modified date in the FAQ header ('Document last "
-                   "modified March 17, 2006'); quoted rules get no date"),
-        Diagnostic("warning", "content/fr/t.txt", 0, "no 'NOTES GÉNÉRALES' / 'GENERAL NOTES' or card-notes heading "
-                   "found; is the FAQ truncated? Everything was kept as its introduction"),
+        Diagnostic(
+            "warning",
+            "content/fr/t.txt",
+            1,
+            "no last-modified date in the FAQ header ('Document last "
+            "modified March 17, 2006'); quoted rules get no date",
+        ),
+        Diagnostic(
+            "warning",
+            "content/fr/t.txt",
+            0,
+            "no 'NOTES GÉNÉRALES' / 'GENERAL NOTES' or card-notes heading "
+            "found; is the FAQ truncated? Everything was kept as its introduction",
+        ),
     )
     assert result.info.intro == "Compilée par"
 
@@ -190,8 +214,11 @@ def test_card_block_without_name_and_ruling_before_card():
         "heading; restore the end of the file",
     ]
     assert result.rulings == ()
-    assert result.info.unplaced == ("content/fr/t.txt:6: {4}\nArtefact", "content/fr/t.txt:9: * Une règle.",
-                                    "content/fr/t.txt:12: * Orpheline.")
+    assert result.info.unplaced == (
+        "content/fr/t.txt:6: {4}\nArtefact",
+        "content/fr/t.txt:9: * Une règle.",
+        "content/fr/t.txt:12: * Orpheline.",
+    )
 
 
 def test_text_in_unknown_shape_is_kept():
@@ -212,10 +239,32 @@ def test_emphasis_is_not_a_bullet():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(
-    st.sampled_from(["-----", "NOTES GÉNÉRALES", "GENERAL NOTES", "NOTES ON SPECIFIC CARDS", "* x", "//", "",
-                     "{2}{W}", "Créature : esprit", "2/2", "Terrain", "502.53a x", "edit: y", "[ z ]"]),
-    st.text(max_size=30)), max_size=40))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                [
+                    "-----",
+                    "NOTES GÉNÉRALES",
+                    "GENERAL NOTES",
+                    "NOTES ON SPECIFIC CARDS",
+                    "* x",
+                    "//",
+                    "",
+                    "{2}{W}",
+                    "Créature : esprit",
+                    "2/2",
+                    "Terrain",
+                    "502.53a x",
+                    "edit: y",
+                    "[ z ]",
+                ]
+            ),
+            st.text(max_size=30),
+        ),
+        max_size=40,
+    )
+)
 def test_arbitrary_text_never_raises(lines):
     result = parse_faq(SourceText("t.txt", "fr", tuple(lines), "utf-8", ""), "fr/t")
     assert all(d.path == "t.txt" for d in result.diagnostics)
@@ -225,8 +274,10 @@ def test_arbitrary_text_never_raises(lines):
 
 
 def test_forum_edit_line_with_accents_is_trailer():
-    text = HEAD + "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n* Une règle.\n\n" \
+    text = (
+        HEAD + "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n* Une règle.\n\n"
         "Dernière modification par lyon4 le 22 avr 2006 à 14h44"
+    )
     result = inline(text)
     assert [r.text for r in result.rulings] == ["Une règle."]
     assert result.info.trailer == ("Dernière modification par lyon4 le 22 avr 2006 à 14h44",)
@@ -247,13 +298,17 @@ RESTORE = "restore the end of the file"
 def test_faq_cut_inside_a_card_block_is_truncated():
     cut = (ROOT / FR).read_bytes()[:20000].decode("utf-8", errors="ignore").split("\n")
     assert cut[-1] == "À chaque fois qu'"
-    assert diagnostics_of(cut) == [f"t.txt:273: warning: the FAQ seems truncated at line 273: its last card block "
-                                   f"('Coût de la guerre', line 270) has no ruling; {RESTORE}"]
+    assert diagnostics_of(cut) == [
+        f"t.txt:273: warning: the FAQ seems truncated at line 273: its last card block "
+        f"('Coût de la guerre', line 270) has no ruling; {RESTORE}"
+    ]
 
 
 def test_faq_cut_in_its_general_notes_is_truncated():
-    expected = ("warning: the FAQ seems truncated at line {0}: it has general notes but no card notes ('NOTES SUR "
-                f"DES CARTES SPÉCIFIQUES' / 'NOTES ON SPECIFIC CARDS'); {RESTORE}")
+    expected = (
+        "warning: the FAQ seems truncated at line {0}: it has general notes but no card notes ('NOTES SUR "
+        f"DES CARTES SPÉCIFIQUES' / 'NOTES ON SPECIFIC CARDS'); {RESTORE}"
+    )
     assert diagnostics_of(fr_lines()[:40]) == ["t.txt:39: " + expected.format(39)]
     assert diagnostics_of(fr_lines()[:100]) == ["t.txt:100: " + expected.format(100)]
 
@@ -262,13 +317,16 @@ def test_faq_cut_mid_sentence_or_after_a_separator_is_truncated():
     lines = fr_lines()
     ruling = next(i for i, line in enumerate(lines) if line.startswith("* Si vous ciblez le Quartier fantôme"))
     cut = [*lines[:ruling], lines[ruling][:60]]
-    assert diagnostics_of(cut) == [f"t.txt:{ruling + 1}: warning: the FAQ seems truncated at line {ruling + 1}: its "
-                                   f"last line does not end a sentence ('Quartier fantôme avec sa propre capacité'); "
-                                   f"{RESTORE}"]
+    assert diagnostics_of(cut) == [
+        f"t.txt:{ruling + 1}: warning: the FAQ seems truncated at line {ruling + 1}: its "
+        f"last line does not end a sentence ('Quartier fantôme avec sa propre capacité'); "
+        f"{RESTORE}"
+    ]
     separator = next(i for i in range(ruling, len(lines)) if lines[i] == "-----")
     assert diagnostics_of(lines[: separator + 1]) == [
         f"t.txt:{separator + 1}: warning: the FAQ seems truncated at line {separator + 1}: it ends with a '-----' "
-        f"separator and no card block after it; {RESTORE}"]
+        f"separator and no card block after it; {RESTORE}"
+    ]
 
 
 def test_every_cut_inside_a_card_block_is_reported():
@@ -281,9 +339,11 @@ def test_every_cut_inside_a_card_block_is_reported():
 
 
 def test_ruling_and_note_positions():
-    text = HEAD + ("NOTES GÉNÉRALES\n\nTitre\n\nTexte.\n\n* Une note\nsur deux lignes.\n\nSuite.\n-----\n"
-                   "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
-                   "* Première ligne\nseconde ligne.\n\nParagraphe suivant.")
+    text = HEAD + (
+        "NOTES GÉNÉRALES\n\nTitre\n\nTexte.\n\n* Une note\nsur deux lignes.\n\nSuite.\n-----\n"
+        "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
+        "* Première ligne\nseconde ligne.\n\nParagraphe suivant."
+    )
     result = inline(text)
     assert result.diagnostics == ()
     assert result.rulings[0].text == "Première ligne seconde ligne.\nParagraphe suivant."

@@ -65,7 +65,11 @@ def test_card_fields_and_rulings():
     assert isperia.oracle["en_text"] == face.text
     ruling = next(r for r in result.rulings if r.card == "isperia-the-inscrutable")
     assert (ruling.id, ruling.lang, ruling.section, ruling.date) == (
-        "isperia-the-inscrutable/en/1", "en", "Gatherer", "2006-05-01")
+        "isperia-the-inscrutable/en/1",
+        "en",
+        "Gatherer",
+        "2006-05-01",
+    )
     assert ruling.source.path == DATA and ruling.source.line > 0
     novijen = next(c for c in result.cards if c.id == "novijen-heart-of-progress")
     assert novijen.faces[0].mana_cost == ()
@@ -80,9 +84,15 @@ def test_looks_like_mtgjson():
 def test_malformed_json_is_one_error():
     result = inline('{\n  "cards": [\n    {"name": "X",\n  ]\n}')
     assert result.cards == ()
-    assert result.diagnostics == (Diagnostic(
-        "error", "content/en/x.json", 4, "malformed JSON: Expecting property name enclosed in double quotes "
-        "(column 3); fix the file or download it again from mtgjson.com"),)
+    assert result.diagnostics == (
+        Diagnostic(
+            "error",
+            "content/en/x.json",
+            4,
+            "malformed JSON: Expecting property name enclosed in double quotes "
+            "(column 3); fix the file or download it again from mtgjson.com",
+        ),
+    )
 
 
 def test_not_a_set_file_and_nameless_card():
@@ -91,7 +101,8 @@ def test_not_a_set_file_and_nameless_card():
     assert [c.id for c in result.cards] == ["carom"]
     assert [d.format() for d in result.diagnostics] == [
         'content/en/x.json:1: warning: card entry 1 of "cards": it has no name; entry skipped (fix the file or '
-        "download it again from mtgjson.com)"]
+        "download it again from mtgjson.com)"
+    ]
 
 
 def messages(result) -> list[str]:
@@ -101,15 +112,18 @@ def messages(result) -> list[str]:
 SKIP = "entry skipped (fix the file or download it again from mtgjson.com)"
 
 
-@pytest.mark.parametrize(("entry", "problem"), [
-    ('{"name": "A", "layout": "split", "names": [{}]}', "\"names\" must be a list of strings"),
-    ('{"name": "A", "layout": "split", "names": "AB"}', "\"names\" must be a list of strings"),
-    ('{"name": "A", "supertypes": "Legendary"}', "\"supertypes\" must be a list of strings"),
-    ('{"name": "A", "types": [1]}', "\"types\" must be a list of strings"),
-    ('{"name": "A", "power": true}', "\"power\" must be a string or a number"),
-    ('{"name": "A", "text": ["x"]}', "\"text\" must be a string"),
-    ('{"name": "A", "rulings": {"text": "x"}}', "\"rulings\" must be a list"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ('{"name": "A", "layout": "split", "names": [{}]}', '"names" must be a list of strings'),
+        ('{"name": "A", "layout": "split", "names": "AB"}', '"names" must be a list of strings'),
+        ('{"name": "A", "supertypes": "Legendary"}', '"supertypes" must be a list of strings'),
+        ('{"name": "A", "types": [1]}', '"types" must be a list of strings'),
+        ('{"name": "A", "power": true}', '"power" must be a string or a number'),
+        ('{"name": "A", "text": ["x"]}', '"text" must be a string'),
+        ('{"name": "A", "rulings": {"text": "x"}}', '"rulings" must be a list'),
+    ],
+)
 def test_entry_of_the_wrong_shape_is_skipped_with_its_line(entry, problem):
     result = inline('{"cards": [\n{"id": "x1", "name": "Carom"},\n' + entry[:-1] + ', "id": "x2"}\n]}')
     assert [c.id for c in result.cards] == ["carom"]
@@ -121,7 +135,7 @@ def test_entry_without_id_is_found_by_name_or_by_position():
     assert result.cards == ()
     assert messages(result) == [
         f'content/en/x.json:0: warning: card entry 1 of "cards": "name" must be a string; {SKIP}',
-        f"content/en/x.json:3: warning: card entry 2 of \"cards\" ('Ça'): \"types\" must be a list of strings; {SKIP}",
+        f'content/en/x.json:3: warning: card entry 2 of "cards" (\'Ça\'): "types" must be a list of strings; {SKIP}',
     ]
 
 
@@ -136,19 +150,28 @@ def test_numbers_become_text():
 def test_deeply_nested_json_is_one_error():
     result = inline('{"cards": ' + "[" * 100_000 + "]" * 100_000 + "}")
     assert result.cards == ()
-    assert messages(result) == ["content/en/x.json:0: error: unreadable JSON (nested too deeply); fix the file or "
-                                "download it again from mtgjson.com"]
+    assert messages(result) == [
+        "content/en/x.json:0: error: unreadable JSON (nested too deeply); fix the file or "
+        "download it again from mtgjson.com"
+    ]
 
 
 def test_same_name_cards_get_their_own_ids_and_rulings():
-    plains = ('{"cards": [{"name": "Plains", "number": "1", "rulings": [{"text": "One."}]},'
-              ' {"name": "Plains", "number": "2", "rulings": [{"text": "Two."}]},'
-              ' {"name": "Plains", "number": "3"}]}')
+    plains = (
+        '{"cards": [{"name": "Plains", "number": "1", "rulings": [{"text": "One."}]},'
+        ' {"name": "Plains", "number": "2", "rulings": [{"text": "Two."}]},'
+        ' {"name": "Plains", "number": "3"}]}'
+    )
     result = inline(plains)
     assert [(c.id, c.rulings) for c in result.cards] == [
-        ("plains", ("plains/en/1",)), ("plains-2", ("plains-2/en/1",)), ("plains-3", ())]
+        ("plains", ("plains/en/1",)),
+        ("plains-2", ("plains-2/en/1",)),
+        ("plains-3", ()),
+    ]
     assert [(r.id, r.card, r.text) for r in result.rulings] == [
-        ("plains/en/1", "plains", "One."), ("plains-2/en/1", "plains-2", "Two.")]
+        ("plains/en/1", "plains", "One."),
+        ("plains-2/en/1", "plains-2", "Two."),
+    ]
 
 
 JSON = st.recursive(
@@ -156,15 +179,36 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12,
 )
-KEYS = ["name", "names", "layout", "supertypes", "types", "subtypes", "power", "toughness", "manaCost", "text",
-        "type", "rulings", "foreignNames", "number", "multiverseid", "id"]
-ENTRY = st.dictionaries(st.sampled_from(KEYS), JSON | st.sampled_from(["split", "A", "{1}{W}", ["A", "B"]]),
-                        max_size=8)
+KEYS = [
+    "name",
+    "names",
+    "layout",
+    "supertypes",
+    "types",
+    "subtypes",
+    "power",
+    "toughness",
+    "manaCost",
+    "text",
+    "type",
+    "rulings",
+    "foreignNames",
+    "number",
+    "multiverseid",
+    "id",
+]
+ENTRY = st.dictionaries(st.sampled_from(KEYS), JSON | st.sampled_from(["split", "A", "{1}{W}", ["A", "B"]]), max_size=8)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(JSON, st.fixed_dictionaries({"cards": st.lists(ENTRY | JSON, max_size=6)}, optional={
-    "name": JSON, "releaseDate": JSON})))
+@given(
+    st.one_of(
+        JSON,
+        st.fixed_dictionaries(
+            {"cards": st.lists(ENTRY | JSON, max_size=6)}, optional={"name": JSON, "releaseDate": JSON}
+        ),
+    )
+)
 def test_arbitrary_json_never_raises(data):
     result = inline(json.dumps(data, indent=1))
     assert all(d.path == "content/en/x.json" for d in result.diagnostics)

@@ -68,8 +68,11 @@ def test_expected_in_top_3(index, question, expected):
     assert expected in top, f"{question!r}: {top}"
 
 
-@pytest.mark.xfail(strict=True, reason="the 2015 CR says 'a library with no cards in it', never 'empty library': "
-                   "120.5 and the Draw and Library glossary entries hold all three words and rank before 120.4, "
-                   "which only the relaxed fallback (never above full matches) brings in")  # fmt: skip
+@pytest.mark.xfail(
+    strict=True,
+    reason="the 2015 CR says 'a library with no cards in it', never 'empty library': "
+    "120.5 and the Draw and Library glossary entries hold all three words and rank before 120.4, "
+    "which only the relaxed fallback (never above full matches) brings in",
+)
 def test_empty_library_in_english(index):
     assert "120.4" in [r.id for r in index.search("draw from an empty library", limit=3)]

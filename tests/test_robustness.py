@@ -12,11 +12,32 @@ from kb.sources import decode, split_lines
 
 from .conftest import write
 
-RULE_BITS = st.sampled_from([
-    "100.1.", "100.1a", "100.1a.", "120.2 ", "1. Game Concepts", "100. General", "Example: x", "Exemple : y",
-    "Contents", "Glossary", "Credits", "Introduction", "See rule 704.", "Cf. règle 601.2f–h", "rules 613.1a-z",
-    "", " ", "     indented", "These rules are effective as of May 1, 2020.", "999.99z", "000.0", "12.3",
-])  # fmt: skip
+RULE_BITS = st.sampled_from(
+    [
+        "100.1.",
+        "100.1a",
+        "100.1a.",
+        "120.2 ",
+        "1. Game Concepts",
+        "100. General",
+        "Example: x",
+        "Exemple : y",
+        "Contents",
+        "Glossary",
+        "Credits",
+        "Introduction",
+        "See rule 704.",
+        "Cf. règle 601.2f–h",
+        "rules 613.1a-z",
+        "",
+        " ",
+        "     indented",
+        "These rules are effective as of May 1, 2020.",
+        "999.99z",
+        "000.0",
+        "12.3",
+    ]
+)
 NEAR_CR = st.lists(st.one_of(RULE_BITS, st.text(max_size=40)), max_size=60).map("\n".join)
 
 

@@ -14,8 +14,21 @@ from kb.sources import read_source
 
 from .conftest import CONTENT, CR2015, CR2026
 
-SEED_120 = ["120.1", "120.2", "120.2a", "120.2b", "120.3", "120.3a", "120.4", "120.5",
-            "120.6", "120.6a", "120.6b", "120.6c", "120.7"]  # fmt: skip
+SEED_120 = [
+    "120.1",
+    "120.2",
+    "120.2a",
+    "120.2b",
+    "120.3",
+    "120.3a",
+    "120.4",
+    "120.5",
+    "120.6",
+    "120.6a",
+    "120.6b",
+    "120.6c",
+    "120.7",
+]
 
 
 def parse_file(path: Path, lang: str):
@@ -146,9 +159,7 @@ def test_2026_typos_are_warnings_and_rules():
 
 
 def test_examples_and_indented_paragraphs():
-    res = parse_text(
-        "100.1. First rule.\nExample: One.\nExample: Two.\n\n100.1a Sub rule.\n     Second paragraph.\n"
-    )
+    res = parse_text("100.1. First rule.\nExample: One.\nExample: Two.\n\n100.1a Sub rule.\n     Second paragraph.\n")
     rules = by_number(res)
     assert rules["100.1"].examples == ("One.", "Two.")
     assert rules["100.1a"].text == "Sub rule.\nSecond paragraph."

@@ -196,15 +196,48 @@ SRC = SourceRef("x.txt", 1)
 def record_kb(bundled_kb):
     """The bundled rules plus a handful of hand-made cards, rulings and notes."""
     text = "Vol\nQuand le Sphinx de papier arrive, piochez une carte."
-    face = Face({"fr": "Sphinx de papier", "en": "Paper Sphinx"}, ("{U}",), "Créature : sphinx", (), ("Créature",),
-                ("sphinx",), "1", "1", text, lang="fr")  # fmt: skip
-    halves = (Face({"fr": "Haut", "en": "Up"}, (), "Éphémère", (), (), (), None, None, "Piochez.", lang="fr"),
-              Face({"fr": "Bas", "en": "Down"}, (), "Éphémère", (), (), (), None, None, "Défaussez.", lang="fr"))
-    cards = (Card("paper-sphinx", dict(face.names), (face,), ("r1",), (), SRC,
-                  oracle={"en_type": "Creature — Sphinx", "en_text": "Flying\nWhen Paper Sphinx enters, draw a card."}),
-             Card("up-down", {"fr": "Haut // Bas", "en": "Up // Down"}, halves, (), (), SRC))  # fmt: skip
-    rulings = (Ruling("r1", "paper-sphinx", "fr", "Le Sphinx de papier pioche même si la réserve est vide.", "NOTES",
-                      "fr/faq", (), (), (), SRC),)  # fmt: skip
+    face = Face(
+        {"fr": "Sphinx de papier", "en": "Paper Sphinx"},
+        ("{U}",),
+        "Créature : sphinx",
+        (),
+        ("Créature",),
+        ("sphinx",),
+        "1",
+        "1",
+        text,
+        lang="fr",
+    )
+    halves = (
+        Face({"fr": "Haut", "en": "Up"}, (), "Éphémère", (), (), (), None, None, "Piochez.", lang="fr"),
+        Face({"fr": "Bas", "en": "Down"}, (), "Éphémère", (), (), (), None, None, "Défaussez.", lang="fr"),
+    )
+    cards = (
+        Card(
+            "paper-sphinx",
+            dict(face.names),
+            (face,),
+            ("r1",),
+            (),
+            SRC,
+            oracle={"en_type": "Creature — Sphinx", "en_text": "Flying\nWhen Paper Sphinx enters, draw a card."},
+        ),
+        Card("up-down", {"fr": "Haut // Bas", "en": "Up // Down"}, halves, (), (), SRC),
+    )
+    rulings = (
+        Ruling(
+            "r1",
+            "paper-sphinx",
+            "fr",
+            "Le Sphinx de papier pioche même si la réserve est vide.",
+            "NOTES",
+            "fr/faq",
+            (),
+            (),
+            (),
+            SRC,
+        ),
+    )
     notes = (FaqNote("n1", "fr", "Surcharge pliable", "Une mécanique imaginaire.", (), (), ("* Un détail.",), SRC),)
     return replace(bundled_kb, cards=cards, rulings=rulings, notes=notes)
 
@@ -230,8 +263,9 @@ def test_index_built_from_records(tmp_path, bundled_kb):
 # --- malformed queries ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("box", ['"unbalanced', "lang:xx pioche", "kind:zzz pioche", "OR pioche", "pioche OR",
-                                 "lang:fr", "-pioche", ""])  # fmt: skip
+@pytest.mark.parametrize(
+    "box", ['"unbalanced', "lang:xx pioche", "kind:zzz pioche", "OR pioche", "pioche OR", "lang:fr", "-pioche", ""]
+)
 def test_malformed_queries(bundled, box):
     with pytest.raises(S.SearchError) as err:
         bundled.search(box)
@@ -350,8 +384,10 @@ def test_cli_no_result_and_errors(bundled_content):
 # --- regressions: stop words, relaxed matches, phrases, names, cache folder, other languages ------------
 
 
-@pytest.mark.parametrize(("box", "expected"), [("protection from", "protection"), ("the stack", "stack"),
-                                               ("with trample", "trample"), ("damage from", "damage")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("box", "expected"),
+    [("protection from", "protection"), ("the stack", "stack"), ("with trample", "trample"), ("damage from", "damage")],
+)
 def test_stop_word_in_two_word_query(cr2015, box, expected):
     assert ids(cr2015.search(box))[0] == f"en/cr-en-20150926#{expected}"
 
@@ -368,8 +404,10 @@ def test_stop_words_alone_still_find_card_names(tmp_path, bundled_kb):
 def test_relaxed_matches_come_after_full_matches_and_never_by_name_prefix(bundled):
     results = bundled.search("pioche bibliothèque vide", limit=20)
     assert ids(results)[0] == "120.4" and "slaughterhouse-bouncer" not in ids(results)  # « Videur des abattoirs »
-    full = ["**" in r.snippets.get("fr", "") and all(w in r.snippets["fr"].lower() for w in ("pioch", "biblioth",
-            "vide")) for r in results]  # fmt: skip
+    full = [
+        "**" in r.snippets.get("fr", "") and all(w in r.snippets["fr"].lower() for w in ("pioch", "biblioth", "vide"))
+        for r in results
+    ]
     assert full == sorted(full, reverse=True)
 
 

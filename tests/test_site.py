@@ -232,32 +232,85 @@ def handmade_site(tmp_path_factory) -> Path:
             f.write(f"\n502. Rule\n\n502.53a {words}\n")  # the FAQ quotes an old 502.53a: it must stay unlinked
     kb = load(content)
     text = "Les créatures gagnent +1/+1.\nPrévision — {W}, révélez : {T}."
-    face = Face({"fr": "Position de bravoure", "en": "Steeling Stance"}, ("{1}", "{W}", "{W}"), "Éphémère", (),
-                ("Éphémère",), (), None, None, text)  # fmt: skip
+    face = Face(
+        {"fr": "Position de bravoure", "en": "Steeling Stance"},
+        ("{1}", "{W}", "{W}"),
+        "Éphémère",
+        (),
+        ("Éphémère",),
+        (),
+        None,
+        None,
+        text,
+    )
     halves = (
         Face({"fr": "Résolu"}, ("{3}", "{B}", "{G}"), "Éphémère", (), ("Éphémère",), (), None, None, "Sacrifiez."),
         Face({"fr": "Déterminé"}, ("{G/U}",), "Éphémère", (), ("Éphémère",), (), None, None, "Piochez une carte."),
     )
     cards = (
-        Card("steeling-stance", {"fr": "Position de bravoure", "en": "Steeling Stance"}, (face,), ("r1", "r2"),
-             ("fr/faq#prevision",), SRC, {"en_text": "Creatures you control get +1/+1."}),
-        Card("bound-determined", {"fr": "Résolu // Déterminé", "en": "Bound // Determined"}, halves, ("r3",), (),
-             SRC),
-    )  # fmt: skip
+        Card(
+            "steeling-stance",
+            {"fr": "Position de bravoure", "en": "Steeling Stance"},
+            (face,),
+            ("r1", "r2"),
+            ("fr/faq#prevision",),
+            SRC,
+            {"en_text": "Creatures you control get +1/+1."},
+        ),
+        Card("bound-determined", {"fr": "Résolu // Déterminé", "en": "Bound // Determined"}, halves, ("r3",), (), SRC),
+    )
     rulings = (
-        Ruling("r1", "steeling-stance", "fr", "Voir _Discorde_ et la Résolu. Cf. règle 120.2a. <script>x</script>",
-               "NOTES SUR DES CARTES SPÉCIFIQUES", "fr/faq", ("120.2a",), ("bound-determined",), ("Chose Inconnue",),
-               SRC),
-        Ruling("r2", "steeling-stance", "en", "Forecast only during your upkeep. See rule 120.1.", "Gatherer",
-               "en/cards", ("120.1",), (), (), SRC, "2006-05-01"),
+        Ruling(
+            "r1",
+            "steeling-stance",
+            "fr",
+            "Voir _Discorde_ et la Résolu. Cf. règle 120.2a. <script>x</script>",
+            "NOTES SUR DES CARTES SPÉCIFIQUES",
+            "fr/faq",
+            ("120.2a",),
+            ("bound-determined",),
+            ("Chose Inconnue",),
+            SRC,
+        ),
+        Ruling(
+            "r2",
+            "steeling-stance",
+            "en",
+            "Forecast only during your upkeep. See rule 120.1.",
+            "Gatherer",
+            "en/cards",
+            ("120.1",),
+            (),
+            (),
+            SRC,
+            "2006-05-01",
+        ),
         Ruling("r3", "bound-determined", "fr", "Une carte double.", "Cartes doubles", "fr/faq", (), (), (), SRC),
-    )  # fmt: skip
-    note = FaqNote("fr/faq#prevision", "fr", "Prévision", "La prévision se joue depuis la main (règle 120.1).",
-                   ("steeling-stance",), (QuotedRule("502.53a", "2006-03-17", "Une capacité de prévision…"),),
-                   ("Jouer une capacité de prévision ne fait pas quitter la carte de la main.",), SRC, "fr/faq",
-                   ("steeling-stance",), ("120.1",))  # fmt: skip
-    info = FaqInfo("fr/faq", "fr", "FAQ Discorde", {"fr": "Discorde", "en": "Dissension"}, ("Mark L. Gottlieb",),
-                   "2006-03-17", {"release": "2006-05-05"}, 180, "Foire aux questions _Discorde_.")  # fmt: skip
+    )
+    note = FaqNote(
+        "fr/faq#prevision",
+        "fr",
+        "Prévision",
+        "La prévision se joue depuis la main (règle 120.1).",
+        ("steeling-stance",),
+        (QuotedRule("502.53a", "2006-03-17", "Une capacité de prévision…"),),
+        ("Jouer une capacité de prévision ne fait pas quitter la carte de la main.",),
+        SRC,
+        "fr/faq",
+        ("steeling-stance",),
+        ("120.1",),
+    )
+    info = FaqInfo(
+        "fr/faq",
+        "fr",
+        "FAQ Discorde",
+        {"fr": "Discorde", "en": "Dissension"},
+        ("Mark L. Gottlieb",),
+        "2006-03-17",
+        {"release": "2006-05-05"},
+        180,
+        "Foire aux questions _Discorde_.",
+    )
     kb = dataclasses.replace(kb, cards=cards, rulings=rulings, notes=(note,), faqs=(info,))
     return build_site(kb, tmp_path_factory.mktemp("handmade") / "site").out
 
@@ -438,8 +491,10 @@ def test_faqs_with_clashing_slugs_get_distinct_pages(tmp_path):
 
     kb = load(FIXTURES / "golden-content")
     infos = tuple(FaqInfo(doc, "fr", doc, {}, (), None, {}, None, "") for doc in ("fr/faq_x", "fr/faq-x"))
-    notes = tuple(FaqNote(f"{doc}#n", "fr", f"Note {i}", "Texte.", (), (), (), SRC, doc) for i, doc in
-                  enumerate(("fr/faq_x", "fr/faq-x")))  # fmt: skip
+    notes = tuple(
+        FaqNote(f"{doc}#n", "fr", f"Note {i}", "Texte.", (), (), (), SRC, doc)
+        for i, doc in enumerate(("fr/faq_x", "fr/faq-x"))
+    )
     site = build_site(dataclasses.replace(kb, faqs=infos, notes=notes), tmp_path / "site", search=False).out
     assert "Note 0" in read(site, "faq/fr-faq-x.html") and "Note 1" in read(site, "faq/fr-faq-x-2.html")
     assert check_site(site) == []
@@ -507,9 +562,12 @@ def test_build_refuses_the_content_and_project_folders(tmp_path, monkeypatch):
     (content / "kb-site.json").write_text("{}", encoding="utf-8")  # even when it looks like a site
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     # The project's parent may also hold tmp_path (a clone under /tmp): either reason refuses it.
-    for out, whats in ((content, ["it is the content folder"]), (tmp_path / "work", ["a folder holding the content"]),
-                       (PROJECT, ["the project folder"]),
-                       (PROJECT.parent, ["holding the project folder", "holding the content folder"])):  # fmt: skip
+    for out, whats in (
+        (content, ["it is the content folder"]),
+        (tmp_path / "work", ["a folder holding the content"]),
+        (PROJECT, ["the project folder"]),
+        (PROJECT.parent, ["holding the project folder", "holding the content folder"]),
+    ):
         result = _cli("build", "--content", str(content), "--out", str(out))
         assert result.exit_code == 1 and any(w in result.output for w in whats), (out, result.output)
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before

@@ -12,9 +12,12 @@ from kb.commands.options import content_option, load_or_exit
 from kb.sources.paths import default_content
 
 out_option = click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), default=Path("site"), show_default=True,
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("site"),
+    show_default=True,
     help="Folder to write the site into (replaced atomically; must be new, empty or a kb site).",
-)  # fmt: skip
+)
 
 
 def build_or_exit(content: Path | None, out: Path, kb=None) -> None:

@@ -18,14 +18,18 @@ def document_counts(kb, doc) -> dict[str, int]:
         rules = [r for r in kb.rules if r.document == doc.id]
         kinds = Counter(r.kind for r in rules)
         refs = [ref for r in rules for ref in kb.references(r)]
-        refs += [ref for i, g in enumerate(kb.glossary) if g.document == doc.id for ref in kb.links.glossary_refs[i]]
+        refs += [ref for g in kb.glossary if g.document == doc.id for ref in kb.links.glossary_refs[g.key]]
         resolved = sum(1 for ref in refs if ref.resolved)
         return {
-            "sections": kinds["section"], "rules": kinds["rule"], "numbered": kinds["numbered"],
-            "subrules": kinds["subrule"], "examples": sum(len(r.examples) for r in rules),
+            "sections": kinds["section"],
+            "rules": kinds["rule"],
+            "numbered": kinds["numbered"],
+            "subrules": kinds["subrule"],
+            "examples": sum(len(r.examples) for r in rules),
             "glossary": sum(1 for g in kb.glossary if g.document == doc.id),
-            "references_resolved": resolved, "references_unresolved": len(refs) - resolved,
-        }  # fmt: skip
+            "references_resolved": resolved,
+            "references_unresolved": len(refs) - resolved,
+        }
     return {
         "cards": len(kb.cards_by_document.get(doc.id, ())),
         "rulings": sum(1 for r in kb.rulings if r.source_document == doc.id),
@@ -55,8 +59,12 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
     counts = {doc.id: document_counts(kb, doc) for doc in kb.documents}
     totals = {sev: kb.count(sev) for sev in ("error", "warning", "note")}
     if as_json:
-        payload = {"diagnostics": [diagnostic_json(d) for d in kb.diagnostics], "documents": counts,
-                   "totals": totals, "alignment": kb.links.alignment.editions}  # fmt: skip
+        payload = {
+            "diagnostics": [diagnostic_json(d) for d in kb.diagnostics],
+            "documents": counts,
+            "totals": totals,
+            "alignment": kb.links.alignment.editions,
+        }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         sys.exit(exit_status(kb, strict))
     for diag in kb.diagnostics:

@@ -45,8 +45,10 @@ def command(query: str, lang: str | None, kind: str | None, limit: int, as_json:
         click.echo(f"kb: cannot search {content or default_content()}: {err}", err=True)
         sys.exit(2)
     if index.unsaved:
-        click.echo(f"kb: {index.unsaved}; searched an index kept in memory (pass --content to a writable place "
-                   "to cache it)", err=True)  # fmt: skip
+        click.echo(
+            f"kb: {index.unsaved}; searched an index kept in memory (pass --content to a writable place to cache it)",
+            err=True,
+        )
     if as_json:
         click.echo(json.dumps({"query": query, "results": [r.to_json() for r in results]}, ensure_ascii=False))
         return

@@ -16,8 +16,12 @@ from kb.sources.paths import default_content
 @content_option
 @out_option
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Interface to listen on; give 0.0.0.0 explicitly to serve other machines.")  # fmt: skip
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to listen on; give 0.0.0.0 explicitly to serve other machines.",
+)
 def command(content: Path | None, out: Path, port: int, host: str) -> None:
     """Serve the built site on 127.0.0.1, building it first when it is missing or out of date.
 

@@ -14,11 +14,25 @@ import click
 from kb.commands.options import content_option, load_or_exit
 
 LABELS = {
-    "fr": {"example": "Exemple", "children": "Sous-règles", "refs": "Cite", "cited": "Citée par",
-           "missing": "(introuvable)", "absent": "absente en français", "rulings": "Citée dans"},
-    "en": {"example": "Example", "children": "Subrules", "refs": "Cites", "cited": "Cited by",
-           "missing": "(not found)", "absent": "not in English", "rulings": "Cited in rulings"},
-}  # fmt: skip
+    "fr": {
+        "example": "Exemple",
+        "children": "Sous-règles",
+        "refs": "Cite",
+        "cited": "Citée par",
+        "missing": "(introuvable)",
+        "absent": "absente en français",
+        "rulings": "Citée dans",
+    },
+    "en": {
+        "example": "Example",
+        "children": "Subrules",
+        "refs": "Cites",
+        "cited": "Cited by",
+        "missing": "(not found)",
+        "absent": "not in English",
+        "rulings": "Cited in rulings",
+    },
+}
 
 
 def rule_lines(kb, rule, width: int) -> list[str]:
@@ -57,8 +71,13 @@ def show_rule(kb, number: str, as_json: bool) -> int:
 
     found = kb.aligned(number)
     if as_json:
-        click.echo(json.dumps({"number": number, "rules": {lang: rule_json(kb, r) for lang, r in found.items()}},
-                              ensure_ascii=False, indent=1))  # fmt: skip
+        click.echo(
+            json.dumps(
+                {"number": number, "rules": {lang: rule_json(kb, r) for lang, r in found.items()}},
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
         return 0 if found else 1
     if not found:
         under = {lang: kb.subtree(ed, number) for lang, ed in kb.primary.items()}
@@ -103,10 +122,12 @@ def show_card(kb, query: str, as_json: bool) -> int:
         return 1
     card = cards[0]
     if as_json:
-        payload = {"card": cardjson.card_to_json(card),
-                   "rulings": [cardjson.ruling_to_json(kb.ruling[r]) for r in card.rulings if r in kb.ruling],
-                   "notes": [cardjson.note_to_json(kb.note[n]) for n in card.notes if n in kb.note],
-                   "mentioned_in": list(kb.card_mentions.get(card.id, ()))}  # fmt: skip
+        payload = {
+            "card": cardjson.card_to_json(card),
+            "rulings": [cardjson.ruling_to_json(kb.ruling[r]) for r in card.rulings if r in kb.ruling],
+            "notes": [cardjson.note_to_json(kb.note[n]) for n in card.notes if n in kb.note],
+            "mentioned_in": list(kb.card_mentions.get(card.id, ())),
+        }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return 0
     width = min(shutil.get_terminal_size((100, 24)).columns, 110)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kb import __version__
-from kb.model import Diagnostic, Document, Face, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling, SourceRef
+from kb.model import Card, Diagnostic, Document, Face, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling, SourceRef
 from kb.model.base import KnowledgeBase
 
 
@@ -18,34 +18,52 @@ def document_json(kb: KnowledgeBase, doc: Document) -> dict[str, Any]:
     """A document record."""
     edition = kb.links.edition_of.get(doc.id)
     return {
-        "id": doc.id, "lang": doc.lang, "kind": doc.kind, "title": doc.title,
-        "effective_date": doc.effective_date, "source": doc.source, "layout": doc.layout,
-        "encoding": doc.encoding, "edition": edition,
+        "id": doc.id,
+        "lang": doc.lang,
+        "kind": doc.kind,
+        "title": doc.title,
+        "effective_date": doc.effective_date,
+        "source": doc.source,
+        "layout": doc.layout,
+        "encoding": doc.encoding,
+        "edition": edition,
         "aligned": edition is not None and edition in kb.links.alignment.editions.values(),
-    }  # fmt: skip
+    }
 
 
 def rule_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any]:
     """A rule record with resolved references and backlinks."""
     return {
-        "document": rule.document, "edition": kb.edition_of(rule).id, "lang": rule.lang,
-        "number": rule.number, "kind": rule.kind, "title": rule.title, "text": rule.text,
-        "examples": list(rule.examples), "parent": rule.parent, "children": list(rule.children),
+        "document": rule.document,
+        "edition": kb.edition_of(rule).id,
+        "lang": rule.lang,
+        "number": rule.number,
+        "kind": rule.kind,
+        "title": rule.title,
+        "text": rule.text,
+        "examples": list(rule.examples),
+        "parent": rule.parent,
+        "children": list(rule.children),
         "references": [{"target": r.target, "resolved": r.resolved} for r in kb.references(rule)],
-        "cited_by": [r.number for r in kb.cited_by(rule)], "source": source_json(rule.source),
+        "cited_by": [r.number for r in kb.cited_by(rule)],
+        "source": source_json(rule.source),
         "cited_by_rulings": list(kb.rule_mentions.get((rule.lang, rule.number), ())),
-    }  # fmt: skip
+    }
 
 
-def glossary_json(kb: KnowledgeBase, index: int, entry: GlossaryEntry) -> dict[str, Any]:
+def glossary_json(kb: KnowledgeBase, entry: GlossaryEntry) -> dict[str, Any]:
     """A glossary entry."""
-    refs = kb.links.glossary_refs.get(index, ())
+    refs = kb.links.glossary_refs.get(entry.key, ())
     return {
-        "document": entry.document, "lang": entry.lang, "term": entry.term, "aliases": list(entry.aliases),
-        "definition": entry.definition, "obsolete": entry.obsolete,
+        "document": entry.document,
+        "lang": entry.lang,
+        "term": entry.term,
+        "aliases": list(entry.aliases),
+        "definition": entry.definition,
+        "obsolete": entry.obsolete,
         "references": [{"target": r.target, "resolved": r.resolved} for r in refs],
         "source": source_json(entry.source),
-    }  # fmt: skip
+    }
 
 
 def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
@@ -72,16 +90,21 @@ def to_json(kb: KnowledgeBase) -> dict[str, Any]:
         "content_hash": kb.content_hash,
         "documents": [document_json(kb, d) for d in kb.documents],
         "editions": [
-            {"id": ed.id, "lang": ed.lang, "effective_date": ed.effective_date, "documents": list(ed.documents),
-             "complete": ed.complete, "rules": len(ed.rules)}
+            {
+                "id": ed.id,
+                "lang": ed.lang,
+                "effective_date": ed.effective_date,
+                "documents": list(ed.documents),
+                "complete": ed.complete,
+                "rules": len(ed.rules),
+            }
             for ed in kb.links.editions
-        ],  # fmt: skip
+        ],
         "rules": [rule_json(kb, r) for r in kb.rules],
-        "glossary": [glossary_json(kb, i, g) for i, g in enumerate(kb.glossary)],
+        "glossary": [glossary_json(kb, g) for g in kb.glossary],
         "alignment": alignment_json(kb),
         "faqs": [faq_to_json(f) for f in kb.faqs],
-        "cards": [{**card_to_json(c), "mentioned_in": list(kb.card_mentions.get(c.id, ()))}
-                  for c in kb.cards],
+        "cards": [{**card_to_json(c), "mentioned_in": list(kb.card_mentions.get(c.id, ()))} for c in kb.cards],
         "rulings": [ruling_to_json(r) for r in kb.rulings],
         "notes": [note_to_json(n) for n in kb.notes],
         "diagnostics": [diagnostic_json(d) for d in kb.diagnostics],
@@ -91,18 +114,29 @@ def to_json(kb: KnowledgeBase) -> dict[str, Any]:
 def _face_to_json(face: Face) -> dict:
     """Serialise one face."""
     return {
-        "names": dict(face.names), "mana_cost": list(face.mana_cost), "type_line": face.type_line,
-        "supertypes": list(face.supertypes), "types": list(face.types), "subtypes": list(face.subtypes),
-        "power": face.power, "toughness": face.toughness, "text": face.text,
-        "reminder_text": list(face.reminder_text), "lang": face.lang,
+        "names": dict(face.names),
+        "mana_cost": list(face.mana_cost),
+        "type_line": face.type_line,
+        "supertypes": list(face.supertypes),
+        "types": list(face.types),
+        "subtypes": list(face.subtypes),
+        "power": face.power,
+        "toughness": face.toughness,
+        "text": face.text,
+        "reminder_text": list(face.reminder_text),
+        "lang": face.lang,
     }
 
 
 def card_to_json(card: Card) -> dict:
     """Serialise a card following the export contract."""
     return {
-        "id": card.id, "names": dict(card.names), "faces": [_face_to_json(face) for face in card.faces],
-        "rulings": list(card.rulings), "notes": list(card.notes), "source": source_json(card.source),
+        "id": card.id,
+        "names": dict(card.names),
+        "faces": [_face_to_json(face) for face in card.faces],
+        "rulings": list(card.rulings),
+        "notes": list(card.notes),
+        "source": source_json(card.source),
         "oracle": dict(card.oracle),
     }
 
@@ -110,27 +144,51 @@ def card_to_json(card: Card) -> dict:
 def ruling_to_json(r: Ruling) -> dict:
     """Serialise a ruling following the export contract."""
     return {
-        "id": r.id, "card": r.card, "lang": r.lang, "text": r.text, "section": r.section,
-        "source_document": r.source_document, "rule_refs": list(r.rule_refs), "card_refs": list(r.card_refs),
-        "mentions": list(r.mentions), "source": source_json(r.source), "date": r.date,
+        "id": r.id,
+        "card": r.card,
+        "lang": r.lang,
+        "text": r.text,
+        "section": r.section,
+        "source_document": r.source_document,
+        "rule_refs": list(r.rule_refs),
+        "card_refs": list(r.card_refs),
+        "mentions": list(r.mentions),
+        "source": source_json(r.source),
+        "date": r.date,
     }
 
 
 def note_to_json(n: FaqNote) -> dict:
     """Serialise a general note following the export contract."""
     return {
-        "id": n.id, "lang": n.lang, "title": n.title, "text": n.text, "cards": list(n.cards),
+        "id": n.id,
+        "lang": n.lang,
+        "title": n.title,
+        "text": n.text,
+        "cards": list(n.cards),
         "quoted_rules": [{"number": q.number, "as_of": q.as_of, "text": q.text} for q in n.quoted_rules],
-        "bullets": list(n.bullets), "source": source_json(n.source), "document": n.document,
-        "card_refs": list(n.card_refs), "rule_refs": list(n.rule_refs), "mentions": list(n.mentions),
+        "bullets": list(n.bullets),
+        "source": source_json(n.source),
+        "document": n.document,
+        "card_refs": list(n.card_refs),
+        "rule_refs": list(n.rule_refs),
+        "mentions": list(n.mentions),
     }
 
 
 def faq_to_json(info: FaqInfo) -> dict:
     """Serialise an FAQ header following the export contract."""
     return {
-        "document": info.document, "lang": info.lang, "title": info.title, "set_names": dict(info.set_names),
-        "authors": list(info.authors), "last_modified": info.last_modified, "dates": dict(info.dates),
-        "set_size": info.set_size, "intro": info.intro, "trailer": list(info.trailer),
-        "unplaced": list(info.unplaced), "source": source_json(info.source),
+        "document": info.document,
+        "lang": info.lang,
+        "title": info.title,
+        "set_names": dict(info.set_names),
+        "authors": list(info.authors),
+        "last_modified": info.last_modified,
+        "dates": dict(info.dates),
+        "set_size": info.set_size,
+        "intro": info.intro,
+        "trailer": list(info.trailer),
+        "unplaced": list(info.unplaced),
+        "source": source_json(info.source),
     }

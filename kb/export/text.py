@@ -28,8 +28,13 @@ def _face_lines(face: Face, width: int) -> list[str]:
     return lines + _wrap(face.text, width, "    ")
 
 
-def format_card(card: Card, rulings_by_id: Mapping[str, Ruling], notes_by_id: Mapping[str, FaqNote],
-                width: int, cards_by_id: Mapping[str, Card] | None = None) -> str:
+def format_card(
+    card: Card,
+    rulings_by_id: Mapping[str, Ruling],
+    notes_by_id: Mapping[str, FaqNote],
+    width: int,
+    cards_by_id: Mapping[str, Card] | None = None,
+) -> str:
     """Render a card as plain text: names, faces, FAQ and Gatherer rulings, linked cards (by name) and rules."""
     names = [f"{card.names[lang]} [{lang}]" for lang in ordered_langs(card.names)]
     lines = [" | ".join(dict.fromkeys(names)), f"  ({card.source})", ""]

@@ -31,8 +31,24 @@ FR_MENTION = re.compile(
 EN_MENTION = re.compile(r"\b(?:such as|like)\s+(?:an?\s+|the\s+)?([A-Z][\w'’-]+(?:\s+(?:of|the|[A-Z][\w'’-]+))*)")
 NOT_NAMES = {"extension", "jeu", "partie", "tour", "carte", "cartes", "magic"}
 # Verbs that look like adjectives (« le Clone arrive ») end a mention.
-VERBS = {"arrive", "arrivent", "devient", "deviennent", "revient", "vient", "contient", "obtient", "peuvent",
-         "doivent", "affectent", "changent", "ont", "sont", "font", "disent"}
+VERBS = {
+    "arrive",
+    "arrivent",
+    "devient",
+    "deviennent",
+    "revient",
+    "vient",
+    "contient",
+    "obtient",
+    "peuvent",
+    "doivent",
+    "affectent",
+    "changent",
+    "ont",
+    "sont",
+    "font",
+    "disent",
+}
 EMPHASIS = re.compile(r"_[^_\n]+_")
 
 
@@ -121,9 +137,15 @@ def _cost_diag(card: Card, item: _Merged) -> list[Diagnostic]:
         return []
     shown = " // ".join("".join(c) or "(none)" for c in faq)
     expected = " // ".join("".join(c) or "(none)" for c in data)
-    return [Diagnostic("warning", card.source.path, card.source.line,
-                       f"mana cost of {card_name(card)} is {shown} here but {expected} for {item.base.names['en']} in "
-                       f"{item.base.source}; check the FAQ or the card data")]
+    return [
+        Diagnostic(
+            "warning",
+            card.source.path,
+            card.source.line,
+            f"mana cost of {card_name(card)} is {shown} here but {expected} for {item.base.names['en']} in "
+            f"{item.base.source}; check the FAQ or the card data",
+        )
+    ]
 
 
 def _match_diag(card: Card, item: _Merged | None, how: str, has_data: bool) -> list[Diagnostic]:
@@ -132,14 +154,26 @@ def _match_diag(card: Card, item: _Merged | None, how: str, has_data: bool) -> l
     if item is None:
         if not has_data:
             return []
-        return [Diagnostic("warning", *where, f"no card named {name!r} in the card data; it keeps no English "
-                           "name: check the spelling against the printed card")]
+        return [
+            Diagnostic(
+                "warning",
+                *where,
+                f"no card named {name!r} in the card data; it keeps no English "
+                "name: check the spelling against the printed card",
+            )
+        ]
     shown = " / ".join(f"{k} {v!r}" for k, v in item.base.names.items())
     if how == "close":
         return [Diagnostic("note", *where, f"{name!r} matched {shown} by close spelling ({item.base.source})")]
     if how == "cost":
-        return [Diagnostic("note", *where, f"split card {name!r} matched {shown} by its mana costs (the card "
-                           f"data has no French name for it, {item.base.source})")]
+        return [
+            Diagnostic(
+                "note",
+                *where,
+                f"split card {name!r} matched {shown} by its mana costs (the card "
+                f"data has no French name for it, {item.base.source})",
+            )
+        ]
     return []
 
 
@@ -201,7 +235,7 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
 def _data_ruling_id(ruling_id: str, item: _Merged) -> str:
     """Return a card-data ruling's id under its merged card's id (`plains/en/1` -> `plains-2/en/1`)."""
     prefix = item.base.id + "/"
-    return item.id + "/" + ruling_id[len(prefix):] if ruling_id.startswith(prefix) else ruling_id
+    return item.id + "/" + ruling_id[len(prefix) :] if ruling_id.startswith(prefix) else ruling_id
 
 
 def _freeze(item: _Merged) -> Card:
@@ -210,8 +244,15 @@ def _freeze(item: _Merged) -> Card:
     data = item.base.oracle if item.from_data else {}
     oracle = {**item.other_langs, **{k: v for k, v in data.items() if v or k not in item.other_langs}, **item.spellings}
     rulings = tuple(item.faq_rulings) + data_rulings
-    return Card(item.id, dict(item.names), tuple(item.faces), rulings, tuple(dict.fromkeys(item.notes)),
-                item.source or item.base.source, oracle)
+    return Card(
+        item.id,
+        dict(item.names),
+        tuple(item.faces),
+        rulings,
+        tuple(dict.fromkeys(item.notes)),
+        item.source or item.base.source,
+        oracle,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,9 +351,15 @@ def _rule_refs(text: str, lang: str, what: str, where: SourceRef, positions: Pos
                 found[target] = None
                 continue
             line = line_at(positions, match.start, where.line)
-            cites.diags.append(Diagnostic(
-                "note", where.path, line, f"{what} cites rule {target} (rules as of {cites.as_of or 'an unknown date'}"
-                "), not among the loaded rules; load the comprehensive rules of that date to link it"))
+            cites.diags.append(
+                Diagnostic(
+                    "note",
+                    where.path,
+                    line,
+                    f"{what} cites rule {target} (rules as of {cites.as_of or 'an unknown date'}"
+                    "), not among the loaded rules; load the comprehensive rules of that date to link it",
+                )
+            )
     return list(found)
 
 
@@ -323,8 +370,9 @@ def _link_ruling(r: Ruling, card: str, names: _Names, cites: _Cites, positions: 
     return replace(r, card=card, card_refs=tuple(refs), mentions=tuple(mentions), rule_refs=tuple(rules))
 
 
-def _link_note(n: FaqNote, cards: tuple[str, ...], names: _Names, cites: _Cites,
-               positions: dict[tuple[str, int], Positions]) -> FaqNote:
+def _link_note(
+    n: FaqNote, cards: tuple[str, ...], names: _Names, cites: _Cites, positions: dict[tuple[str, int], Positions]
+) -> FaqNote:
     """Return the note with merged card ids and the links of its text and bullets (quoted rules excluded)."""
     refs: list[str] = []
     mentions: list[str] = []
@@ -334,8 +382,13 @@ def _link_note(n: FaqNote, cards: tuple[str, ...], names: _Names, cites: _Cites,
         refs += found
         mentions += named
         rules += _rule_refs(text, n.lang, "note", n.source, positions.get((n.id, part), ()), cites)
-    return replace(n, cards=cards, card_refs=tuple(dict.fromkeys(refs)), mentions=tuple(dict.fromkeys(mentions)),
-                   rule_refs=tuple(dict.fromkeys(rules)))
+    return replace(
+        n,
+        cards=cards,
+        card_refs=tuple(dict.fromkeys(refs)),
+        mentions=tuple(dict.fromkeys(mentions)),
+        rule_refs=tuple(dict.fromkeys(rules)),
+    )
 
 
 def _by_language(faqs: Sequence[FaqResult]) -> list[FaqResult]:
@@ -343,8 +396,9 @@ def _by_language(faqs: Sequence[FaqResult]) -> list[FaqResult]:
     return sorted(faqs, key=lambda res: lang_key(res.document.lang)[0])
 
 
-def link_cards(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult],
-               rule_exists: Callable[[str, str, str | None], bool]) -> CardLinks:
+def link_cards(
+    faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult], rule_exists: Callable[[str, str, str | None], bool]
+) -> CardLinks:
     """Merge the FAQ cards with the card data and link every ruling and note to cards and rules.
 
     A card keeps the faces of the first FAQ language (French first); another FAQ language's type line and text
@@ -371,6 +425,8 @@ def link_cards(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult],
             item = where[(result.document.id, r.card)]
             linked = _link_ruling(r, item.id, names, _Cites(rule_exists, r.date, diags))
             rulings.append(replace(linked, id=_data_ruling_id(r.id, item)))
-    by_document = {res.document.id: tuple(dict.fromkeys(where[(res.document.id, c.id)].id for c in res.cards))
-                   for res in (*faqs, *card_data)}
+    by_document = {
+        res.document.id: tuple(dict.fromkeys(where[(res.document.id, c.id)].id for c in res.cards))
+        for res in (*faqs, *card_data)
+    }
     return CardLinks(cards, tuple(rulings), tuple(notes), tuple(diags), by_document)

@@ -66,8 +66,11 @@ def load(content: Path) -> KnowledgeBase:
         digest.update(hash_entry(lang, path, source.sha256))
         doc_id = f"{lang}/{path.stem}"
         if doc_id in ids:  # en/x.txt and en/x.json: keep ids unique
-            parsed.diags.append(Diagnostic("note", shown, 0, f"{ids[doc_id]} has the same name; this file's "
-                                           f"document id is {lang}/{path.name}"))  # fmt: skip
+            parsed.diags.append(
+                Diagnostic(
+                    "note", shown, 0, f"{ids[doc_id]} has the same name; this file's document id is {lang}/{path.name}"
+                )
+            )
             doc_id = f"{lang}/{path.name}"
         ids[doc_id] = shown
         parse_source(source, doc_id, parsed)
@@ -83,9 +86,16 @@ def load(content: Path) -> KnowledgeBase:
     cards = link_cards(parsed.faqs, parsed.card_data, rule_exists)
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     return KnowledgeBase(
-        content=str(content), content_hash=digest.hexdigest(), documents=documents,
-        rules=tuple(r for res in parsed.rules for r in res.rules), glossary=glossary, links=links,
-        faqs=tuple(f.info for f in parsed.faqs), cards=cards.cards, rulings=cards.rulings, notes=cards.notes,
+        content=str(content),
+        content_hash=digest.hexdigest(),
+        documents=documents,
+        rules=tuple(r for res in parsed.rules for r in res.rules),
+        glossary=glossary,
+        links=links,
+        faqs=tuple(f.info for f in parsed.faqs),
+        cards=cards.cards,
+        rulings=cards.rulings,
+        notes=cards.notes,
         diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(cards.diagnostics),
         cards_by_document=dict(cards.cards_by_document),
-    )  # fmt: skip
+    )

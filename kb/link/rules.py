@@ -99,8 +99,10 @@ def _date_mismatch(primary: dict[str, Edition], results: Sequence[RulesResult]) 
     source = {res.document.id: res.document.source for res in results}
     described = ", ".join(f"{lang} {ed.effective_date or 'undated'}" for lang, ed in primary.items())
     first = next(iter(primary.values()))
-    message = (f"aligned editions have different effective dates ({described}); rules renumbered between "
-               "editions will be paired wrongly: add the matching edition of each language")
+    message = (
+        f"aligned editions have different effective dates ({described}); rules renumbered between "
+        "editions will be paired wrongly: add the matching edition of each language"
+    )
     return [Diagnostic("note", source[first.documents[0]], 0, message)]
 
 
@@ -125,10 +127,10 @@ def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]
                     message = _unresolved_message(f"rule {rule.number}", ref.target, ed, primary, rule.number)
                     diags.append(Diagnostic(severity, rule.source.path, rule.source.line, message))
     glossary_refs = {}
-    for i, entry in enumerate(glossary):
+    for entry in glossary:
         ed = by_id[edition_of[entry.document]]
-        glossary_refs[i] = _resolve(ed, entry.references)
-        for ref in glossary_refs[i]:
+        glossary_refs[entry.key] = _resolve(ed, entry.references)
+        for ref in glossary_refs[entry.key]:
             if not ref.resolved:
                 severity = "warning" if ed.complete else "note"
                 message = _unresolved_message(f"glossary '{entry.term}'", ref.target, ed, {}, "")

@@ -25,6 +25,20 @@ from kb.model.records import (
 )
 
 __all__ = [
-    "Card", "Diagnostic", "DocKind", "Document", "Face", "FaqInfo", "FaqNote", "GlossaryEntry", "QuotedRule",
-    "Rule", "RuleKind", "Ruling", "Severity", "SourceRef", "SourceText", "card_name",
+    "Card",
+    "Diagnostic",
+    "DocKind",
+    "Document",
+    "Face",
+    "FaqInfo",
+    "FaqNote",
+    "GlossaryEntry",
+    "QuotedRule",
+    "Rule",
+    "RuleKind",
+    "Ruling",
+    "Severity",
+    "SourceRef",
+    "SourceText",
+    "card_name",
 ]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
 from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling
 from kb.model.links import Edition, ResolvedRef, RuleLinks
 from kb.model.numbers import descends, sort_key
+from kb.model.records import _freeze_fields
 
 
 @dataclass(frozen=True)
@@ -27,8 +29,11 @@ class KnowledgeBase:
     rulings: tuple[Ruling, ...]
     notes: tuple[FaqNote, ...]
     diagnostics: tuple[Diagnostic, ...]
-    cards_by_document: dict[str, tuple[str, ...]]
+    cards_by_document: Mapping[str, tuple[str, ...]]
     """Document id -> ids of the cards it prints or describes."""
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "cards_by_document")
 
     @cached_property
     def editions(self) -> dict[str, Edition]:
@@ -94,8 +99,9 @@ class KnowledgeBase:
         for lang in self.langs:
             rule = self.primary[lang].rules.get(number)
             if rule is None:
-                rule = next((ed.rules[number] for ed in self.links.editions
-                             if ed.lang == lang and number in ed.rules), None)  # fmt: skip
+                rule = next(
+                    (ed.rules[number] for ed in self.links.editions if ed.lang == lang and number in ed.rules), None
+                )
             if rule is not None:
                 found[lang] = rule
         return found
@@ -122,4 +128,3 @@ class KnowledgeBase:
     def count(self, severity: str) -> int:
         """Number of diagnostics of a severity."""
         return sum(1 for d in self.diagnostics if d.severity == severity)
-

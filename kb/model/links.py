@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kb.model.records import Diagnostic, Rule
+from kb.model.records import Diagnostic, Rule, _freeze_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,10 +20,13 @@ class Edition:
     """ISO date shared by its documents, or None."""
     documents: tuple[str, ...]
     """Ids of its documents, in load order."""
-    rules: dict[str, Rule]
+    rules: Mapping[str, Rule]
     """Rules by number, in document order."""
     complete: bool
     """True when it holds section headings (a whole CR, not an extract)."""
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "rules")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +43,17 @@ class ResolvedRef:
 class Alignment:
     """FR/EN (and other languages) alignment of the primary editions by rule number."""
 
-    editions: dict[str, str]
+    editions: Mapping[str, str]
     """Edition aligned for each language."""
-    only_in: dict[str, tuple[str, ...]]
+    only_in: Mapping[str, tuple[str, ...]]
     """Numbers present in that language only."""
     reference_mismatches: tuple[dict, ...]
     """`{"number": n, lang: [targets], …}` for aligned rules whose references differ."""
     aligned: tuple[str, ...]
     """Numbers present in every language, in rule order."""
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "editions", "only_in")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +61,16 @@ class RuleLinks:
     """What linking the rules gives."""
 
     editions: tuple[Edition, ...]
-    edition_of: dict[str, str]
+    edition_of: Mapping[str, str]
     """Document id -> edition id."""
-    references: dict[tuple[str, str], tuple[ResolvedRef, ...]]
+    references: Mapping[tuple[str, str], tuple[ResolvedRef, ...]]
     """(edition id, number) -> its references, resolved or not."""
-    cited_by: dict[tuple[str, str], tuple[str, ...]]
+    cited_by: Mapping[tuple[str, str], tuple[str, ...]]
     """(edition id, number) -> numbers of the rules (same edition) that cite it."""
-    glossary_refs: dict[int, tuple[ResolvedRef, ...]]
-    """Index in the glossary tuple -> its references."""
+    glossary_refs: Mapping[tuple[str, str], tuple[ResolvedRef, ...]]
+    """Glossary entry key (document, term) -> its references."""
     alignment: Alignment
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "edition_of", "references", "cited_by", "glossary_refs")

@@ -16,7 +16,7 @@ LETTERS = "abcdefghijkmnpqrstuvwxyz"
 NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
 """A rule number inside a pattern (no section digits), without boundaries."""
 
-IN_TEXT = re.compile(r"(?<![\w.])" + NUMBER + r"(?![\w])")
+IN_TEXT = re.compile(r"(?<![\w.])" + NUMBER + r"(?!\w|\.\w)")
 """A rule number standing alone in text: `704`, `120.4`; never part of `2015` or `1000` or `1.5`."""
 
 TYPED_PATTERN = (

@@ -5,12 +5,47 @@ Every record is frozen; linking builds new objects and maps instead of mutating 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, NoReturn
 
 Severity = Literal["error", "warning", "note"]
 RuleKind = Literal["section", "rule", "numbered", "subrule"]
 DocKind = Literal["rules", "faq", "cards"]
+
+
+class FrozenMap(dict):
+    """A dict that cannot change after it is made, and hashes: the mapping type of every record."""
+
+    __slots__ = ()
+
+    def _frozen(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(f"{type(self).__name__} is immutable")
+
+    __setitem__ = __delitem__ = __ior__ = _frozen  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _frozen  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self):
+        return (FrozenMap, (dict(self),))
+
+
+EMPTY: FrozenMap = FrozenMap()
+
+
+def frozen(mapping: Mapping | None = None) -> FrozenMap:
+    """Freeze a mapping (values are kept as they are: use tuples and records for them)."""
+    return mapping if isinstance(mapping, FrozenMap) else FrozenMap(mapping or {})
+
+
+def _freeze_fields(record: object, *names: str) -> None:
+    """Replace the named dict fields of a frozen record by `FrozenMap`s (called from `__post_init__`)."""
+    for name in names:
+        value = getattr(record, name)
+        if not isinstance(value, FrozenMap):
+            object.__setattr__(record, name, frozen(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,12 +170,17 @@ class GlossaryEntry:
     source: SourceRef
     """Where the term line stands."""
 
+    @property
+    def key(self) -> tuple[str, str]:
+        """Identity of the entry: its document and term."""
+        return (self.document, self.term)
+
 
 @dataclass(frozen=True, slots=True)
 class Face:
     """One face of a card (a split card has two)."""
 
-    names: dict[str, str]
+    names: Mapping[str, str]
     """Name per language (`{"fr": "Recherche", "en": "Research"}`)."""
     mana_cost: tuple[str, ...]
     """Mana symbols in order (`{2}`, `{W}`, `{G/U}`, `{X}`); empty for lands."""
@@ -163,6 +203,9 @@ class Face:
     lang: str = "fr"
     """Language of `type_line` and `text`."""
 
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "names")
+
 
 @dataclass(frozen=True, slots=True)
 class Card:
@@ -170,7 +213,7 @@ class Card:
 
     id: str
     """Stable slug id (from the English name when known, else the source name)."""
-    names: dict[str, str]
+    names: Mapping[str, str]
     """Full name per language; split cards join their faces with ` // `."""
     faces: tuple[Face, ...]
     """One face, or two for a split card."""
@@ -180,8 +223,11 @@ class Card:
     """Ids of the general notes that print or discuss it."""
     source: SourceRef
     """Where it is first printed."""
-    oracle: dict[str, str] = field(default_factory=dict)
+    oracle: Mapping[str, str] = field(default_factory=FrozenMap)
     """Extra card data by key (`en_text`, `en_type`, `multiverseid`…), from card data files."""
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "names", "oracle")
 
 
 def card_name(card: Card | Face, lang: str | None = None) -> str:
@@ -270,13 +316,13 @@ class FaqInfo:
     """Language."""
     title: str
     """Title line."""
-    set_names: dict[str, str]
+    set_names: Mapping[str, str]
     """Set name per language (`{"fr": "Discorde", "en": "Dissension"}`)."""
     authors: tuple[str, ...]
     """Compiler and contributors."""
     last_modified: str | None
     """ISO date the FAQ was last modified."""
-    dates: dict[str, str]
+    dates: Mapping[str, str]
     """Other dates by key (`prerelease`, `release`, `tournament_legal`), ISO."""
     set_size: int | None
     """Number of cards in the set."""
@@ -288,3 +334,6 @@ class FaqInfo:
     """Where the header starts."""
     unplaced: tuple[str, ...] = ()
     """Text that fitted no record (`path:line: text`), each also reported by a diagnostic."""
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "set_names", "dates")

@@ -25,8 +25,22 @@ PT_LINE = re.compile(r"^([0-9*X+\-½]+)\s*/\s*([0-9*X+\-½]+)$")
 REMINDER = re.compile(r"\(([^()]+)\)")
 TYPE_SPLIT = re.compile(r"\s*(?:—|–|--|:|\s-\s)\s*")
 CARD_TYPES = {
-    "creature", "artefact", "artifact", "enchantement", "enchantment", "ephemere", "instant", "rituel", "sorcery",
-    "terrain", "land", "planeswalker", "tribal", "kindred", "bataille", "battle",
+    "creature",
+    "artefact",
+    "artifact",
+    "enchantement",
+    "enchantment",
+    "ephemere",
+    "instant",
+    "rituel",
+    "sorcery",
+    "terrain",
+    "land",
+    "planeswalker",
+    "tribal",
+    "kindred",
+    "bataille",
+    "battle",
 }
 SUPERTYPES = {"legendaire", "legendary", "base", "basic", "neigeux", "neigeuse", "snow", "world", "mondial", "ongoing"}
 TYPE_FILLERS = {"de"}

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from kb.model.numbers import NUMBER, canonical, number_range
 
-_NUM = rf"{NUMBER}(?![\w])"
+_NUM = rf"{NUMBER}(?!\w|\.\w)"
 _SECT = r"\d(?![\w.])"
 _DASH = r"\s*[–—-]\s*"
 _TO = rf"(?:{_DASH}|\s+(?:through|thru|to|à)\s+)"

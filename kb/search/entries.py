@@ -83,8 +83,14 @@ def card_entries(cards: Iterable) -> Iterator[Entry]:
         for lang, extra in oracle.items():
             texts.setdefault(lang, extra)
         faces = {lang: " ".join(f.names[lang] for f in card.faces if lang in f.names) for lang in names}
-        yield Entry("card", card.id, names, {k: "\n".join(v) for k, v in texts.items()}, names=names,
-                    context={k: v for k, v in faces.items() if len(card.faces) > 1})
+        yield Entry(
+            "card",
+            card.id,
+            names,
+            {k: "\n".join(v) for k, v in texts.items()},
+            names=names,
+            context={k: v for k, v in faces.items() if len(card.faces) > 1},
+        )
 
 
 def ruling_entries(rulings: Iterable, cards: dict) -> Iterator[Entry]:

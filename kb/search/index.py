@@ -31,9 +31,23 @@ from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
 from kb.search.text import TOKEN, LangText, fold, stop_words, words
 
-__all__ = ["Entry", "IndexNotWritable", "Item", "ParsedQuery", "SearchError", "SearchIndex", "SearchResult",
-           "entries", "ensure_index", "index_key", "index_root", "open_index", "parse_query", "publish",
-           "write_index"]  # fmt: skip
+__all__ = [
+    "Entry",
+    "IndexNotWritable",
+    "Item",
+    "ParsedQuery",
+    "SearchError",
+    "SearchIndex",
+    "SearchResult",
+    "entries",
+    "ensure_index",
+    "index_key",
+    "index_root",
+    "open_index",
+    "parse_query",
+    "publish",
+    "write_index",
+]
 
 INDEX_VERSION = 4
 """Bump when the schema, analyzers or document layout change: old indexes are then rebuilt."""
@@ -102,8 +116,14 @@ NAME_PREFIXES = EXACT | NgramFilter(3, 24, at="start")
 
 def make_schema(langs: Iterable[str]) -> Schema:
     """The index schema: ids, kind, languages, rule order, stored payload and the fields of each language."""
-    fields = {"id": ID(unique=True, stored=True), "kind": ID(stored=True), "number": ID(stored=True),
-              "langs": KEYWORD(stored=True), "order": NUMERIC(sortable=True), "data": STORED()}  # fmt: skip
+    fields = {
+        "id": ID(unique=True, stored=True),
+        "kind": ID(stored=True),
+        "number": ID(stored=True),
+        "langs": KEYWORD(stored=True),
+        "order": NUMERIC(sortable=True),
+        "data": STORED(),
+    }
     for lang in langs:
         fields[f"title_{lang}"] = TEXT(analyzer=EXACT, field_boost=FIELD_BOOSTS["title"])
         for part in STEMMED:
@@ -120,9 +140,23 @@ def schema_langs(schema: Schema) -> tuple[str, ...]:
 def _document(e: Entry) -> dict:
     """The Whoosh document of an entry."""
     langs = ordered_langs([*e.texts, *e.titles])
-    doc = {"id": e.id, "kind": e.kind, "langs": " ".join(langs), "order": e.order, "_boost": KIND_BOOSTS[e.kind],
-           "data": {"kind": e.kind, "id": e.id, "number": e.number, "names": e.names, "titles": e.titles,
-                    "texts": e.texts, "context": e.context, "langs": langs}}  # fmt: skip
+    doc = {
+        "id": e.id,
+        "kind": e.kind,
+        "langs": " ".join(langs),
+        "order": e.order,
+        "_boost": KIND_BOOSTS[e.kind],
+        "data": {
+            "kind": e.kind,
+            "id": e.id,
+            "number": e.number,
+            "names": e.names,
+            "titles": e.titles,
+            "texts": e.texts,
+            "context": e.context,
+            "langs": langs,
+        },
+    }
     if e.number:
         doc["number"] = e.number
     for lang in langs:
@@ -235,8 +269,12 @@ def _words_query(fieldname: str, found: list[tuple[str, ...]], phrase: bool) -> 
         variants = {tuple(forms[i % len(forms)] for forms in found) for i in range(2)}
         alts = [Q.Phrase(fieldname, list(variant)) for variant in variants]
     else:
-        return Q.And([_Or([Q.Term(fieldname, f) for f in forms]) if len(forms) > 1 else Q.Term(fieldname, forms[0])
-                      for forms in found])  # fmt: skip
+        return Q.And(
+            [
+                _Or([Q.Term(fieldname, f) for f in forms]) if len(forms) > 1 else Q.Term(fieldname, forms[0])
+                for forms in found
+            ]
+        )
     return _Or(alts) if len(alts) > 1 else alts[0]
 
 
@@ -297,8 +335,9 @@ class SearchIndex:
         """Release the searcher."""
         self.searcher.close()
 
-    def search(self, text: str, lang: str | None = None, kind: str | None = None,
-               limit: int = 10) -> list[SearchResult]:  # fmt: skip
+    def search(
+        self, text: str, lang: str | None = None, kind: str | None = None, limit: int = 10
+    ) -> list[SearchResult]:
         """Answer the query box; `lang` and `kind` add to its filters. Raise SearchError when malformed."""
         parsed = parse_query(text)
         langs = _narrow(parsed.langs, lang, self.langs, "lang")
@@ -311,8 +350,9 @@ class SearchIndex:
         plain = all(len(g) == 1 and not g[0].phrase for g in parsed.groups)
         if len(found) < limit and len(parsed.groups) >= RELAX_WORDS and plain:
             seen = {r.id for r in found}
-            more = self._hits(keyword_query(parsed, langs, relaxed=True), langs, kinds, limit + len(found), parsed,
-                              relaxed=True)  # fmt: skip
+            more = self._hits(
+                keyword_query(parsed, langs, relaxed=True), langs, kinds, limit + len(found), parsed, relaxed=True
+            )
             found += [r for r in more if r.id not in seen][: limit - len(found)]  # after every full match
         return found
 
@@ -322,8 +362,9 @@ class SearchIndex:
             return []
         texts = {lang: self._texts[lang] for lang in langs}
         pool = limit if sort else max(limit, RELAX_POOL if relaxed else RERANK)
-        hits = self.searcher.search(query, filter=self._filter(langs, kinds), limit=pool,
-                                    sortedby="order" if sort else None)  # fmt: skip
+        hits = self.searcher.search(
+            query, filter=self._filter(langs, kinds), limit=pool, sortedby="order" if sort else None
+        )
         scored = [(hit["data"], 0.0 if sort else hit.score) for hit in hits]
         if not sort:
             qwords = query_words(parsed, texts)

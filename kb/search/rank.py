@@ -94,8 +94,9 @@ def match(lt: LangText, data: dict, qwords: list[Word]) -> Match:
     if data["kind"] == "card" and (name := (data.get("names") or {}).get(lang)):
         folded = [fold(w) for w in words(name)]
         for k, q in enumerate(qwords):  # partial names: `isper` for Isperia
-            prefix = max((similarity(q.folded, n) for n in folded if len(q.folded) >= 3 and n.startswith(q.folded)),
-                         default=0.0)  # fmt: skip
+            prefix = max(
+                (similarity(q.folded, n) for n in folded if len(q.folded) >= 3 and n.startswith(q.folded)), default=0.0
+            )
             quality[k] = max(quality[k], prefix)
         named = all(q.folded in folded for q in qwords)
     hit = [k for k in range(len(qwords)) if found[k] or quality[k]]
@@ -122,8 +123,7 @@ def _proximity(found: list[list[int]]) -> float:
     return total / (len(found) - 1)
 
 
-def rerank_factor(data: dict, qwords: dict[str, list[Word]], texts: Mapping[str, LangText],
-                  relaxed: bool) -> float:  # fmt: skip
+def rerank_factor(data: dict, qwords: dict[str, list[Word]], texts: Mapping[str, LangText], relaxed: bool) -> float:
     """Score factor, best over languages; 0 when a relaxed hit misses most query words."""
     best = None
     for lang, lt in texts.items():
@@ -152,8 +152,9 @@ def cited_boost(scored: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
         cited = {n for text in data["texts"].values() for n in IN_TEXT.findall(text)} - {data["number"]}
         for number in cited:
             citing[number] = citing.get(number, 0.0) + score / top
-    return [(d, s * (1 + CITED_BONUS * min(1.0, citing.get(d["number"], 0.0))) if d["number"] else s)
-            for d, s in scored]  # fmt: skip
+    return [
+        (d, s * (1 + CITED_BONUS * min(1.0, citing.get(d["number"], 0.0))) if d["number"] else s) for d, s in scored
+    ]
 
 
 # --- results --------------------------------------------------------------------------------------------
@@ -182,8 +183,16 @@ class SearchResult:
 
     def to_json(self) -> dict:
         """The result as a JSON-ready dict."""
-        return {"kind": self.kind, "id": self.id, "number": self.number, "title": self.title, "names": self.names,
-                "langs": list(self.langs), "snippets": self.snippets, "score": round(self.score, 4)}  # fmt: skip
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "number": self.number,
+            "title": self.title,
+            "names": self.names,
+            "langs": list(self.langs),
+            "snippets": self.snippets,
+            "score": round(self.score, 4),
+        }
 
 
 def highlight_terms(items: list[Item], texts: Mapping[str, LangText]) -> dict[str, set[str]]:
@@ -191,8 +200,9 @@ def highlight_terms(items: list[Item], texts: Mapping[str, LangText]) -> dict[st
     return {lang: {f for i in items for forms in lt.keywords(i.text) for f in forms} for lang, lt in texts.items()}
 
 
-def make_result(data: dict, score: float, terms: dict, langs: tuple[str, ...],
-                texts: Mapping[str, LangText]) -> SearchResult:  # fmt: skip
+def make_result(
+    data: dict, score: float, terms: dict, langs: tuple[str, ...], texts: Mapping[str, LangText]
+) -> SearchResult:
     """Build a result from the stored payload, with a snippet per language (searched languages first)."""
     snippets, matched = {}, []
     for lang in data["langs"]:
@@ -234,8 +244,11 @@ def matches(lt: LangText, text: str, terms: dict) -> list[tuple[int, int]]:
     wanted = terms.get(lt.lang)
     if not wanted or not text:
         return []
-    return [m.span() for m in WORD.finditer(text) if not lt.is_stop(w := m.group().lower())
-            and not wanted.isdisjoint(lt.forms(w))]  # fmt: skip
+    return [
+        m.span()
+        for m in WORD.finditer(text)
+        if not lt.is_stop(w := m.group().lower()) and not wanted.isdisjoint(lt.forms(w))
+    ]
 
 
 def _clip(text: str) -> str:

@@ -14,10 +14,45 @@ from kb.sources.text import fold
 TOKEN = r"\w+(?:\.?\w+)*"
 """A word: letters/digits, dots inside kept (`120.2a` stays whole); `’` and `'` split elisions."""
 WORD = re.compile(TOKEN)
-FRENCH_EXTRA = {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu", "presqu",
-                "si", "quand", "comment", "quoi", "quel", "quelle", "quels", "quelles", "dont", "où", "cet", "cette",
-                "ceci", "cela", "ça", "est-ce", "alors", "donc", "car", "ni"}  # fmt: skip
+FRENCH_EXTRA = {
+    "l",
+    "d",
+    "j",
+    "m",
+    "n",
+    "s",
+    "t",
+    "c",
+    "qu",
+    "jusqu",
+    "lorsqu",
+    "puisqu",
+    "quoiqu",
+    "presqu",
+    "si",
+    "quand",
+    "comment",
+    "quoi",
+    "quel",
+    "quelle",
+    "quels",
+    "quelles",
+    "dont",
+    "où",
+    "cet",
+    "cette",
+    "ceci",
+    "cela",
+    "ça",
+    "est-ce",
+    "alors",
+    "donc",
+    "car",
+    "ni",
+}
 """French elisions and question words, stop words on top of the Snowball list."""
+
+
 def words(text: str) -> list[str]:
     """The lowercase words of a text, in order, stop words included."""
     return WORD.findall(text.lower())

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
-from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
+from kb.model.numbers import TYPED_PATTERN
 from kb.sources import search_fold as fold
 from kb.sources import slug, sort_name, unique
 
@@ -182,8 +183,9 @@ def _rule_pages(data: SiteData, numbers: list[str]) -> None:
         for number in members:
             aligned = data.kb.aligned(number)
             cells = {lang: aligned.get(lang) for lang in data.langs}
-            fallback = {lang: ed for lang, rule in aligned.items()
-                        if (ed := data.kb.edition_of(rule).id) != primary.get(lang)}  # fmt: skip
+            fallback = {
+                lang: ed for lang, rule in aligned.items() if (ed := data.kb.edition_of(rule).id) != primary.get(lang)
+            }
             for lang, ed in fallback.items():
                 data.fallbacks.setdefault(lang, []).append((number, ed))
             kind = next(r.kind for r in aligned.values())
@@ -218,8 +220,9 @@ def coverage(data: SiteData) -> list[dict]:
     rows: dict[str, dict] = {}
     primary = data.kb.primary
     for number in data.kb.numbers():
-        row = rows.setdefault(number[0], {"section": number[0], "total": 0, "aligned": 0,
-                                          "counts": dict.fromkeys(data.langs, 0)})  # fmt: skip
+        row = rows.setdefault(
+            number[0], {"section": number[0], "total": 0, "aligned": 0, "counts": dict.fromkeys(data.langs, 0)}
+        )
         row["total"] += 1
         present = [lang for lang in data.langs if lang in primary and number in primary[lang].rules]
         for lang in present:
@@ -260,4 +263,4 @@ def jump_map(data: SiteData) -> dict:
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])
-    return {"numbers": numbers, "cards": cards}
+    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN}

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from kb.sources.text import APOSTROPHES
 from kb.parse.refs import find_references
+from kb.sources.text import APOSTROPHES
 
 _MD = MarkdownIt("commonmark", {"html": False})
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")

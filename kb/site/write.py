@@ -23,14 +23,13 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from kb import __version__
-from kb.site import render
+from kb.model import card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import ordered_langs
-from kb.model import card_name
+from kb.site import render
+from kb.site.gather import SiteData, coverage, faq_cards, gather, jump_map
 from kb.sources import search_fold, sort_name
 from kb.sources.paths import PROJECT, TEMPLATES
-from kb.site.gather import SiteData, coverage, faq_cards, gather, jump_map
-
 
 STAMP = "kb-site.json"
 SEARCH_SRC = "index-src"
@@ -75,14 +74,24 @@ class _NoBar:
 def environment() -> Environment:
     """The Jinja2 environment: `.html` templates autoescaped, undefined names are errors."""
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "xml"]),
-        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-    )  # fmt: skip
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html", "xml"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
     env.globals.update(
-        lang_name=render.lang_name, gap_label=render.gap_label, fallback_label=render.fallback_label,
-        mana_cost=render.mana_cost, with_symbols=render.with_symbols, markdown=render.markdown, card_name=card_name,
-        fold=search_fold, ordered_langs=ordered_langs,
-    )  # fmt: skip
+        lang_name=render.lang_name,
+        gap_label=render.gap_label,
+        fallback_label=render.fallback_label,
+        mana_cost=render.mana_cost,
+        with_symbols=render.with_symbols,
+        markdown=render.markdown,
+        card_name=card_name,
+        fold=search_fold,
+        ordered_langs=ordered_langs,
+    )
     return env
 
 
@@ -133,8 +142,10 @@ def check_out(out: Path, content: Path | None = None) -> Path:
     if target.exists() and not target.is_dir():
         raise SiteError(f"refusing to build into {out}: it exists and is not a folder; pass another --out")
     if target.is_dir() and not (target / STAMP).is_file() and any(target.iterdir()):
-        raise SiteError(f"refusing to build into {out}: it is not empty and is not a kb site (no {STAMP}); "
-                        "pass a new or empty folder to --out")  # fmt: skip
+        raise SiteError(
+            f"refusing to build into {out}: it is not empty and is not a kb site (no {STAMP}); "
+            "pass a new or empty folder to --out"
+        )
     return target
 
 
@@ -238,8 +249,20 @@ def run_pagefind(site: Path, lang: str) -> None:
     """Index the language's search sources into `pagefind-<lang>/`."""
     if not (site / SEARCH_SRC / lang).is_dir():
         return
-    command = [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", f"{SEARCH_SRC}/{lang}/**/*.html",
-               "--output-subdir", f"pagefind-{lang}", "--force-language", lang, "--silent"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "pagefind",
+        "--site",
+        str(site),
+        "--glob",
+        f"{SEARCH_SRC}/{lang}/**/*.html",
+        "--output-subdir",
+        f"pagefind-{lang}",
+        "--force-language",
+        lang,
+        "--silent",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0 or not (site / f"pagefind-{lang}" / "pagefind.js").exists():
         detail = (done.stderr or done.stdout).strip().splitlines()
@@ -275,8 +298,12 @@ def plan(data: SiteData) -> list[Job]:
         ctx = {"title": info.title or info.document, "current": "faq", "info": info, "notes": notes, "cards": cards}
         jobs.append(Job(data.faq_path[info.document], "faq.html", ctx))
     for card in data.kb.cards:
-        ctx = {"title": " · ".join(dict.fromkeys(card.names.values())) or card.id, "current": "cards", "card": card,
-               "groups": data.card_rulings[card.id]}  # fmt: skip
+        ctx = {
+            "title": " · ".join(dict.fromkeys(card.names.values())) or card.id,
+            "current": "cards",
+            "card": card,
+            "groups": data.card_rulings[card.id],
+        }
         jobs.append(Job(data.card_path[card.id], "card.html", ctx))
     jobs += search_jobs(data)
     return jobs
@@ -338,8 +365,14 @@ def _card_docs(data: SiteData, card) -> Iterator[dict]:
 
 def _doc(lang: str, name: str, title: str, url: str, kind: str, blocks: list) -> dict:
     """A search document with a folded copy of each block."""
-    return {"lang": lang, "name": name, "title": title, "url": url, "kind": kind,
-            "blocks": [(a, h, t, search_fold(t)) for a, h, t in blocks]}  # fmt: skip
+    return {
+        "lang": lang,
+        "name": name,
+        "title": title,
+        "url": url,
+        "kind": kind,
+        "blocks": [(a, h, t, search_fold(t)) for a, h, t in blocks],
+    }
 
 
 def _rule_words(rule) -> str:

@@ -18,6 +18,19 @@ from kb.sources.files import (
 from kb.sources.text import clean, fold, search_fold, slug, sort_name, unique
 
 __all__ = [
-    "ContentError", "clean", "content_hash", "decode", "display_path", "find_sources", "fold", "hash_entry",
-    "ignored_entries", "read_source", "search_fold", "slug", "sort_name", "split_lines", "unique",
+    "ContentError",
+    "clean",
+    "content_hash",
+    "decode",
+    "display_path",
+    "find_sources",
+    "fold",
+    "hash_entry",
+    "ignored_entries",
+    "read_source",
+    "search_fold",
+    "slug",
+    "sort_name",
+    "split_lines",
+    "unique",
 ]

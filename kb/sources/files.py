@@ -15,7 +15,6 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 MAX_BYTES = 64 * 1024 * 1024
 
 
-
 def _undefined_as_latin1(err: UnicodeDecodeError) -> tuple[str, int]:
     """cp1252 leaves five bytes undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D): read them as latin-1, lose nothing."""
     return err.object[err.start : err.end].decode("latin-1"), err.end

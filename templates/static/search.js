@@ -6,10 +6,7 @@ const input = document.getElementById("q");
 const statusEl = document.getElementById("search-status");
 const list = document.getElementById("results");
 
-function fold(text) {
-  return text.toLowerCase().replace(/œ/g, "oe").replace(/æ/g, "ae").normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "").replace(/[’‘ʼ'`´]/g, " ");
-}
+import { searchFold as fold, ruleNumber } from "./kbtext.js";
 
 let jumps = null;
 async function jumpMap() {
@@ -23,8 +20,8 @@ async function jumpMap() {
 async function jumpTarget(query) {
   const map = await jumpMap();
   const q = fold(query).trim().replace(/\s+/g, " ");
-  const num = q.replace(/^(cr|regles?|rules?)\s+/, "").replace(/\.$/, "");
-  if (/^\d{1,3}(\.\d+[a-z]?)?$/.test(num) && own(map.numbers, num)) { return map.numbers[num]; }
+  const num = map.pattern ? ruleNumber(query, map.pattern) : null;
+  if (num && own(map.numbers, num)) { return map.numbers[num]; }
   return own(map.cards, q) ? map.cards[q] : null;
 }
 

@@ -101,11 +101,17 @@ def _face(entry: dict) -> Face:
         names["fr"] = french
     text = entry.get("text") or ""
     return Face(
-        names=names, mana_cost=tuple(SYMBOL.findall(entry.get("manaCost") or "")),
-        type_line=entry.get("type") or "", supertypes=tuple(entry.get("supertypes") or ()),
-        types=tuple(entry.get("types") or ()), subtypes=tuple(entry.get("subtypes") or ()),
-        power=_text(entry.get("power")), toughness=_text(entry.get("toughness")), text=text,
-        reminder_text=reminders(text), lang="en",
+        names=names,
+        mana_cost=tuple(SYMBOL.findall(entry.get("manaCost") or "")),
+        type_line=entry.get("type") or "",
+        supertypes=tuple(entry.get("supertypes") or ()),
+        types=tuple(entry.get("types") or ()),
+        subtypes=tuple(entry.get("subtypes") or ()),
+        power=_text(entry.get("power")),
+        toughness=_text(entry.get("toughness")),
+        text=text,
+        reminder_text=reminders(text),
+        lang="en",
     )
 
 
@@ -135,7 +141,7 @@ class _Lines:
 def _label(index: int, entry: object) -> str:
     """Name an entry in a diagnostic: its position and, when it has one, its name."""
     name = entry.get("name") if isinstance(entry, dict) else None
-    return f"card entry {index + 1} of \"cards\"" + (f" ({name!r})" if isinstance(name, str) and name.strip() else "")
+    return f'card entry {index + 1} of "cards"' + (f" ({name!r})" if isinstance(name, str) and name.strip() else "")
 
 
 def _group(entries: list, path: str, lines: _Lines) -> tuple[list[list[dict]], list[Diagnostic]]:
@@ -145,8 +151,15 @@ def _group(entries: list, path: str, lines: _Lines) -> tuple[list[list[dict]], l
     diags = []
     for index, entry in enumerate(entries):
         if problem := entry_problem(entry):
-            diags.append(Diagnostic("warning", path, lines.of(entry), f"{_label(index, entry)}: {problem}; "
-                                    "entry skipped (fix the file or download it again from mtgjson.com)"))
+            diags.append(
+                Diagnostic(
+                    "warning",
+                    path,
+                    lines.of(entry),
+                    f"{_label(index, entry)}: {problem}; "
+                    "entry skipped (fix the file or download it again from mtgjson.com)",
+                )
+            )
             continue
         names = tuple(entry.get("names") or ()) if entry.get("layout") == "split" else ()
         if names and names in by_names:
@@ -160,8 +173,14 @@ def _group(entries: list, path: str, lines: _Lines) -> tuple[list[list[dict]], l
         order = {name: i for i, name in enumerate(names)}
         group.sort(key=lambda e: order.get(e["name"], len(order)))
         if len(group) != len(names):
-            diags.append(Diagnostic("warning", path, lines.of(group[0]), f"split card {' // '.join(names)}: "
-                                    f"{len(group)} of {len(names)} halves found; kept what is there"))
+            diags.append(
+                Diagnostic(
+                    "warning",
+                    path,
+                    lines.of(group[0]),
+                    f"split card {' // '.join(names)}: {len(group)} of {len(names)} halves found; kept what is there",
+                )
+            )
     return groups, diags
 
 
@@ -183,8 +202,10 @@ def _card(group: list[dict], card_id: str, source: SourceText, doc_id: str, line
     if all("fr" in face.names for face in faces):
         names["fr"] = " // ".join(face.names["fr"] for face in faces)
     oracle = {
-        "en_text": "\n//\n".join(face.text for face in faces), "en_type": " // ".join(f.type_line for f in faces),
-        "number": "/".join(_text(e.get("number")) or "" for e in group), "layout": group[0].get("layout") or "",
+        "en_text": "\n//\n".join(face.text for face in faces),
+        "en_type": " // ".join(f.type_line for f in faces),
+        "number": "/".join(_text(e.get("number")) or "" for e in group),
+        "layout": group[0].get("layout") or "",
         "multiverseid": "/".join(_text(e.get("multiverseid")) or "" for e in group),
     }
     ref = SourceRef(source.path, line)
@@ -201,24 +222,32 @@ def _load(source: SourceText) -> tuple[object, Diagnostic | None]:
     try:
         return json.loads("\n".join(source.lines)), None
     except json.JSONDecodeError as err:
-        return None, Diagnostic("error", source.path, err.lineno, f"malformed JSON: {err.msg} (column {err.colno}); "
-                                "fix the file or download it again from mtgjson.com")
+        return None, Diagnostic(
+            "error",
+            source.path,
+            err.lineno,
+            f"malformed JSON: {err.msg} (column {err.colno}); fix the file or download it again from mtgjson.com",
+        )
     except (RecursionError, ValueError) as err:
         why = "nested too deeply" if isinstance(err, RecursionError) else str(err)
-        return None, Diagnostic("error", source.path, 0, f"unreadable JSON ({why}); fix the file or download it "
-                                "again from mtgjson.com")
+        return None, Diagnostic(
+            "error", source.path, 0, f"unreadable JSON ({why}); fix the file or download it again from mtgjson.com"
+        )
 
 
 def parse_mtgjson(source: SourceText, doc_id: str) -> CardDataResult:
     """Read an MTGJSON set file into cards, rulings and diagnostics; malformed JSON is one error."""
-    document = Document(doc_id, source.lang, "cards", "", None, source.path, layout="mtgjson",
-                        encoding=source.encoding)
+    document = Document(doc_id, source.lang, "cards", "", None, source.path, layout="mtgjson", encoding=source.encoding)
     data, error = _load(source)
     if error:
         return CardDataResult(document, (), (), (error,))
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
-        diag = Diagnostic("error", source.path, 1, "not an MTGJSON set file (no \"cards\" list); remove it or "
-                          "replace it with a set file such as DIS.json")
+        diag = Diagnostic(
+            "error",
+            source.path,
+            1,
+            'not an MTGJSON set file (no "cards" list); remove it or replace it with a set file such as DIS.json',
+        )
         return CardDataResult(document, (), (), (diag,))
     lines = _Lines(source.lines)
     groups, diags = _group(data["cards"], source.path, lines)
@@ -231,7 +260,14 @@ def parse_mtgjson(source: SourceText, doc_id: str) -> CardDataResult:
         cards.append(card)
         rulings.extend(card_rulings)
     title, released = data.get("name"), data.get("releaseDate")
-    document = Document(doc_id, source.lang, "cards", title if isinstance(title, str) else "",
-                        released if isinstance(released, str) else None, source.path, layout="mtgjson",
-                        encoding=source.encoding)
+    document = Document(
+        doc_id,
+        source.lang,
+        "cards",
+        title if isinstance(title, str) else "",
+        released if isinstance(released, str) else None,
+        source.path,
+        layout="mtgjson",
+        encoding=source.encoding,
+    )
     return CardDataResult(document, tuple(cards), tuple(rulings), tuple(diags))

@@ -271,9 +271,20 @@ def _finish(st: _State, doc: Document) -> list[Rule]:
         refs = reference_targets("\n".join((text, *examples)), doc.lang)
         refs = tuple(r for r in refs if r != number)
         rules.append(
-            Rule(doc.id, doc.lang, number, d.kind, clean(d.title), text, examples, parent_of(number),
-                 tuple(children.get(number, ())), refs, SourceRef(st.path, d.line))
-        )  # fmt: skip
+            Rule(
+                doc.id,
+                doc.lang,
+                number,
+                d.kind,
+                clean(d.title),
+                text,
+                examples,
+                parent_of(number),
+                tuple(children.get(number, ())),
+                refs,
+                SourceRef(st.path, d.line),
+            )
+        )
         if not text and d.kind in ("numbered", "subrule"):
             st.warn(d.line, f"rule {number} has no text")
     return rules
@@ -286,10 +297,17 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     st = _State(source.path)
     _walk(st, lines, layout)
     doc = Document(
-        doc_id, source.lang, "rules", clean(st.title), st.effective, source.path,
-        introduction="\n\n".join(clean(p) for p in st.intro), credits="\n".join(st.credits).strip(),
-        layout=layout, encoding=source.encoding,
-    )  # fmt: skip
+        doc_id,
+        source.lang,
+        "rules",
+        clean(st.title),
+        st.effective,
+        source.path,
+        introduction="\n\n".join(clean(p) for p in st.intro),
+        credits="\n".join(st.credits).strip(),
+        layout=layout,
+        encoding=source.encoding,
+    )
     rules = _finish(st, doc)
     glossary = _glossary(st, doc)
     if not rules:

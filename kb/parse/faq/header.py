@@ -82,13 +82,29 @@ def parse_header(paras: Sequence[Para], source: SourceText, doc_id: str) -> Head
     dates = meta["dates"]
     last_modified = dates.pop("last_modified", None)
     dates.pop("last_modified_end", None)
-    diags = [] if last_modified else [
-        Diagnostic("warning", source.path, paras[0].line if paras else 0,
-                   "no last-modified date in the FAQ header ('Document last modified March 17, 2006'); "
-                   "quoted rules get no date")]
+    diags = (
+        []
+        if last_modified
+        else [
+            Diagnostic(
+                "warning",
+                source.path,
+                paras[0].line if paras else 0,
+                "no last-modified date in the FAQ header ('Document last modified March 17, 2006'); "
+                "quoted rules get no date",
+            )
+        ]
+    )
     info = FaqInfo(
-        document=doc_id, lang=source.lang, title=title, set_names=meta["set_names"], authors=meta["authors"],
-        last_modified=last_modified, dates=dates, set_size=meta["set_size"], intro="\n".join(intro),
+        document=doc_id,
+        lang=source.lang,
+        title=title,
+        set_names=meta["set_names"],
+        authors=meta["authors"],
+        last_modified=last_modified,
+        dates=dates,
+        set_size=meta["set_size"],
+        intro="\n".join(intro),
         source=SourceRef(source.path, paras[0].line) if paras else None,
     )
     return Header(info, tuple(diags))

@@ -274,8 +274,15 @@ def _build_rulings(st: _State) -> tuple[Ruling, ...]:
     """Freeze the ruling drafts."""
     return tuple(
         Ruling(
-            id=f"{st.doc_id}#L{r.line}", card=r.card, lang=st.source.lang, text=r.text.text,
-            section=st.cards_heading, source_document=st.doc_id, rule_refs=(), card_refs=(), mentions=(),
+            id=f"{st.doc_id}#L{r.line}",
+            card=r.card,
+            lang=st.source.lang,
+            text=r.text.text,
+            section=st.cards_heading,
+            source_document=st.doc_id,
+            rule_refs=(),
+            card_refs=(),
+            mentions=(),
             source=SourceRef(st.source.path, r.line),
         )
         for r in st.rulings
@@ -286,9 +293,15 @@ def _build_notes(st: _State) -> tuple[FaqNote, ...]:
     """Freeze the note drafts."""
     return tuple(
         FaqNote(
-            id=n.id, lang=st.source.lang, title=n.title, text=n.text.text, cards=tuple(dict.fromkeys(n.cards)),
-            quoted_rules=tuple(n.quoted), bullets=tuple(b.text for b in n.bullets),
-            source=SourceRef(st.source.path, n.line), document=st.doc_id,
+            id=n.id,
+            lang=st.source.lang,
+            title=n.title,
+            text=n.text.text,
+            cards=tuple(dict.fromkeys(n.cards)),
+            quoted_rules=tuple(n.quoted),
+            bullets=tuple(b.text for b in n.bullets),
+            source=SourceRef(st.source.path, n.line),
+            document=st.doc_id,
         )
         for n in st.notes
     )
@@ -308,24 +321,42 @@ def _check_shape(st: _State) -> None:
     end = max((i for i, text in enumerate(st.source.lines, 1) if text.strip()), default=0)
     truncated = f"the FAQ seems truncated at line {end}: "
     if st.mode == "header":
-        st.diag("warning", 0, "no 'NOTES GÉNÉRALES' / 'GENERAL NOTES' or card-notes heading found; "
-                "is the FAQ truncated? Everything was kept as its introduction")
+        st.diag(
+            "warning",
+            0,
+            "no 'NOTES GÉNÉRALES' / 'GENERAL NOTES' or card-notes heading found; "
+            "is the FAQ truncated? Everything was kept as its introduction",
+        )
     elif st.mode == "general":
-        st.diag("warning", end, truncated + "it has general notes but no card notes ('NOTES SUR DES CARTES "
-                "SPÉCIFIQUES' / 'NOTES ON SPECIFIC CARDS'); restore the end of the file")
+        st.diag(
+            "warning",
+            end,
+            truncated + "it has general notes but no card notes ('NOTES SUR DES CARTES "
+            "SPÉCIFIQUES' / 'NOTES ON SPECIFIC CARDS'); restore the end of the file",
+        )
     elif st.mode == "cards" and not st.card_part_cards:
         st.diag("warning", end, truncated + "no card block after its card-notes heading; restore the end of the file")
     elif st.mode == "cards" and st.last is not None:
         last = st.last.lines[-1]
         if SEPARATOR.match(st.source.lines[end - 1]):
-            st.diag("warning", end, truncated + "it ends with a '-----' separator and no card block after it; "
-                    "restore the end of the file")
+            st.diag(
+                "warning",
+                end,
+                truncated + "it ends with a '-----' separator and no card block after it; restore the end of the file",
+            )
         elif st.last_was_card:
-            st.diag("warning", end, truncated + f"its last card block ({st.last.lines[0]!r}, line {st.last.line}) "
-                    "has no ruling; restore the end of the file")
+            st.diag(
+                "warning",
+                end,
+                truncated + f"its last card block ({st.last.lines[0]!r}, line {st.last.line}) "
+                "has no ruling; restore the end of the file",
+            )
         elif not SENTENCE_END.search(last):
-            st.diag("warning", end, truncated + f"its last line does not end a sentence ({last[-40:]!r}); "
-                    "restore the end of the file")
+            st.diag(
+                "warning",
+                end,
+                truncated + f"its last line does not end a sentence ({last[-40:]!r}); restore the end of the file",
+            )
 
 
 def parse_faq(source: SourceText, doc_id: str) -> FaqResult:
@@ -349,8 +380,15 @@ def parse_faq(source: SourceText, doc_id: str) -> FaqResult:
     )
     info = _with_leftovers(header.info, st)
     document = Document(
-        id=doc_id, lang=source.lang, kind="faq", title=info.title, effective_date=info.last_modified,
-        source=source.path, introduction=info.intro, layout="faq", encoding=source.encoding,
+        id=doc_id,
+        lang=source.lang,
+        kind="faq",
+        title=info.title,
+        effective_date=info.last_modified,
+        source=source.path,
+        introduction=info.intro,
+        layout="faq",
+        encoding=source.encoding,
     )
     return FaqResult(document, info, cards, _build_rulings(st), _build_notes(st), tuple(st.diags), _positions(st))
 
@@ -364,7 +402,16 @@ def _card_names(faces: tuple[Face, ...]) -> dict[str, str]:
 def _with_leftovers(info: FaqInfo, st: _State) -> FaqInfo:
     """Return the header info with the trailer and the unplaced text."""
     return FaqInfo(
-        document=info.document, lang=info.lang, title=info.title, set_names=info.set_names, authors=info.authors,
-        last_modified=info.last_modified, dates=info.dates, set_size=info.set_size, intro=info.intro,
-        trailer=tuple(st.trailer), source=info.source, unplaced=tuple(st.unplaced),
+        document=info.document,
+        lang=info.lang,
+        title=info.title,
+        set_names=info.set_names,
+        authors=info.authors,
+        last_modified=info.last_modified,
+        dates=info.dates,
+        set_size=info.set_size,
+        intro=info.intro,
+        trailer=tuple(st.trailer),
+        source=info.source,
+        unplaced=tuple(st.unplaced),
     )

@@ -1,0 +1,24 @@
+/* Text folding and typed rule numbers, as kb's Python does them (kb/sources/text.py, kb/model/numbers.py).
+   The rule-number pattern itself comes from the site's jump.json (`pattern`), generated from Python;
+   tests/test_numbers.py runs this module in Node against the same cases as the Python functions. */
+
+const APOSTROPHES = /[’‘ʼ`´′']/g;
+const SPACES = /[\u00a0\u202f\u2007\u2009\t ]+/g;
+
+/* Fold for matching: one apostrophe, plain spaces, no accents, ligatures spelt out, lower case. */
+export function fold(text) {
+  return String(text).replace(APOSTROPHES, "'").replace(SPACES, " ")
+    .replace(/æ/g, "ae").replace(/Æ/g, "AE").replace(/œ/g, "oe").replace(/Œ/g, "OE")
+    .normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+/* Fold and split elisions (`l’Étape` -> `l etape`), as the search box reads text. */
+export function searchFold(text) {
+  return fold(text).replace(/'/g, " ");
+}
+
+/* The canonical rule number typed in `text` (`règle 703.4K.` -> `703.4k`), or null. */
+export function ruleNumber(text, pattern) {
+  const m = new RegExp(pattern, "i").exec(String(text));
+  return m ? m[1].replace(/\.$/, "").toLowerCase() : null;
+}

@@ -1,0 +1,97 @@
+"""The pipeline's packages import one way: model <- sources <- parse <- link <- search | site | export <- commands."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+ORDER = ["model", "sources", "parse", "link", "search", "site", "export", "commands"]
+"""Stages from the bottom; each may import only the stages listed before it (and itself)."""
+PEERS = {"search", "site", "export"}
+"""Stages on one level: none imports another."""
+TOP = {"cli", "__main__", "__init__"}
+
+
+def _stage(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "kb" or len(parts) < 2:
+        return None
+    return parts[1] if parts[1] in ORDER else ("top" if parts[1] in TOP else parts[1])
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kb"):
+            found += [(node.lineno, node.module)]
+            found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names if node.module == "kb"]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("kb")]
+    return found
+
+
+def _allowed(src: str, dst: str) -> bool:
+    if dst == src:
+        return True
+    if src in PEERS and dst in PEERS:
+        return False
+    return ORDER.index(dst) < ORDER.index(src)
+
+
+def test_every_module_belongs_to_a_stage():
+    stray = [p.name for p in (ROOT / "kb").glob("*.py") if p.stem not in TOP]
+    assert stray == [], f"modules outside any stage package: {stray}"
+
+
+def test_imports_go_one_way():
+    wrong = []
+    for path in sorted((ROOT / "kb").rglob("*.py")):
+        src = _stage("kb." + ".".join(path.relative_to(ROOT / "kb").with_suffix("").parts))
+        if src in (None, "top"):
+            continue
+        for line, module in _imports(path):
+            dst = _stage(module)
+            if src not in ORDER:
+                wrong.append(f"{path.relative_to(ROOT)}: not in a stage package")
+                break
+            if dst in ORDER and not _allowed(src, dst):
+                wrong.append(f"{path.relative_to(ROOT)}:{line}: {src} imports {module}")
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"),
+    [
+        ("kb.model", ("kb.sources", "kb.parse", "kb.link", "kb.search", "kb.site", "kb.export", "kb.commands")),
+        ("kb.parse.cr.rules", ("kb.link", "kb.search", "kb.site", "kb.export", "kb.commands")),
+        ("kb.parse.faq.parse", ("kb.link", "kb.search", "kb.site", "kb.export")),
+        ("kb.link.load", ("kb.search", "kb.site", "kb.export", "kb.commands")),
+        ("kb.search.index", ("kb.site", "kb.export", "kb.commands")),
+        ("kb.site.write", ("kb.search", "kb.export", "kb.commands")),
+    ],
+)
+def test_importing_a_stage_loads_nothing_above_it(package, forbidden):
+    code = (
+        f"import sys, {package}\n"
+        f"bad = sorted(m for m in sys.modules if m.startswith({forbidden!r}))\n"
+        "print('\\n'.join(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == ""
+
+
+def test_only_the_search_package_imports_whoosh():
+    users = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "kb").rglob("*.py")
+        if "whoosh" in p.read_text(encoding="utf-8") and "import whoosh" in p.read_text(encoding="utf-8")
+        or "from whoosh" in p.read_text(encoding="utf-8")
+    ]
+    assert users and all(u.startswith("kb/search/") for u in users)
