@@ -404,7 +404,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
 def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
     from kb.cli import main
     from kb.site import serve
-    from kb.site.write import site_hash
+    from kb.site.output import site_hash
 
     served = []
     monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: served.append(self.server_address))
@@ -576,11 +576,11 @@ def test_build_refuses_the_content_and_project_folders(tmp_path, monkeypatch):
 @pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
 def test_build_replaces_an_earlier_site_and_fills_an_empty_folder(tmp_path, monkeypatch, exchange):
     from kb.link.load import load
-    from kb.site import write as site_module
+    from kb.site import output as output_module
     from kb.site.write import SiteError, build_site
 
     if not exchange:
-        monkeypatch.setattr(site_module, "_exchange", lambda a, b: False)
+        monkeypatch.setattr(output_module, "_exchange", lambda a, b: False)
     kb = load(FIXTURES / "golden-content")
     (tmp_path / "empty").mkdir()
     build_site(kb, tmp_path / "empty", search=False)
@@ -641,25 +641,26 @@ def test_server_does_not_follow_symlinks_out_of_the_site(tmp_path):
 
 def test_site_is_stale_when_templates_or_version_change(tmp_path, monkeypatch):
     from kb.link.load import load
+    from kb.site import output as output_module
     from kb.site import write as site_module
 
     kb = load(FIXTURES / "golden-content")
     out = site_module.build_site(kb, tmp_path / "site", search=False).out
     stamp = json.loads(read(out, "kb-site.json"))
     assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "langs"}
-    assert site_module.site_is_current(out, kb.content_hash)
-    assert not site_module.site_is_current(out, "other content")
-    monkeypatch.setattr(site_module, "__version__", "9.9.9")
-    assert not site_module.site_is_current(out, kb.content_hash)
+    assert output_module.site_is_current(out, kb.content_hash)
+    assert not output_module.site_is_current(out, "other content")
+    monkeypatch.setattr(output_module, "__version__", "9.9.9")
+    assert not output_module.site_is_current(out, kb.content_hash)
     monkeypatch.undo()
-    monkeypatch.setattr(site_module, "templates_hash", lambda: "edited")
-    assert not site_module.site_is_current(out, kb.content_hash)
+    monkeypatch.setattr(output_module, "templates_hash", lambda: "edited")
+    assert not output_module.site_is_current(out, kb.content_hash)
 
 
 def test_serve_compares_hashes_without_loading_and_rebuilds_stale_sites(tmp_path, monkeypatch):
     from kb.link import load as load_module
+    from kb.site import output as output_module
     from kb.site import serve
-    from kb.site import write as site_module
 
     monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: None)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
@@ -670,5 +671,5 @@ def test_serve_compares_hashes_without_loading_and_rebuilds_stale_sites(tmp_path
     result = _cli("serve", "--content", str(content), "--out", str(out), "--port", "0")
     assert result.exit_code == 0 and "Built" not in result.output, result.output
     monkeypatch.setattr(load_module, "load", real_load)
-    monkeypatch.setattr(site_module, "templates_hash", lambda: "edited")
+    monkeypatch.setattr(output_module, "templates_hash", lambda: "edited")
     assert "Built" in _cli("serve", "--content", str(content), "--out", str(out), "--port", "0").output

@@ -28,8 +28,8 @@ def command(content: Path | None, out: Path, port: int, host: str) -> None:
     The site records the hash of the content, the kb version and the hash of the templates it was
     built from; when any differs, the content is loaded and the site rebuilt. Stop with Ctrl+C.
     """
+    from kb.site.output import site_is_current
     from kb.site.serve import make_server, url_of
-    from kb.site.write import site_is_current
     from kb.sources import ContentError, content_hash
 
     try:
