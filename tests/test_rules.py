@@ -171,12 +171,54 @@ def test_french_example_label():
 
 
 def test_duplicates_and_out_of_order_name_both_lines():
-    res = parse_text("100.2. Two.\n\n100.1. One.\n\n100.2. Again.\n")
+    res = parse_text("100.2. Two.\n\n100.1. One.\n\n100.2. Again.\nExample: Kept too.\n")
     assert [d.format() for d in res.diagnostics] == [
         "t.txt:3: warning: rule 100.1 is out of order: it follows 100.2 (line 1)",
-        "t.txt:5: warning: duplicate rule 100.2: already at line 1; this one is ignored: «Again.»",
+        "t.txt:5: error: duplicate rule 100.2: already at line 1; kept as a paragraph of rule 100.1: check the number",
     ]
-    assert by_number(res)["100.2"].text == "Two."
+    rules = by_number(res)
+    assert rules["100.2"].text == "Two."
+    assert rules["100.1"].text == "One.\n100.2. Again." and rules["100.1"].examples == ("Kept too.",)
+
+
+@pytest.mark.parametrize(
+    ("line", "number", "text", "message"),
+    [
+        ("100. 2a Split.", "100.2a", "Split.", "rule '100. 2a' has a space inside its number: read as 100.2a"),
+        (
+            "100.2.Glued.",
+            "100.2",
+            "Glued.",
+            "rule '100.2.' has no space between its number and its text: read as 100.2",
+        ),
+        ("100.b Gap.", "100.1b", "Gap.", "rule '100.b' lacks part of its number: read as 100.1b"),
+    ],
+)
+def test_damaged_numbers_are_read_from_their_neighbours(line, number, text, message):
+    res = parse_text(f"100.1. One.\n\n100.1a Sub.\n\n{line}\nExample: Its example.\n\n100.3. Three.\n")
+    rules = by_number(res)
+    assert rules[number].text == text and rules[number].examples == ("Its example.",)
+    assert rules["100.1a"].text == "Sub."
+    assert [(d.severity, d.line, d.message.split(",")[0]) for d in res.diagnostics] == [("warning", 5, message)]
+
+
+def test_damaged_number_that_fits_nowhere_is_an_error_and_its_text_is_kept():
+    res = parse_text("100.5. Five.\n\n100. 3a Bad.\n\n100.6. Six.\n")
+    assert [r.number for r in res.rules] == ["100.5", "100.6"]
+    assert by_number(res)["100.5"].text == "Five.\n100. 3a Bad."
+    assert [d.format() for d in res.diagnostics] == [
+        "t.txt:3: error: rule '100. 3a' has a space inside its number and no reading of it fits after 100.5; "
+        "kept as a paragraph of rule 100.5: check the number"
+    ]
+
+
+def test_text_before_any_rule_is_an_error_and_contents_entries_after_credits_are_not():
+    long = "A paragraph after the contents that no rule number comes before, so it belongs to no rule."
+    res = parse_text(f"Title\n\nContents\n\n1. Game\nCredits\nQuestions?\n\n{long}\n\n1. Game\n\n100.1. One.\n")
+    assert [d.format() for d in res.diagnostics] == [
+        "t.txt:9: error: text outside any rule (no rule number before it); it is not part of any rule"
+    ]
+    assert [r.number for r in res.rules] == ["1", "100.1"]
 
 
 def test_bare_numbers_and_empty_file():
@@ -213,3 +255,38 @@ def test_hard_wrapped_reference_is_not_a_rule():
     assert rules["120.1"].text == "Un joueur pioche une carte. Cf. règle 704.5a pour les détails."
     assert rules["120.1"].references == ("704.5a",)
     assert res.diagnostics == ()
+
+
+WRAPPED_EN = "120.1. A player draws a card; both players do so at the same time, as in\n103.4 still.\n\n120.2. Two.\n"
+WRAPPED_FR = "120.1.\nUn joueur pioche une carte, comme\n103.4 le dit.\n120.2 Les cartes sont piochées.\n"
+
+
+@pytest.mark.parametrize(("text", "lang", "line"), [(WRAPPED_EN, "en", 2), (WRAPPED_FR, "fr", 3)])
+def test_wrapped_number_going_backwards_is_a_continuation(text, lang, line):
+    res = parse_text(text, lang)
+    assert [r.number for r in res.rules] == ["120.1", "120.2"]
+    assert res.rules[0].text.endswith((" as in 103.4 still.", " comme 103.4 le dit."))
+    assert [d.format() for d in res.diagnostics] == [
+        f"t.txt:{line}: note: '103.4' cannot be the rule after 120.1: read as a wrapped line of it"
+    ]
+
+
+def test_wrapped_title_and_suspended_hyphen():
+    res = parse_text(
+        "215. This section is now empty. See rule 205.4c and rule\n420.5e about legendary permanents.\n\n"
+        "418.5b Effects are applied in layer four (type-, subtype-\nand supertype-changing effects), then non-\nstop.\n"
+    )
+    rules = by_number(res)
+    assert (
+        rules["215"].title == "This section is now empty. See rule 205.4c and rule 420.5e about legendary permanents."
+    )
+    assert rules["418.5b"].text == (
+        "Effects are applied in layer four (type-, subtype- and supertype-changing effects), then non-stop."
+    )
+    assert res.diagnostics == ()
+
+
+@pytest.mark.parametrize("wording", ["current", "effective"])
+def test_effective_date_old_and_new_wording(wording):
+    res = parse_text(f"Comprehensive Rules\n\nThese rules are {wording} as of October 1, 2004.\n\n100.1. One.\n")
+    assert res.document.effective_date == "2004-10-01"

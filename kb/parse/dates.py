@@ -18,6 +18,12 @@ MONTHS = {
 MONTH = "(" + "|".join(MONTHS) + ")"
 DATE_FR = re.compile(r"\b(\d{1,2})(?:er)?(?:\s*(?:-|au|et)\s*(\d{1,2}))?\s+" + MONTH + r"\s+(\d{4})")
 DATE_EN = re.compile(MONTH + r"\s+(\d{1,2})(?:\s*-\s*(\d{1,2}))?,?\s+(\d{4})")
+EFFECTIVE = re.compile(
+    r"\b(?:effective|current) as of\b|\ben vigueur\b|\bapplicables? (?:[àa] partir )?du\b|\b[àa] jour (?:au|du|le)\b",
+    re.IGNORECASE,
+)
+"""The words that announce a document's date: `These rules are effective as of <date>.` (2009 on), `These rules
+are current as of <date>.` (before 2009), French `Ces règles entrent en vigueur le <date>.`."""
 
 
 def find_date(line: str) -> tuple[str, str | None] | None:

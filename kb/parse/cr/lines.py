@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+RULE_KINDS = frozenset(("section", "rule", "numbered", "subrule"))
+"""The kinds of line that open a rule."""
 HEADINGS = {
     "contents": ("contents", "table of contents", "sommaire", "table des matières", "table des matieres"),
     "glossary": ("glossary", "glossaire"),
@@ -36,20 +38,31 @@ class Line:
     """What follows the number, or the example text, or the heading name."""
     indented: bool = False
     """Whether the line starts with white space (an indented paragraph)."""
+    damage: str = ""
+    """How a damaged number is written: `split` (`702. 37a`), `glued` (`901.4.All`), `gap` (`306.b`); else empty."""
+
+    @property
+    def written(self) -> str:
+        """The number as written at the start of the line (`702. 37a`, `901.4.`); empty on other lines."""
+        raw = self.raw.strip()
+        return raw[: len(raw) - len(self.text)].strip() if self.kind in RULE_KINDS else ""
 
 
 def blank(raw: str, n: int) -> Line | None:
     """blank := white space only"""
-    return Line("blank", n, raw) if not raw.strip() else None
+    return Line("blank", n, raw) if not raw or raw.isspace() else None
+
+
+_HEADING_OF = {word: name for name, words in HEADINGS.items() for word in words}
+_HEADING_MAX = max(map(len, _HEADING_OF)) + 8  # room for spaces and a colon
 
 
 def heading(raw: str, n: int) -> Line | None:
     """heading := Contents | Glossary | Credits | Introduction (and French names), alone on the line"""
-    key = raw.strip().rstrip(":").strip().lower()
-    for name, words in HEADINGS.items():
-        if key in words:
-            return Line("heading", n, raw, text=name)
-    return None
+    if len(raw) > _HEADING_MAX:  # most lines: a heading is one or three short words
+        return None
+    name = _HEADING_OF.get(raw.strip().rstrip(":").strip().lower())
+    return Line("heading", n, raw, text=name) if name else None
 
 
 _SUBRULE = re.compile(r"^\s*(\d{3}\.\d+[a-z])(\.?)(?:\s+(.*\S))?\s*$")
@@ -68,6 +81,37 @@ def numbered(raw: str, n: int) -> Line | None:
     """numbered := ddd.d+ [.] [text]   (`120.1. A player…`, `120.2 Les cartes…`, `120.1.` alone)"""
     m = _NUMBERED.match(raw)
     return Line("numbered", n, raw, m.group(1), bool(m.group(2)), m.group(3) or "") if m else None
+
+
+DAMAGES = {
+    "split": "has a space inside its number",
+    "glued": "has no space between its number and its text",
+    "gap": "lacks part of its number",
+}
+"""Each kind of damaged number, in words (for diagnostics)."""
+_DAMAGED = re.compile(
+    r"^\s*(\d{3})\.(?:\s+(\d+[a-z]?)\.?\s+(\S.*?)|(\d+[a-z]?)\.([A-Za-z“\"‘'(].*?)|([a-z])\s+(\S.*?))\s*$"
+)
+
+
+def damaged(raw: str, n: int) -> Line | None:
+    """damaged := ddd. d+[letter] text (split) | ddd.d+[letter].Text (glued) | ddd.letter text (gap)
+
+    Typos of real editions: `702. 37a Storm…` (2009), `901.4.All plane…` (2022-2025), `306.b If…` (2008).
+    The number is read literally (`306.b` keeps its gap); the parser checks it against the neighbouring rules.
+    """
+    m = _DAMAGED.match(raw)
+    if m is None:
+        return None
+    head, split, split_text, glued, glued_text, letter, gap_text = m.groups()
+    if split:
+        number, body, damage = f"{head}.{split}", split_text, "split"
+    elif glued:
+        number, body, damage = f"{head}.{glued}", glued_text, "glued"
+    else:
+        number, body, damage = f"{head}.{letter}", gap_text, "gap"
+    kind = "subrule" if number[-1].isalpha() else "numbered"
+    return Line(kind, n, raw, number, True, body, damage=damage)
 
 
 _RULE = re.compile(r"^\s*(\d{3})\.(?:\s+(.*\S))?\s*$")
@@ -107,6 +151,7 @@ LINE_RULES: tuple[Callable[[str, int], Line | None], ...] = (
     heading,
     subrule,
     numbered,
+    damaged,
     rule,
     section,
     example,
@@ -125,3 +170,13 @@ def classify(raw: str, n: int) -> Line:
 def classify_all(lines: tuple[str, ...]) -> list[Line]:
     """Classify every line of a document (line numbers are 1-based)."""
     return [classify(raw, i) for i, raw in enumerate(lines, 1)]
+
+
+def next_number(lines: list[Line], i: int) -> str | None:
+    """Return the number of the next well-formed rule line after index `i`, within this part of the file."""
+    for line in lines[i + 1 : i + 400]:
+        if line.kind == "heading":
+            return None
+        if line.kind in RULE_KINDS and not line.damage:
+            return line.number
+    return None

@@ -3,26 +3,35 @@
 Layouts: `official` (one rule per line, blank lines between, a table of contents, glossary and
 credits), `blank-line` (number, blank line, paragraph) and `hard-wrapped` (PDF text: a number opens
 a line, with or without a dot and text; following lines are joined).
+
+No body line is dropped: a damaged number (`702. 37a`, `901.4.All`, `306.b`) is read from its neighbours, a
+number after a wrapped line that cannot be the next rule continues that line, and any other impossible
+number (a duplicate) is an error whose line is kept as a paragraph of the rule before it.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
-from kb.model.numbers import parent_of, sort_key
-from kb.parse.cr.lines import Line, classify_all, text
-from kb.parse.dates import iso_date
+from kb.model.numbers import LETTERS, is_number, kind_of, parent_of, sort_key
+from kb.parse.cr.lines import DAMAGES, RULE_KINDS, Line, classify_all, next_number, text
+from kb.parse.dates import EFFECTIVE, iso_date
 from kb.parse.refs import reference_targets
 from kb.sources import clean, fold
 
-RULE_KINDS = {"section", "rule", "numbered", "subrule"}
-_EFFECTIVE = re.compile(r"(effective as of|en vigueur|entrent en vigueur|applicables? (?:à partir )?du)", re.I)
 _CITES_NEXT = re.compile(
     r"(?:\b(?:r[èe]gles?|rules?|sections?|cf\.?|voir|see|et|and|ou|or|through|to)|[,(–-])\s*$", re.IGNORECASE
 )
 """A line ending like this continues with a rule number: that number is a reference, not a rule."""
+_CITES_RULE = re.compile(r"\b(?:(?:sub)?rules?|r[èe]gles?)\s*$")
+"""The same, in any layout: a line ending in `See rule` is wrapped (titles end in capitals: `Golden Rules`)."""
+_ENDS_PARAGRAPH = re.compile(r"[.:;!?)\]\"”»’']\s*$")
+"""A line ending like this may end a paragraph; one ending otherwise is a hard-wrapped line."""
+_key = functools.lru_cache(maxsize=64)(sort_key)
+"""`sort_key`, remembered a while: each rule line is ordered twice, as it is read and as its rule opens."""
 _OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.I)
 
 
@@ -46,6 +55,8 @@ class _Draft:
     paragraphs: list[str]
     examples: list[str]
     line: int
+    key: tuple[int, int, int]
+    """`sort_key(number)`, computed once: every rule line is compared with the current rule."""
 
 
 @dataclass(slots=True)
@@ -59,6 +70,8 @@ class _State:
     intro: list[str] = field(default_factory=list)
     credits: list[str] = field(default_factory=list)
     toc: set[str] = field(default_factory=set)
+    toc_closed: bool = False  # the contents listed Credits: what follows is short entries, then the body
+    contents_ahead: bool = False  # a Contents heading comes later: the body cannot start before it
     drafts: dict[str, _Draft] = field(default_factory=dict)
     current: _Draft | None = None
     target: str = "text"  # where continuation lines go: text, example, title
@@ -87,33 +100,32 @@ def detect_layout(lines: list[Line]) -> str:
 def _start_rule(st: _State, line: Line, layout: str) -> None:
     """Open a new rule record at a number line, checking its shape and order."""
     number = line.number
-    if line.kind == "subrule" and line.dotted:
+    if line.kind == "subrule" and line.dotted and not line.damage:
         st.warn(line.lineno, f"subrule {number}. has a dot after its letter; subrules read '{number}' (kept)")
     if line.kind == "numbered" and not line.dotted and layout != "hard-wrapped":
         st.warn(line.lineno, f"numbered rule {number} has no dot after its number; it should read '{number}.' (kept)")
     if line.kind == "subrule" and number[-1] in "lo":
         st.warn(line.lineno, f"subrule {number}: subrule letters skip 'l' and 'o'; check the number")
     previous = st.current
-    if number in st.drafts:
-        first = st.drafts[number].line
-        excerpt = f": «{line.text[:60]}{'…' if len(line.text) > 60 else ''}»" if line.text else ""
-        st.warn(line.lineno, f"duplicate rule {number}: already at line {first}; this one is ignored{excerpt}")
-        st.current, st.target = None, "text"
-        return
-    if previous is not None and sort_key(number) < sort_key(previous.number):
+    key = _key(number)
+    if previous is not None and key < previous.key:
         st.warn(line.lineno, f"rule {number} is out of order: it follows {previous.number} (line {previous.line})")
     title = line.text if line.kind in ("section", "rule") else ""
     paragraphs = [] if line.kind in ("section", "rule") or not line.text else [line.text]
-    st.current = _Draft(number, line.kind, title, paragraphs, [], line.lineno)
+    st.current = _Draft(number, line.kind, title, paragraphs, [], line.lineno, key)
     st.drafts[number] = st.current
     st.target = "title" if line.kind in ("section", "rule") and not title else "text"
 
 
+_SUSPENDED = re.compile(r"(?:and|or|et|ou)\b")
+"""After `subtype-` these words keep their space: `subtype- and supertype`, `power- and/or toughness`."""
+
+
 def _join(parts: list[str], piece: str, new_paragraph: bool) -> None:
-    """Append a physical line to a list of paragraphs (hard wraps join with a space)."""
+    """Append a physical line to a list of paragraphs (hard wraps join with a space, `word-` / `part` without)."""
     if new_paragraph or not parts:
         parts.append(piece)
-    elif parts[-1].endswith("-") and piece[:1].islower():
+    elif parts[-1][-2:-1].isalpha() and parts[-1][-1] == "-" and piece[:1].islower() and not _SUSPENDED.match(piece):
         parts[-1] += piece
     else:
         parts[-1] += " " + piece
@@ -123,10 +135,10 @@ def _continue(st: _State, line: Line) -> None:
     """Attach a text line to the rule being built."""
     draft = st.current
     if draft is None:
-        st.warn(line.lineno, "text outside any rule (after a duplicate number?); it is not part of any rule")
+        st.warn(line.lineno, "text outside any rule (no rule number before it); it is not part of any rule", "error")
         return
-    if st.target == "title":
-        draft.title = line.text
+    if st.target == "title" or (draft.title and not draft.paragraphs and not st.prev_blank and not line.indented):
+        draft.title = f"{draft.title} {line.text}".strip()  # a title given on the next line, or wrapped
         st.target = "text"
         return
     if st.target == "example" and not st.prev_blank:
@@ -139,7 +151,9 @@ def _continue(st: _State, line: Line) -> None:
 def _preamble(st: _State, line: Line) -> bool:
     """Handle title, effective date and introduction lines; return False when the body starts."""
     if line.kind in RULE_KINDS:
-        return False
+        if not st.contents_ahead:
+            return False
+        line = text(line.raw, line.lineno)  # a wrapped introduction: `… subrule` / `704.5k is followed by …`
     if line.kind == "heading":
         if line.text == "contents":
             st.mode = "contents"
@@ -147,7 +161,7 @@ def _preamble(st: _State, line: Line) -> bool:
             st.mode = line.text
         return True
     if line.kind in ("text", "example"):
-        if _EFFECTIVE.search(line.raw) and st.effective is None:
+        if EFFECTIVE.search(line.raw) and st.effective is None:
             st.effective = iso_date(line.raw)
             if st.effective is None:
                 st.warn(line.lineno, "effective-date line whose date could not be read", "note")
@@ -161,8 +175,10 @@ def _preamble(st: _State, line: Line) -> bool:
 def _contents(st: _State, line: Line) -> bool:
     """Skip the table of contents; return False when the body starts on this line."""
     if line.kind == "heading" and line.text == "credits":
-        st.mode = "body"
+        st.toc_closed = True
         return True
+    if st.toc_closed:  # entries listed after Credits (`Questions?`, `Customer Service Information`)
+        return line.kind == "blank" or (line.kind == "text" and len(line.text) <= 60)
     if line.kind in ("section", "rule"):
         if line.number in st.toc:
             return False
@@ -173,9 +189,83 @@ def _contents(st: _State, line: Line) -> bool:
 
 def wrapped_reference(line: Line, previous: Line | None, layout: str) -> bool:
     """Tell a hard-wrapped reference (`… Cf. règle` / `704.5a pour …`) from a rule opening a line."""
-    if layout != "hard-wrapped" or line.kind not in RULE_KINDS or previous is None or previous.kind == "blank":
+    if line.kind not in RULE_KINDS or previous is None or previous.kind == "blank":
         return False
-    return bool(_CITES_NEXT.search(previous.raw))
+    return bool((_CITES_NEXT if layout == "hard-wrapped" else _CITES_RULE).search(previous.raw))
+
+
+def _fits(st: _State, number: str, upper: str | None) -> bool:
+    """Whether `number` can be the next rule: new, after the current rule and before `upper`."""
+    if not is_number(number) or number in st.drafts:
+        return False
+    key = _key(number)
+    return (st.current is None or key > st.current.key) and (upper is None or key < _key(upper))
+
+
+def _reading(st: _State, line: Line, upper: str | None) -> str | None:
+    """Read a damaged number from its neighbours (`306.b` after 306.3a is 306.3b); None if no reading fits."""
+    number = line.number
+    if line.damage == "gap":
+        current = st.current.number if st.current else ""
+        head, letter = number.split(".")
+        if kind_of(current) not in ("numbered", "subrule") or current[:3] != head or letter not in LETTERS:
+            return None
+        number = current.rstrip(LETTERS) + letter
+    return number if _fits(st, number, upper) else None
+
+
+def _wrapped(previous: Line | None, layout: str) -> bool:
+    """Whether the line after `previous` may continue its sentence (a hard wrap, not a new paragraph)."""
+    if previous is None or previous.kind == "blank":
+        return False
+    # In an official file a wrapped line is long and stops mid-sentence; a title (`702.37. Storm`) is short.
+    return layout == "hard-wrapped" or (len(previous.raw.strip()) >= 50 and not _ENDS_PARAGRAPH.search(previous.raw))
+
+
+def _repair(st: _State, line: Line, lines: list[Line], i: int) -> Line | None:
+    """Read a damaged number from its neighbours, with a warning; None if no reading fits."""
+    current = st.current.number if st.current else None
+    upper = next_number(lines, i)
+    if upper is not None and st.current is not None and _key(upper) <= st.current.key:
+        upper = None  # the next rule is out of order itself: it bounds nothing
+    number = _reading(st, line, upper)
+    if number is None:
+        return None
+    fits = " and ".join(filter(None, (current and f"after {current}", upper and f"before {upper}")))
+    fits = fits or "as the first rule"
+    st.warn(line.lineno, f"rule '{line.written}' {DAMAGES[line.damage]}: read as {number}, which fits {fits}")
+    return replace(line, kind=kind_of(number), number=number)
+
+
+def _read_number(st: _State, line: Line, lines: list[Line], i: int, layout: str) -> Line:
+    """Check a rule line against its neighbours: repair a damaged number, or keep an impossible one as text."""
+    current = st.current.number if st.current else None
+    wrapped = _wrapped(lines[i - 1] if i else None, layout)
+    if line.damage:
+        if (repaired := _repair(st, line, lines, i)) is not None:
+            return repaired
+        if current is None:
+            return text(line.raw, line.lineno)  # reported as text outside any rule
+    elif current is None:
+        return line
+    elif line.number not in st.drafts and (key := _key(line.number)) > st.current.key:
+        # After a wrapped line, a number must also come before the next rule (`toughness / 3. Power and…`).
+        upper = next_number(lines, i) if wrapped else None
+        if upper is None or _key(upper) <= st.current.key or key < _key(upper):
+            return line
+    elif not wrapped and line.number not in st.drafts:
+        return line  # a rule out of order: kept, with a warning from _start_rule
+    written = line.written
+    if wrapped:
+        st.warn(line.lineno, f"'{written}' cannot be the rule after {current}: read as a wrapped line of it", "note")
+        return text(line.raw, line.lineno)
+    if line.damage:
+        why = f"rule '{written}' {DAMAGES[line.damage]} and no reading of it fits after {current}"
+    else:
+        why = f"duplicate rule {line.number}: already at line {st.drafts[line.number].line}"
+    st.warn(line.lineno, f"{why}; kept as a paragraph of rule {current}: check the number", "error")
+    # A paragraph of its own, its number kept in the text, so the reader sees what was written.
+    return Line("text", line.lineno, line.raw, text=line.raw.strip(), indented=True)
 
 
 def _walk(st: _State, lines: list[Line], layout: str) -> None:
@@ -190,6 +280,8 @@ def _walk(st: _State, lines: list[Line], layout: str) -> None:
         else:
             st.mode = "body"
             if line.kind in RULE_KINDS:
+                line = _read_number(st, line, lines, i, layout)
+            if line.kind in RULE_KINDS:
                 _start_rule(st, line, layout)
             elif line.kind == "example":
                 _example(st, line)
@@ -201,7 +293,7 @@ def _walk(st: _State, lines: list[Line], layout: str) -> None:
 def _example(st: _State, line: Line) -> None:
     """Attach an `Example:` line to the rule being built."""
     if st.current is None:
-        st.warn(line.lineno, "example outside any rule; it is not part of any rule")
+        st.warn(line.lineno, "example outside any rule (no rule number before it); it is not part of any rule", "error")
         return
     st.current.examples.append(line.text)
     st.target = "example"
@@ -294,7 +386,7 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     """Parse a comprehensive-rules file into a document, its rules, its glossary and diagnostics."""
     lines = classify_all(source.lines)
     layout = detect_layout(lines)
-    st = _State(source.path)
+    st = _State(source.path, contents_ahead=any(line.kind == "heading" and line.text == "contents" for line in lines))
     _walk(st, lines, layout)
     doc = Document(
         doc_id,
