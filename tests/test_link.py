@@ -62,10 +62,14 @@ def test_seed_edition_kept_apart_from_full_edition(tmp_path):
 
 def test_alignment_of_bundled_content(bundled_kb):
     al = bundled_kb.links.alignment
-    assert al.editions == {"fr": "fr:undated", "en": "en:undated"}
-    assert al.only_in["en"] == ()
-    assert al.only_in["fr"][:2] == ("703.1", "703.1a") and len(al.only_in["fr"]) == 19
-    assert len(al.aligned) == 13 and al.reference_mismatches == ()
+    assert al.editions == {"fr": "fr:undated", "en": "en:2026-01-16"} and al.reference == "en"
+    assert al.counterparts["fr"][0] == "en:2015-09-26" and al.counterparts["fr"][2] == "structure"
+    assert al.only_in["fr"] == ("703.4h", "703.4i") and len(al.pairs) == 30
+    pairs = {p.number: p.ref_number for p in al.pairs}
+    # Drawing moved from 120 to 121 in 2026 (the 2020 renumbering); the turn-based actions stayed in 703.
+    assert pairs["120.2"] == "121.2" and pairs["120.4"] == "121.4" and pairs["703.4"] == "703.4"
+    assert bundled_kb.aligned("121.2")["fr"].number == "120.2"
+    assert "fr" not in bundled_kb.aligned("120.2")  # English 120.2 is damage: no French beside it
 
 
 def test_aligned_falls_back_to_another_edition(tmp_path):
@@ -85,15 +89,12 @@ def test_unresolved_reference_message_names_both_languages(kb_2015):
     assert messages == [
         "content/fr/cr-703-actions-obligatoires-du-tour.txt:35: note: rule 703.4d: reference to rule 701.21 "
         "not found in fr (fr:undated); this edition is an extract, load the rest of it to resolve it; "
-        "EN 703.4d cites 904, 701.22"
+        "EN 703.4d (en:2015-09-26) cites 904, 701.22"
     ]
 
 
-def test_aligning_editions_of_different_dates_is_noted(kb_2015, bundled_kb):
-    notes = [d.format() for d in kb_2015.diagnostics if "different effective dates" in d.message]
+def test_an_undated_translation_is_matched_to_its_edition_by_structure(kb_2015):
+    notes = [d.format() for d in kb_2015.diagnostics if "matches" in d.message]
     assert notes == [
-        "content/fr/cr-120-piocher-une-carte.txt:0: note: aligned editions have different effective dates "
-        "(fr undated, en 2015-09-26); rules renumbered between editions will be paired wrongly: "
-        "add the matching edition of each language"
+        "content/fr/cr-120-piocher-une-carte.txt:0: note: fr (undated) matches en 2015-09-26 by structure (score 0.99)"
     ]
-    assert not [d for d in bundled_kb.diagnostics if "different effective dates" in d.message]

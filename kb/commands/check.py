@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, load_or_exit
+from kb.commands.options import content_option, diagnostics, echo, json_text, load_or_exit
 
 
 def document_counts(kb, doc) -> dict[str, int]:
@@ -37,9 +36,43 @@ def document_counts(kb, doc) -> dict[str, int]:
     }
 
 
-def exit_status(kb, strict: bool) -> int:
+def edition_lines(kb) -> list[str]:
+    """One line per language: its editions, oldest first, with dates, counts and roles."""
+    lines = []
+    counterparts = kb.links.alignment.counterparts
+    for lang, ids in kb.links.ordered.items():
+        parts = []
+        for eid in ids:
+            ed = kb.editions[eid]
+            glossary = sum(1 for g in kb.glossary if g.document in ed.documents)
+            role = "current" if ed.current else "history"
+            if not ed.complete:
+                role += ", extract"
+            parts.append(f"{ed.effective_date or 'undated'} ({len(ed.rules)} rules, {glossary} glossary; {role})")
+        line = f"editions {lang}: " + ", ".join(parts)
+        if lang in counterparts:
+            eid, score, how = counterparts[lang]
+            line += f"; matches {eid.replace(':', ' ')} by {how} (score {score:.2f})"
+        lines.append(line)
+    return lines
+
+
+def lexicon_summary(kb) -> dict | None:
+    """Size of the lexicon by category and the terms it is unsure of."""
+    if kb.lexicon is None:
+        return None
+    unsure = kb.lexicon.unsure()
+    return {
+        "terms": len(kb.lexicon.entries),
+        "cards": kb.lexicon.cards,
+        "by_category": kb.lexicon.by_category(),
+        "unsure": [f"{e.english} ({e.category})" for e in unsure],
+    }
+
+
+def exit_status(totals: dict[str, int], strict: bool) -> int:
     """1 when there are errors (or warnings with --strict), else 0."""
-    return 1 if kb.count("error") or (strict and kb.count("warning")) else 0
+    return 1 if totals["error"] or (strict and totals["warning"]) else 0
 
 
 @click.command(name="check")
@@ -56,24 +89,37 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
     from kb.export.json import diagnostic_json
 
     kb = load_or_exit(content)
+    found = diagnostics(kb)
     counts = {doc.id: document_counts(kb, doc) for doc in kb.documents}
-    totals = {sev: kb.count(sev) for sev in ("error", "warning", "note")}
+    totals = {sev: sum(1 for d in found if d.severity == sev) for sev in ("error", "warning", "note")}
     if as_json:
         payload = {
-            "diagnostics": [diagnostic_json(d) for d in kb.diagnostics],
+            "diagnostics": [diagnostic_json(d) for d in found],
             "documents": counts,
             "totals": totals,
             "alignment": kb.links.alignment.editions,
+            "editions": {lang: list(ids) for lang, ids in kb.links.ordered.items()},
+            "lexicon": lexicon_summary(kb),
         }
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
-        sys.exit(exit_status(kb, strict))
-    for diag in kb.diagnostics:
+        click.echo(json_text(payload))
+        sys.exit(exit_status(totals, strict))
+    for diag in found:
         if not (quiet and diag.severity == "note"):
-            click.echo(diag.format())
+            echo(diag.format(), newlines=False)
     for doc in kb.documents:
         figures = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts[doc.id].items())
         edition = kb.links.edition_of.get(doc.id)
         where = f" [{edition}{', aligned' if edition in kb.links.alignment.editions.values() else ''}]"
-        click.echo(f"{doc.source}: {doc.kind}{where if edition else ''}: {figures}")
+        echo(f"{doc.source}: {doc.kind}{where if edition else ''}: {figures}", newlines=False)
+    for line in edition_lines(kb):
+        echo(line, newlines=False)
+    if (lexicon := lexicon_summary(kb)) is not None:
+        sizes = ", ".join(f"{n} {c}" for c, n in lexicon["by_category"].items())
+        unsure = "; ".join(lexicon["unsure"][:12]) + (" …" if len(lexicon["unsure"]) > 12 else "")
+        echo(
+            f"lexicon: {lexicon['terms']} terms ({sizes}) from {lexicon['cards']} cards; "
+            f"unsure of {len(lexicon['unsure'])}: {unsure} (kb lexicon --unsure lists them)",
+            newlines=False,
+        )
     click.echo(f"{totals['error']} errors, {totals['warning']} warnings, {totals['note']} notes")
-    sys.exit(exit_status(kb, strict))
+    sys.exit(exit_status(totals, strict))

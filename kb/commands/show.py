@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import shutil
 import sys
 import textwrap
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, load_or_exit
+from kb.commands.options import content_option, echo, json_text, load_or_exit, printable
 
 LABELS = {
     "fr": {
@@ -38,13 +37,13 @@ LABELS = {
 def rule_lines(kb, rule, width: int) -> list[str]:
     """Render one rule of one language as wrapped lines."""
     lab = LABELS.get(rule.lang, LABELS["en"])
-    out = [f"{rule.number} [{rule.lang}] {rule.source.path}:{rule.source.line}"]
+    out = [printable(f"{rule.number} [{rule.lang}] {rule.source.path}:{rule.source.line}", newlines=False)]
     if rule.title:
-        out.append(rule.title)
+        out.append(printable(rule.title, newlines=False))
     for para in rule.text.split("\n") if rule.text else []:
-        out += textwrap.wrap(para, width) or [""]
+        out += textwrap.wrap(printable(para), width) or [""]
     for ex in rule.examples:
-        out += textwrap.wrap(f"{lab['example']}: {ex}", width, subsequent_indent="  ")
+        out += textwrap.wrap(printable(f"{lab['example']}: {ex}", newlines=False), width, subsequent_indent="  ")
     if rule.children:
         out += textwrap.wrap(f"{lab['children']}: {', '.join(rule.children)}", width)
     refs = [r.target + ("" if r.resolved else f" {lab['missing']}") for r in kb.references(rule)]
@@ -55,7 +54,7 @@ def rule_lines(kb, rule, width: int) -> list[str]:
         out += textwrap.wrap(f"{lab['cited']}: {', '.join(cited)}", width)
     rulings = [_mention_label(kb, item) for item in kb.rule_mentions.get((rule.lang, rule.number), ())]
     if rulings:
-        out += textwrap.wrap(f"{lab['rulings']}: {'; '.join(rulings)}", width)
+        out += textwrap.wrap(printable(f"{lab['rulings']}: {'; '.join(rulings)}", newlines=False), width)
     return out
 
 
@@ -65,28 +64,55 @@ def side_by_side(columns: list[list[str]], width: int) -> list[str]:
     return [" │ ".join(cell.ljust(width) for cell in row).rstrip() for row in rows]
 
 
-def show_rule(kb, number: str, as_json: bool) -> int:
+def history_lines(kb, rule) -> list[str]:
+    """A rule's editions, oldest first, with word diffs where its text changed."""
+    from kb.commands.diff import diff_text
+    from kb.link.history import rule_history
+
+    out = []
+    for edition, number, status, diff in rule_history(kb, rule):
+        out.append(f"  {edition}: {number or '-'} ({status})")
+        if diff:
+            out += ["      " + line for line in diff_text(diff).split("\n")]
+    return out
+
+
+def moved_hint(kb, number: str) -> list[str]:
+    """Where a translation shows its own rule of this number when today's numbering put it elsewhere."""
+    hints = []
+    for pair in kb.links.alignment.pairs:
+        if pair.number == number and pair.ref_number != number:
+            hints.append(
+                f"({pair.lang} {number} is today's {kb.reference} {pair.ref_number}: kb show {pair.ref_number})"
+            )
+    return hints
+
+
+def show_rule(kb, number: str, as_json: bool, history: bool = False) -> int:
     """Print a rule (and, for a missing parent, the rules under it)."""
-    from kb.export.json import rule_json
+    from kb.export.json import history_json, rule_json
+    from kb.link.history import rule_history
 
     found = kb.aligned(number)
     if as_json:
-        click.echo(
-            json.dumps(
-                {"number": number, "rules": {lang: rule_json(kb, r) for lang, r in found.items()}},
-                ensure_ascii=False,
-                indent=1,
-            )
-        )
+        payload = {"number": number, "rules": {lang: rule_json(kb, r) for lang, r in found.items()}}
+        if history:
+            payload["history"] = {lang: history_json(rule_history(kb, r)) for lang, r in found.items()}
+        click.echo(json_text(payload))
         return 0 if found else 1
+    if history and found:
+        for lang, rule in found.items():
+            echo(f"{rule.number} [{lang}] history:")
+            echo("\n".join(history_lines(kb, rule)))
+        return 0
     if not found:
         under = {lang: kb.subtree(ed, number) for lang, ed in kb.primary.items()}
         if any(under.values()):
             for lang, rules in under.items():
                 listed = ", ".join(r.number for r in rules[:40]) or "-"
-                click.echo(f"{number} [{lang}]: no '{number}' heading in the loaded text; under it: {listed}")
+                echo(f"{number} [{lang}]: no '{number}' heading in the loaded text; under it: {listed}")
             return 0
-        click.echo(f"kb: no rule {number} in {', '.join(kb.langs) or 'the content'}", err=True)
+        echo(f"kb: no rule {number} in {', '.join(kb.langs) or 'the content'}", err=True)
         return 1
     total = shutil.get_terminal_size((100, 24)).columns
     langs = kb.langs
@@ -97,10 +123,12 @@ def show_rule(kb, number: str, as_json: bool) -> int:
             rule = found.get(lang)
             missing = f"{number} [{lang}]: {LABELS.get(lang, LABELS['en'])['absent']}"
             cols.append(rule_lines(kb, rule, width) if rule else [missing])
-        click.echo("\n".join(side_by_side(cols, width)))
+        echo("\n".join(side_by_side(cols, width)))
     else:
         blocks = ["\n".join(rule_lines(kb, r, min(total, 100))) for r in found.values()]
-        click.echo("\n\n".join(blocks))
+        echo("\n\n".join(blocks))
+    for hint in moved_hint(kb, number):
+        echo(hint)
     return 0
 
 
@@ -115,10 +143,10 @@ def show_card(kb, query: str, as_json: bool) -> int:
         if not cards:
             hints = lookup.suggest_cards(kb.cards, query)
             hint = f"; did you mean: {'; '.join(lookup.display_name(c) for c in hints[:8])}?" if hints else ""
-            click.echo(f"kb: no rule number or card name matches '{query}'{hint}", err=True)
+            echo(f"kb: no rule number or card name matches '{query}'{hint}", err=True, newlines=False)
         else:
             names = "; ".join(" / ".join(dict.fromkeys(c.names.values())) for c in cards[:15])
-            click.echo(f"kb: '{query}' matches several cards: {names}", err=True)
+            echo(f"kb: '{query}' matches several cards: {names}", err=True, newlines=False)
         return 1
     card = cards[0]
     if as_json:
@@ -128,13 +156,14 @@ def show_card(kb, query: str, as_json: bool) -> int:
             "notes": [cardjson.note_to_json(kb.note[n]) for n in card.notes if n in kb.note],
             "mentioned_in": list(kb.card_mentions.get(card.id, ())),
         }
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        click.echo(json_text(payload))
         return 0
     width = min(shutil.get_terminal_size((100, 24)).columns, 110)
-    click.echo(cardtext.format_card(card, kb.ruling, kb.note, width, kb.card))
+    echo(cardtext.format_card(card, kb.ruling, kb.note, width, kb.card))
     mentioned = [_mention_label(kb, item) for item in kb.card_mentions.get(card.id, ())]
     if mentioned:
-        click.echo("\n" + textwrap.fill("Cité dans · Mentioned in: " + "; ".join(mentioned), width))
+        label = printable("Cité dans · Mentioned in: " + "; ".join(mentioned), newlines=False)
+        echo("\n" + textwrap.fill(label, width))
     return 0
 
 
@@ -153,7 +182,8 @@ def _mention_label(kb, item_id: str) -> str:
 @click.argument("query", nargs=-1, required=True)
 @content_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {number, rules: {lang: rule}} or the card.")
-def command(query: tuple[str, ...], content: Path | None, as_json: bool) -> None:
+@click.option("--history", is_flag=True, help="A rule's editions, its number in each, and word diffs of its text.")
+def command(query: tuple[str, ...], content: Path | None, as_json: bool, history: bool) -> None:
     """Show a rule by number (120.2a, 'règle 703.4k', 'CR 120') in every language side by side,
     with its examples, children, references and what cites it; or a card by its French or
     English name (case- and accent-insensitive, unambiguous prefix).
@@ -164,4 +194,4 @@ def command(query: tuple[str, ...], content: Path | None, as_json: bool) -> None
     text = " ".join(query)
     kb = load_or_exit(content)
     number = rule_number(text)
-    sys.exit(show_rule(kb, number, as_json) if number else show_card(kb, text, as_json))
+    sys.exit(show_rule(kb, number, as_json, history) if number else show_card(kb, text, as_json))

@@ -48,7 +48,47 @@ def rule_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any]:
         "cited_by": [r.number for r in kb.cited_by(rule)],
         "source": source_json(rule.source),
         "cited_by_rulings": list(kb.rule_mentions.get((rule.lang, rule.number), ())),
+        "lineage": lineage_json(kb, rule),
+        "aligned_with": aligned_json(kb, rule),
     }
+
+
+def lineage_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any] | None:
+    """What the rule was in the previous edition and became in the next (None: one edition only)."""
+    chain = kb.links.lineage.get(rule.lang)
+    ed = kb.edition_of(rule)
+    if chain is None or ed.id not in chain.editions:
+        return None
+    before, after = kb.edition_neighbours(ed)
+    previous, following = kb.lineage(rule)
+    status = max(previous, key=lambda li: li.confidence).status if previous else ("added" if before else "origin")
+    return {
+        "status": status,
+        "previous": [
+            {"edition": before, "number": li.old, "status": li.status, "confidence": li.confidence} for li in previous
+        ],
+        "next": [
+            {"edition": after, "number": li.new, "status": li.status, "confidence": li.confidence} for li in following
+        ],
+    }
+
+
+def aligned_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any] | None:
+    """For a translated rule, today's reference rule it is paired with; for a reference rule, its translations."""
+    found = [p for p in kb.links.alignment.pairs if p.lang == rule.lang and p.number == rule.number]
+    if found and kb.edition_of(rule).id == found[0].edition:
+        p = found[0]
+        return {"edition": p.ref_edition, "number": p.ref_number, "via": p.via, "confidence": p.confidence}
+    ed = kb.edition_of(rule)
+    if rule.lang == kb.reference and ed.current:
+        return {
+            "translations": {
+                p.lang: {"edition": p.edition, "number": p.number, "via": p.via, "confidence": p.confidence}
+                for p in kb.links.alignment.pairs
+                if p.ref_number == rule.number
+            }
+        }
+    return None
 
 
 def glossary_json(kb: KnowledgeBase, entry: GlossaryEntry) -> dict[str, Any]:
@@ -79,6 +119,22 @@ def alignment_json(kb: KnowledgeBase) -> dict[str, Any]:
         "aligned": len(al.aligned),
         "only_in": {lang: list(nums) for lang, nums in al.only_in.items()},
         "reference_mismatches": [dict(m) for m in al.reference_mismatches],
+        "reference": al.reference,
+        "matches": {
+            lang: {"edition": eid, "score": score, "by": how} for lang, (eid, score, how) in al.counterparts.items()
+        },
+        "pairs": [
+            {
+                p.lang: {"edition": p.edition, "number": p.number},
+                al.reference: {"edition": p.ref_edition, "number": p.ref_number},
+                "via": p.via,
+                "confidence": p.confidence,
+            }
+            for p in al.pairs
+        ],
+        "stale": [
+            {s.lang: s.number, "since": s.since, al.reference: s.ref_number, "edition": s.ref_edition} for s in al.stale
+        ],
     }
 
 
@@ -96,6 +152,7 @@ def to_json(kb: KnowledgeBase) -> dict[str, Any]:
                 "effective_date": ed.effective_date,
                 "documents": list(ed.documents),
                 "complete": ed.complete,
+                "current": ed.current,
                 "rules": len(ed.rules),
             }
             for ed in kb.links.editions
@@ -155,6 +212,10 @@ def ruling_to_json(r: Ruling) -> dict:
         "mentions": list(r.mentions),
         "source": source_json(r.source),
         "date": r.date,
+        "citations": dict(r.citations),
+        "translation_of": (
+            {"id": r.translation_of, "confidence": r.translation_confidence} if r.translation_of else None
+        ),
     }
 
 
@@ -166,7 +227,17 @@ def note_to_json(n: FaqNote) -> dict:
         "title": n.title,
         "text": n.text,
         "cards": list(n.cards),
-        "quoted_rules": [{"number": q.number, "as_of": q.as_of, "text": q.text} for q in n.quoted_rules],
+        "quoted_rules": [
+            {
+                "number": q.number,
+                "as_of": q.as_of,
+                "text": q.text,
+                "today": {"edition": q.today_edition, "number": q.today, "via": q.via, "confidence": q.confidence}
+                if q.today
+                else None,
+            }
+            for q in n.quoted_rules
+        ],
         "bullets": list(n.bullets),
         "source": source_json(n.source),
         "document": n.document,
@@ -192,3 +263,31 @@ def faq_to_json(info: FaqInfo) -> dict:
         "unplaced": list(info.unplaced),
         "source": source_json(info.source),
     }
+
+
+def diff_json(diff) -> dict[str, Any]:
+    """The changes between two editions (`kb diff --json`)."""
+    return {
+        "old": diff.old,
+        "new": diff.new,
+        "counts": diff.counts(),
+        "changes": [
+            {
+                "status": c.status,
+                "old": c.old,
+                "new": c.new,
+                "text_changed": c.text_changed,
+                "confidence": c.confidence,
+                "diff": [[op, text] for op, text in c.diff],
+            }
+            for c in diff.changes
+        ],
+    }
+
+
+def history_json(history) -> list[dict[str, Any]]:
+    """A rule's editions, oldest first (`kb show NUMBER --history --json`)."""
+    return [
+        {"edition": edition, "number": number or None, "status": status, "diff": [[op, t] for op, t in diff]}
+        for edition, number, status, diff in history
+    ]

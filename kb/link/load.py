@@ -6,14 +6,31 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb.link import cache
+from kb.link.carddata import merge_card_data
 from kb.link.cards import link_cards
+from kb.link.citations import carry_forward, place_quotes
+from kb.link.lexicon import mine_lexicon
+from kb.link.lexicons import combine, is_lexicon_file, read_lexicon
 from kb.link.rules import link_rules
+from kb.link.translations import pair_translations
 from kb.model import Diagnostic, SourceText
 from kb.model.base import KnowledgeBase
+from kb.model.links import Edition
 from kb.parse.cards.mtgjson import CardDataResult, looks_like_mtgjson, parse_mtgjson
+from kb.parse.cards.mtgjson5 import parse_mtgjson5
+from kb.parse.cards.stream import file_sha256, is_mtgjson5
 from kb.parse.cr.rules import RulesResult, looks_like_rules, parse_rules
 from kb.parse.faq.parse import FaqResult, looks_like_faq, parse_faq
-from kb.sources import display_path, find_sources, hash_entry, ignored_entries, read_source
+from kb.sources import (
+    content_hash,
+    display_path,
+    find_sources,
+    hash_entry,
+    ignored_entries,
+    read_source,
+    shown_name,
+)
 
 UNKNOWN_KIND = (
     "cannot tell what this file is (comprehensive rules, set FAQ or card data); "
@@ -29,6 +46,10 @@ class _Parsed:
     faqs: list[FaqResult] = field(default_factory=list)
     card_data: list[CardDataResult] = field(default_factory=list)
     diags: list[Diagnostic] = field(default_factory=list)
+    lexicon_cards: list[dict] = field(default_factory=list)
+    """Slim MTGJSON v5 entries, for mining the French–English lexicon."""
+    lexicons: list = field(default_factory=list)
+    """Lexicon documents read from the content folder."""
 
 
 def parse_source(source: SourceText, doc_id: str, parsed: _Parsed) -> None:
@@ -50,7 +71,20 @@ def parse_source(source: SourceText, doc_id: str, parsed: _Parsed) -> None:
     parsed.diags.append(Diagnostic("error", source.path, 0, UNKNOWN_KIND))
 
 
-def load(content: Path) -> KnowledgeBase:
+def load(content: Path, use_cache: bool = True) -> KnowledgeBase:
+    """Parse and link everything under `content/<lang>/` (or read it back from the cache when unchanged)."""
+    if not use_cache:
+        return load_fresh(content)
+    where = cache.cache_file(Path(content), content_hash(content))
+    kb = cache.read(where)
+    if kb is None or kb.content != str(content):
+        kb = load_fresh(content)
+        if content_hash(content) == kb.content_hash:  # unchanged while loading: safe to keep
+            cache.write(where, kb)
+    return kb
+
+
+def load_fresh(content: Path) -> KnowledgeBase:
     """Parse and link everything under `content/<lang>/`; problems become diagnostics."""
     parsed = _Parsed()
     digest = hashlib.sha256()
@@ -59,21 +93,49 @@ def load(content: Path) -> KnowledgeBase:
     ids: dict[str, str] = {}
     for lang, path in find_sources(content):
         shown = display_path(path, content)
+        if is_lexicon_file(path):
+            sha256 = file_sha256(path)
+            lexicon, found = read_lexicon(path, shown)
+            parsed.diags += found
+            if sha256 is not None:
+                digest.update(hash_entry(lang, path, sha256))
+            if lexicon is not None:
+                parsed.lexicons.append(lexicon)
+            continue
+        if is_mtgjson5(path):  # streamed from the file: never decoded whole
+            sha256 = file_sha256(path)
+            if sha256 is None:
+                parsed.diags.append(Diagnostic("error", shown, 0, "unreadable file; check its permissions"))
+                continue
+            digest.update(hash_entry(lang, path, sha256))
+            result, slim = parse_mtgjson5(path, lang, shown, _doc_id(lang, path, shown, ids, parsed))
+            parsed.card_data.append(result)
+            parsed.diags += result.diagnostics
+            parsed.lexicon_cards += slim
+            continue
         source, found = read_source(path, lang, shown)
         parsed.diags += found
         if source is None:
             continue
         digest.update(hash_entry(lang, path, source.sha256))
-        doc_id = f"{lang}/{path.stem}"
-        if doc_id in ids:  # en/x.txt and en/x.json: keep ids unique
-            parsed.diags.append(
-                Diagnostic(
-                    "note", shown, 0, f"{ids[doc_id]} has the same name; this file's document id is {lang}/{path.name}"
-                )
-            )
-            doc_id = f"{lang}/{path.name}"
-        ids[doc_id] = shown
-        parse_source(source, doc_id, parsed)
+        parse_source(source, _doc_id(lang, path, shown, ids, parsed), parsed)
+    return _link(content, digest.hexdigest(), parsed)
+
+
+def _doc_id(lang: str, path: Path, shown: str, ids: dict[str, str], parsed: _Parsed) -> str:
+    """A document id unique in the content folder: `<lang>/<stem>`, else `<lang>/<name>`."""
+    doc_id = f"{lang}/{shown_name(path.stem)}"  # undecodable bytes of the name as \xff
+    if doc_id in ids:  # en/x.txt and en/x.json: keep ids unique
+        other = f"{lang}/{shown_name(path.name)}"
+        message = f"{ids[doc_id]} has the same name; this file's document id is {other}"
+        parsed.diags.append(Diagnostic("note", shown, 0, message))
+        doc_id = other
+    ids[doc_id] = shown
+    return doc_id
+
+
+def _link(content: Path, content_digest: str, parsed: _Parsed) -> KnowledgeBase:
+    """Link the parse results into a knowledge base."""
     glossary = tuple(g for res in parsed.rules for g in res.glossary)
     links = link_rules(parsed.rules, glossary)
     editions = links.editions
@@ -83,19 +145,31 @@ def load(content: Path) -> KnowledgeBase:
         in_force = [ed for ed in editions if ed.effective_date is None or as_of is None or ed.effective_date <= as_of]
         return any(ed.lang == lang and number in ed.rules for ed in in_force)
 
-    cards = link_cards(parsed.faqs, parsed.card_data, rule_exists)
+    today = _today(links)
+    card_data, merge_diags = merge_card_data(parsed.card_data)
+    cards = link_cards(parsed.faqs, card_data, rule_exists)
+    mined = [mine_lexicon(parsed.lexicon_cards)] if parsed.lexicon_cards else []
+    lexicon = combine([*parsed.lexicons, *mined])
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     return KnowledgeBase(
         content=str(content),
-        content_hash=digest.hexdigest(),
+        content_hash=content_digest,
         documents=documents,
-        rules=tuple(r for res in parsed.rules for r in res.rules),
+        rules=tuple(r for ed in links.editions for r in ed.rules.values()),
         glossary=glossary,
         links=links,
         faqs=tuple(f.info for f in parsed.faqs),
         cards=cards.cards,
-        rulings=cards.rulings,
-        notes=cards.notes,
-        diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(cards.diagnostics),
+        rulings=carry_forward(pair_translations(cards.cards, cards.rulings), links.editions, links.lineage, today),
+        notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon),
+        diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(merge_diags) + tuple(cards.diagnostics),
         cards_by_document=dict(cards.cards_by_document),
+        lexicon=lexicon,
     )
+
+
+def _today(links) -> Edition | None:
+    """Today's edition of the reference language."""
+    reference = links.alignment.reference
+    eid = links.alignment.editions.get(reference) if reference else None
+    return next((ed for ed in links.editions if ed.id == eid), None)

@@ -7,112 +7,96 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kb.model import Diagnostic, Document, GlossaryEntry, Rule
+from kb.link.editions import EditionPlan, align, plan_editions
+from kb.model import Diagnostic, GlossaryEntry
 from kb.model.langs import ordered_langs
-from kb.model.links import Alignment, Edition, ResolvedRef, RuleLinks
-from kb.model.numbers import sort_key
+from kb.model.links import AlignedRule, Alignment, Edition, ResolvedRef, RuleLinks, StaleRule
 from kb.parse.cr.rules import RulesResult
-
-
-def group_editions(results: Sequence[RulesResult]) -> tuple[list[Edition], list[Diagnostic]]:
-    """Group documents by language and date; documents whose numbers overlap stay apart."""
-    groups: list[tuple[str, str | None, list[Document], dict[str, Rule]]] = []
-    diags = []
-    for res in results:
-        doc = res.document
-        numbers = {r.number: r for r in res.rules}
-        home = None
-        for group in groups:
-            if group[0] == doc.lang and group[1] == doc.effective_date:
-                clash = next((n for n in numbers if n in group[3]), None)
-                if clash is None:
-                    home = group
-                    break
-                other = next(d for d in group[2] if group[3][clash].document == d.id)
-                message = f"rule {clash} is also in {other.source}; the two files are kept as separate editions"
-                diags.append(Diagnostic("note", doc.source, numbers[clash].source.line, message))
-        if home is None:
-            home = (doc.lang, doc.effective_date, [], {})
-            groups.append(home)
-        home[2].append(doc)
-        home[3].update(numbers)
-    editions, seen = [], {}
-    for lang, date, docs, rules in groups:
-        base = f"{lang}:{date or 'undated'}"
-        seen[base] = seen.get(base, 0) + 1
-        eid = base if seen[base] == 1 else f"{base}~{seen[base]}"
-        ordered = dict(sorted(rules.items(), key=lambda kv: sort_key(kv[0])))
-        complete = sum(1 for r in rules.values() if r.kind == "section") >= 3
-        editions.append(Edition(eid, lang, date, tuple(d.id for d in docs), ordered, complete))
-    return editions, diags
-
-
-def primary_editions(editions: Iterable[Edition]) -> dict[str, Edition]:
-    """Pick, per language, the edition to align: most rules, then latest date."""
-    best: dict[str, Edition] = {}
-    for ed in editions:
-        cur = best.get(ed.lang)
-        if cur is None or (len(ed.rules), ed.effective_date or "") > (len(cur.rules), cur.effective_date or ""):
-            best[ed.lang] = ed
-    return {lang: best[lang] for lang in ordered_langs(best)}
 
 
 def _resolve(ed: Edition, targets: Iterable[str]) -> tuple[ResolvedRef, ...]:
     return tuple(ResolvedRef(t, t in ed.rules) for t in targets)
 
 
-def _align(primary: dict[str, Edition]) -> Alignment:
-    """Compare the primary editions number by number."""
-    langs = list(primary)
-    every = set().union(*(set(ed.rules) for ed in primary.values())) if primary else set()
-    only_in = {}
-    for lang in langs:
-        others = [primary[o].rules for o in langs if o != lang]
-        only_in[lang] = tuple(n for n in primary[lang].rules if others and all(n not in o for o in others))
-    aligned = sorted((n for n in every if all(n in primary[lang].rules for lang in langs)), key=sort_key)
-    mismatches = []
-    if len(langs) > 1:
-        for number in aligned:
-            refs = {lang: primary[lang].rules[number].references for lang in langs}
-            if len({frozenset(v) for v in refs.values()}) > 1:
-                mismatches.append({"number": number, **{k: list(v) for k, v in refs.items()}})
-    return Alignment({k: v.id for k, v in primary.items()}, only_in, tuple(mismatches), tuple(aligned))
+def _align(plan: EditionPlan, pairs: tuple[AlignedRule, ...]) -> Alignment:
+    """Compare each translation with today's reference edition, pair by pair."""
+    by_id = {ed.id: ed for ed in plan.editions}
+    current = {lang: by_id[eid] for lang, eid in plan.current.items()}
+    if plan.reference is None:
+        return Alignment({}, {}, (), ())
+    today = current[plan.reference]
+    to_ref: dict[str, dict[str, str]] = {}
+    for pair in pairs:
+        to_ref.setdefault(pair.lang, {})[pair.number] = pair.ref_number
+    langs = list(current)
+    others = [lang for lang in langs if lang != plan.reference]
+    only_in = {lang: tuple(n for n in current[lang].rules if n not in to_ref.get(lang, {})) for lang in others}
+    covered = set().union(*(set(to_ref.get(lang, {}).values()) for lang in others)) if others else set()
+    only_in[plan.reference] = tuple(n for n in today.rules if others and n not in covered)
+    aligned = tuple(n for n in today.rules if others and all(n in set(to_ref.get(o, {}).values()) for o in others))
+    mismatches, stale = [], []
+    chain = plan.lineage.get(plan.reference)
+    for pair in pairs:
+        source = by_id[plan.counterparts[pair.lang][0]]
+        mine = current[pair.lang].rules[pair.number]
+        theirs = source.rules.get(pair.number)  # the rule it was translated from, in that edition's numbering
+        if theirs is not None and frozenset(mine.references) != frozenset(theirs.references):
+            mismatches.append(
+                {
+                    "number": pair.ref_number,
+                    "numbers": {pair.lang: pair.number, plan.reference: pair.number},
+                    "edition": source.id,
+                    pair.lang: list(mine.references),
+                    plan.reference: list(theirs.references),
+                }
+            )
+        if source.id != today.id and chain is not None and _changed(chain, source.id, pair.number):
+            stale.append(StaleRule(pair.lang, pair.number, source.id, pair.ref_number, today.id))
+    ordered = {lang: current[lang].id for lang in ordered_langs(langs)}
+    return Alignment(
+        ordered, only_in, tuple(mismatches), aligned, plan.reference, pairs, dict(plan.counterparts), tuple(stale)
+    )
+
+
+def _changed(chain, edition: str, number: str) -> bool:
+    """Whether the text of a rule changed between an edition and today's, along its line of descent."""
+    return any(link.text_changed for link in _links_forward(chain, edition, number))
+
+
+def _links_forward(chain, edition: str, number: str) -> list:
+    """The links followed from a rule of an edition to today's edition (most confident each step)."""
+    out, k = [], chain.editions.index(edition)
+    while k < len(chain.steps) and number is not None:
+        links = chain.steps[k].by_old.get(number, ())
+        if not links:
+            break
+        link = max(links, key=lambda li: li.confidence)
+        out.append(link)
+        number, k = link.new, k + 1
+    return out
 
 
 def _unresolved_message(rule_or_term: str, target: str, ed: Edition, primary: dict[str, Edition], number: str) -> str:
     """Say which reference did not resolve and what the other language cites there."""
     msg = f"{rule_or_term}: reference to rule {target} not found in {ed.lang} ({ed.id})"
     hints = []
-    for lang, other in primary.items():
-        if lang != ed.lang and number in other.rules and other.rules[number].references:
-            hints.append(f"{lang.upper()} {number} cites {', '.join(other.rules[number].references)}")
+    for other in primary.values():
+        if other.lang != ed.lang and number in other.rules and other.rules[number].references:
+            cited = ", ".join(other.rules[number].references)
+            hints.append(f"{other.lang.upper()} {number} ({other.id}) cites {cited}")
     if not ed.complete:
         msg += "; this edition is an extract, load the rest of it to resolve it"
     return msg + ("; " + "; ".join(hints) if hints else "")
 
 
-def _date_mismatch(primary: dict[str, Edition], results: Sequence[RulesResult]) -> list[Diagnostic]:
-    """Warn that aligning editions of different dates may pair rules that were renumbered in between."""
-    dates = {ed.effective_date for ed in primary.values()}
-    if len(primary) < 2 or len(dates) == 1:
-        return []
-    source = {res.document.id: res.document.source for res in results}
-    described = ", ".join(f"{lang} {ed.effective_date or 'undated'}" for lang, ed in primary.items())
-    first = next(iter(primary.values()))
-    message = (
-        f"aligned editions have different effective dates ({described}); rules renumbered between "
-        "editions will be paired wrongly: add the matching edition of each language"
-    )
-    return [Diagnostic("note", source[first.documents[0]], 0, message)]
-
-
 def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]) -> RuleLinks:
     """Resolve every reference within its edition, build backlinks and the alignment."""
-    editions, diags = group_editions(results)
+    plan = plan_editions(results)
+    editions, diags = plan.editions, list(plan.diagnostics)
     edition_of = {doc: ed.id for ed in editions for doc in ed.documents}
     by_id = {ed.id: ed for ed in editions}
-    primary = primary_editions(editions)
-    diags += _date_mismatch(primary, results)
+    # A translation's unresolved reference is compared with the edition it was translated from.
+    sources = {lang: {c[0]: by_id[c[0]]} for lang, c in plan.counterparts.items()}
     refs: dict[tuple[str, str], tuple[ResolvedRef, ...]] = {}
     cited: dict[tuple[str, str], list[str]] = {}
     for ed in editions:
@@ -124,7 +108,9 @@ def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]
                     cited.setdefault((ed.id, ref.target), []).append(rule.number)
                 else:
                     severity = "warning" if ed.complete else "note"
-                    message = _unresolved_message(f"rule {rule.number}", ref.target, ed, primary, rule.number)
+                    message = _unresolved_message(
+                        f"rule {rule.number}", ref.target, ed, sources.get(ed.lang, {}), rule.number
+                    )
                     diags.append(Diagnostic(severity, rule.source.path, rule.source.line, message))
     glossary_refs = {}
     for entry in glossary:
@@ -136,4 +122,7 @@ def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]
                 message = _unresolved_message(f"glossary '{entry.term}'", ref.target, ed, {}, "")
                 diags.append(Diagnostic(severity, entry.source.path, entry.source.line, message))
     backlinks = {k: tuple(dict.fromkeys(v)) for k, v in cited.items()}
-    return RuleLinks(tuple(editions), edition_of, refs, backlinks, glossary_refs, _align(primary), tuple(diags))
+    alignment = _align(plan, align(plan))
+    return RuleLinks(
+        tuple(editions), edition_of, refs, backlinks, glossary_refs, alignment, tuple(diags), plan.ordered, plan.lineage
+    )

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling
-from kb.model.links import Edition, ResolvedRef, RuleLinks
+from kb.model.links import AlignedRule, Edition, ResolvedRef, RuleLinks
 from kb.model.numbers import descends, sort_key
 from kb.model.records import _freeze_fields
 
@@ -31,6 +32,9 @@ class KnowledgeBase:
     diagnostics: tuple[Diagnostic, ...]
     cards_by_document: Mapping[str, tuple[str, ...]]
     """Document id -> ids of the cards it prints or describes."""
+
+    lexicon: Any = None
+    """The French–English lexicon mined from the card data (`kb.link.lexicon.Lexicon`), or None."""
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "cards_by_document")
@@ -85,26 +89,105 @@ class KnowledgeBase:
         """(lang, rule number) -> ids of the rulings and notes that cite it (backlinks)."""
         found: dict[tuple[str, str], list[str]] = {}
         for item in (*self.rulings, *self.notes):
+            citations = getattr(item, "citations", {})
             for number in item.rule_refs:
-                found.setdefault((item.lang, number), []).append(item.id)
+                if isinstance(item, Ruling) and item.date:  # dated: its numbering may be an older edition's
+                    if number not in citations:
+                        continue
+                    found.setdefault((self.reference or item.lang, citations[number]), []).append(item.id)
+                else:
+                    found.setdefault((item.lang, number), []).append(item.id)
         return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
 
     def edition_of(self, rule: Rule) -> Edition:
         """The edition a rule belongs to."""
         return self.editions[self.links.edition_of[rule.document]]
 
+    @property
+    def reference(self) -> str | None:
+        """The reference language: the one whose current edition has the most rules; rows use its numbering."""
+        return self.links.alignment.reference
+
+    @cached_property
+    def _translated(self) -> dict[str, dict[str, str]]:
+        """Language -> today's reference number -> that language's own number (paired through lineage)."""
+        found: dict[str, dict[str, str]] = {}
+        for pair in self.links.alignment.pairs:
+            found.setdefault(pair.lang, {}).setdefault(pair.ref_number, pair.number)
+        return found
+
+    @cached_property
+    def _unpaired(self) -> dict[str, set[str]]:
+        """Language -> its own numbers paired with no reference rule and free to be rows of their own."""
+        ref = self.primary.get(self.reference) if self.reference else None
+        taken = set(ref.rules) if ref else set()
+        return {
+            lang: {n for n in self.links.alignment.only_in.get(lang, ()) if n not in taken}
+            for lang in self.langs
+            if lang != self.reference
+        }
+
+    @cached_property
+    def orphans(self) -> dict[str, tuple[Rule, ...]]:
+        """Language -> its rules paired with no reference rule whose number today's numbering uses for another
+        rule (French 703.4h, a step removed since 2015, beside today's English 703.4h): shown apart, never paired."""
+        found: dict[str, tuple[Rule, ...]] = {}
+        for lang in self.langs:
+            if lang == self.reference:
+                continue
+            unpaired = self.links.alignment.only_in.get(lang, ())
+            free = self._unpaired.get(lang, set())
+            rules = self.primary[lang].rules
+            found[lang] = tuple(rules[n] for n in unpaired if n not in free and n in rules)
+        return found
+
+    def pair(self, lang: str, number: str) -> AlignedRule | None:
+        """How a translated rule (its own number) is paired with today's reference rule, if it is."""
+        return next((p for p in self.links.alignment.pairs if p.lang == lang and p.number == number), None)
+
     def aligned(self, number: str) -> dict[str, Rule]:
-        """The rule in every language: the primary edition first, then any other edition (fallback)."""
+        """The rule of a row (today's reference numbering) in every language.
+
+        The reference language gives its current rule (else the newest other edition that has the number);
+        a translation gives the rule paired with it through lineage, which may carry another number
+        (French 120.2 beside English 121.2), or its own unpaired rule of that number.
+        """
         found = {}
         for lang in self.langs:
-            rule = self.primary[lang].rules.get(number)
-            if rule is None:
-                rule = next(
-                    (ed.rules[number] for ed in self.links.editions if ed.lang == lang and number in ed.rules), None
-                )
+            if lang == self.reference or self.reference is None:
+                rule = self.primary[lang].rules.get(number)
+                if rule is None:
+                    others = [self.editions[e] for e in reversed(self.links.ordered.get(lang, ()))]
+                    others += [ed for ed in self.links.editions if ed.lang == lang and ed not in others]
+                    rule = next((ed.rules[number] for ed in others if number in ed.rules), None)
+            else:
+                own = self._translated.get(lang, {}).get(number)
+                if own is None and number in self._unpaired.get(lang, ()):
+                    own = number
+                rule = self.primary[lang].rules.get(own) if own else None
             if rule is not None:
                 found[lang] = rule
         return found
+
+    def lineage(self, rule: Rule) -> tuple[tuple, tuple]:
+        """Where a rule came from in the previous edition of its language and what it became in the next one.
+
+        Two tuples of `Link`s (`old`, `new`, `status`, `confidence`, `text_changed`); empty at either end of
+        the line, and both empty when the language has a single edition.
+        """
+        chain = self.links.lineage.get(rule.lang)
+        eid = self.edition_of(rule).id
+        if chain is None or eid not in chain.editions:
+            return (), ()
+        return chain.backward(eid, rule.number), chain.forward(eid, rule.number)
+
+    def edition_neighbours(self, edition: Edition) -> tuple[str | None, str | None]:
+        """The previous and next edition ids of an edition's language (None at either end)."""
+        ids = self.links.ordered.get(edition.lang, ())
+        if edition.id not in ids:
+            return None, None
+        k = ids.index(edition.id)
+        return (ids[k - 1] if k else None), (ids[k + 1] if k + 1 < len(ids) else None)
 
     def references(self, rule: Rule) -> tuple[ResolvedRef, ...]:
         """The rule's references, resolved within its edition."""
@@ -121,8 +204,10 @@ class KnowledgeBase:
         return sorted(under, key=lambda r: sort_key(r.number))
 
     def numbers(self) -> list[str]:
-        """Every rule number of the primary editions, in rule order."""
-        every = {n for ed in self.primary.values() for n in ed.rules}
+        """Every row: today's reference numbers and the translations' unpaired numbers, in rule order."""
+        ref = self.primary.get(self.reference) if self.reference else None
+        every = set(ref.rules) if ref else {n for ed in self.primary.values() for n in ed.rules}
+        every.update(n for found in self._unpaired.values() for n in found)
         return sorted(every, key=sort_key)
 
     def count(self, severity: str) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kb.model.records import Diagnostic, Rule, _freeze_fields
+from kb.model.lineage import Lineage
+from kb.model.records import Diagnostic, Rule, _freeze_fields, fast_pickle, frozen
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,8 @@ class Edition:
     """Rules by number, in document order."""
     complete: bool
     """True when it holds section headings (a whole CR, not an extract)."""
+    current: bool = False
+    """True for the newest edition of its language (the others are its history)."""
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "rules")
@@ -40,20 +43,65 @@ class ResolvedRef:
 
 
 @dataclass(frozen=True, slots=True)
+class AlignedRule:
+    """A rule of a translation paired with today's rule of the reference language."""
+
+    lang: str
+    """Language of the translation (`fr`)."""
+    edition: str
+    """Its edition (`fr:undated`)."""
+    number: str
+    """Its number in that edition (`120.2`)."""
+    ref_edition: str
+    """The reference language's current edition (`en:2026-01-16`)."""
+    ref_number: str
+    """Today's number of the same rule (`121.2`)."""
+    via: str
+    """`number` (same edition, same number) or `lineage` (followed from the edition it was translated from)."""
+    confidence: float
+    """How sure the pairing is, in [0, 1]."""
+
+
+@dataclass(frozen=True, slots=True)
+class StaleRule:
+    """A translated rule whose English original changed after the edition it was translated from."""
+
+    lang: str
+    """Language of the translation."""
+    number: str
+    """Its number."""
+    since: str
+    """The edition it was translated from."""
+    ref_number: str
+    """Today's number of the English rule."""
+    ref_edition: str
+    """Today's edition."""
+
+
+@dataclass(frozen=True, slots=True)
 class Alignment:
-    """FR/EN (and other languages) alignment of the primary editions by rule number."""
+    """Alignment of every language's current edition with the reference language's, through lineage."""
 
     editions: Mapping[str, str]
-    """Edition aligned for each language."""
+    """Edition aligned for each language (its current edition)."""
     only_in: Mapping[str, tuple[str, ...]]
-    """Numbers present in that language only."""
-    reference_mismatches: tuple[dict, ...]
-    """`{"number": n, lang: [targets], …}` for aligned rules whose references differ."""
+    """Numbers (in each language's own numbering) with no counterpart in the other languages."""
+    reference_mismatches: tuple[Mapping, ...]
+    """`{"number": n, lang: [targets], …}` for aligned rules whose references differ (today's numbering)."""
     aligned: tuple[str, ...]
-    """Numbers present in every language, in rule order."""
+    """Today's reference numbers that every language has, in rule order."""
+    reference: str | None = None
+    """The reference language (the one whose current edition has the most rules)."""
+    pairs: tuple[AlignedRule, ...] = ()
+    """Each translated rule and the reference rule it is."""
+    counterparts: Mapping[str, tuple[str, float, str]] = field(default_factory=dict)
+    """Language -> (reference edition it was translated from, structure score, `date` or `structure`)."""
+    stale: tuple[StaleRule, ...] = ()
+    """Translated rules whose English original changed since (the translation is stale)."""
 
     def __post_init__(self) -> None:
-        _freeze_fields(self, "editions", "only_in")
+        _freeze_fields(self, "editions", "only_in", "counterparts")
+        object.__setattr__(self, "reference_mismatches", tuple(frozen(m) for m in self.reference_mismatches))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +119,13 @@ class RuleLinks:
     """Glossary entry key (document, term) -> its references."""
     alignment: Alignment
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    ordered: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Language -> its edition ids, oldest first (the last complete one is current)."""
+    lineage: Mapping[str, Lineage] = field(default_factory=dict)
+    """Language -> `Lineage` of its editions (what each rule became in the next edition)."""
 
     def __post_init__(self) -> None:
-        _freeze_fields(self, "edition_of", "references", "cited_by", "glossary_refs")
+        _freeze_fields(self, "edition_of", "references", "cited_by", "glossary_refs", "ordered", "lineage")
+
+
+fast_pickle(Edition, ResolvedRef, AlignedRule, StaleRule, Alignment, RuleLinks)

@@ -35,6 +35,17 @@ class FrozenMap(dict):
 EMPTY: FrozenMap = FrozenMap()
 
 
+def _reduce(record: Any) -> tuple:
+    """Pickle a frozen slotted record as its constructor call (dataclasses' own `__setstate__` is slow)."""
+    return (type(record), tuple(getattr(record, name) for name in type(record).__slots__))
+
+
+def fast_pickle(*classes: type) -> None:
+    """Give frozen slotted records a fast `__reduce__` (the knowledge base cache holds a hundred thousand)."""
+    for cls in classes:
+        cls.__reduce__ = _reduce  # type: ignore[method-assign]
+
+
 def frozen(mapping: Mapping | None = None) -> FrozenMap:
     """Freeze a mapping (values are kept as they are: use tuples and records for them)."""
     return mapping if isinstance(mapping, FrozenMap) else FrozenMap(mapping or {})
@@ -224,7 +235,11 @@ class Card:
     source: SourceRef
     """Where it is first printed."""
     oracle: Mapping[str, str] = field(default_factory=FrozenMap)
-    """Extra card data by key (`en_text`, `en_type`, `multiverseid`…), from card data files."""
+    """Extra card data by key (`en_text`, `en_type`, `fr_text`, `fr_type`, `multiverseid`…), from card data files."""
+    printings: tuple[str, ...] = ()
+    """Set codes it was printed in (card data), reprints merged into one card."""
+    keywords: tuple[str, ...] = ()
+    """English keyword abilities (card data `keywords`)."""
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "names", "oracle")
@@ -262,6 +277,15 @@ class Ruling:
     """Where the bullet starts."""
     date: str | None = None
     """Date of the ruling, when the source gives one (Gatherer)."""
+    translation_of: str | None = None
+    """Id of the ruling in the other language that says the same thing (FAQ <-> Gatherer), when paired."""
+    translation_confidence: float | None = None
+    """How sure that pairing is, in [0, 1]."""
+    citations: Mapping[str, str] = field(default_factory=FrozenMap)
+    """Each cited number (`rule_refs`, numbering of the ruling's date) -> today's number of that rule."""
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self, "citations")
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +298,14 @@ class QuotedRule:
     """ISO date of the FAQ that quotes it."""
     text: str
     """Quoted text."""
+    today: str | None = None
+    """Today's number of the same rule (`702.57`), when lineage, the quoted text or the lexicon says so."""
+    today_edition: str | None = None
+    """The edition `today` belongs to (`en:2026-01-16`)."""
+    via: str | None = None
+    """How `today` was found: `lineage`, `text` (the quoted text matches) or `lexicon` (its title, translated)."""
+    confidence: float | None = None
+    """How sure that is, in [0, 1]."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,3 +369,8 @@ class FaqInfo:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "set_names", "dates")
+
+
+fast_pickle(
+    SourceRef, Diagnostic, SourceText, Document, Rule, GlossaryEntry, Face, Card, Ruling, QuotedRule, FaqNote, FaqInfo
+)

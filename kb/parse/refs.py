@@ -31,6 +31,7 @@ _SEP = r"(?:\s*,\s*(?:(?:and|or|et|ou)\s+)?|\s+(?:and|or|et|ou)\s+)"
 _KEYWORD = r"\b(?P<keyword>rules?|r[èe]gles?|sections?)\s+"
 REF = re.compile(rf"{_KEYWORD}(?P<items>{_PLAIN}(?:{_SEP}{_PLAIN})*)", re.IGNORECASE)
 ITEM = re.compile(_ITEM, re.IGNORECASE)
+_KEYWORD_HINT = re.compile(r"rule|r[èe]gle|section", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,9 @@ def expand(item: str) -> tuple[str, ...]:
 
 def find_references(text: str, lang: str = "en") -> list[RefMatch]:
     """Find every rule number cited in `text` (the grammar above covers both languages)."""
-    found = []
+    found: list[RefMatch] = []
+    if not _KEYWORD_HINT.search(text):  # most texts cite nothing: skip the full grammar
+        return found
     for ref in REF.finditer(text):
         base = ref.start("items")
         sections_allowed = ref.group("keyword").lower().startswith("section")

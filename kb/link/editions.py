@@ -1,0 +1,240 @@
+"""Editions: rules documents grouped by language and date, ordered, linked by lineage, aligned across languages.
+
+- Documents of one language and effective date whose numbers do not overlap form one edition; two that
+  overlap stay apart and are reported (never merged silently).
+- An undated extract (the seeds) whose text is found in a dated edition of its language belongs to that
+  edition: it adds a document, never a second edition or duplicate rules.
+- Each language's editions are ordered by date (an undated one placed by its structure); the newest
+  is *current*, the others are its history, linked rule by rule by lineage.
+- The *reference* language is the one whose current edition has the most rules; every other language's
+  current edition is matched to the reference edition it was translated from (by date, else by structure)
+  and its rules are aligned with today's reference rules through lineage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kb.link.lineage import Lineage, build_lineage, match_edition
+from kb.model import Diagnostic, Document, Rule
+from kb.model.langs import ordered_langs
+from kb.model.links import AlignedRule, Edition
+from kb.model.numbers import sort_key
+from kb.parse.cr.rules import RulesResult
+from kb.sources import fold
+
+EXTRACT_AGREEMENT = 0.8
+"""Share of an undated extract's rules whose text must be found in a dated edition for it to belong there."""
+WEAK_MATCH = 0.6
+"""Structure score under which a translation's matching edition is reported as uncertain."""
+
+
+@dataclass(slots=True)
+class _Group:
+    lang: str
+    date: str | None
+    docs: list[Document]
+    rules: dict[str, Rule]
+
+
+def _text_key(rule: Rule) -> str:
+    """What must agree for two copies of a rule to be the same text (typography and spacing aside)."""
+    return " ".join(fold(" ".join([rule.title, rule.text, *rule.examples])).replace('"', "'").split())
+
+
+def _agreement(rules: Sequence[Rule], group: _Group) -> tuple[int, list[str]]:
+    """How many of an extract's rules a group holds with the same text; the numbers that differ."""
+    same, differ = 0, []
+    for rule in rules:
+        theirs = group.rules.get(rule.number)
+        if theirs is not None and _text_key(theirs) == _text_key(rule):
+            same += 1
+        else:
+            differ.append(rule.number)
+    return same, differ
+
+
+def _home_of_extract(res: RulesResult, groups: list[_Group]) -> tuple[_Group | None, list[str]]:
+    """The dated group of the same language that holds (nearly) all of an undated extract's text."""
+    best: tuple[int, _Group, list[str]] | None = None
+    for group in groups:
+        if group.lang == res.document.lang and group.date is not None:
+            same, differ = _agreement(res.rules, group)
+            if best is None or same > best[0]:
+                best = (same, group, differ)
+    if best is None or not res.rules or best[0] < EXTRACT_AGREEMENT * len(res.rules):
+        return None, []
+    return best[1], best[2]
+
+
+def _place(res: RulesResult, groups: list[_Group], diags: list[Diagnostic]) -> None:
+    """Put a document in the group of its language and date, or start a new group."""
+    doc = res.document
+    numbers = {r.number: r for r in res.rules}
+    for group in groups:
+        if group.lang != doc.lang or group.date != doc.effective_date:
+            continue
+        clash = next((n for n in numbers if n in group.rules), None)
+        if clash is None:
+            group.docs.append(doc)
+            group.rules.update(numbers)
+            return
+        other = next(d for d in group.docs if group.rules[clash].document == d.id)
+        message = (
+            f"rule {clash} is also in {other.source} (same language and date); the two files are kept as "
+            "separate editions: remove one, or fix the date of one"
+        )
+        diags.append(Diagnostic("warning", doc.source, numbers[clash].source.line, message))
+    groups.append(_Group(doc.lang, doc.effective_date, [doc], dict(numbers)))
+
+
+def group_documents(results: Sequence[RulesResult]) -> tuple[list[_Group], list[Diagnostic]]:
+    """Group documents into editions: dated ones first, then undated ones (attached as extracts when they fit)."""
+    groups: list[_Group] = []
+    diags: list[Diagnostic] = []
+    for res in sorted(results, key=lambda r: r.document.effective_date is None):
+        if res.document.effective_date is None:
+            home, differ = _home_of_extract(res, groups)
+            if home is not None:
+                home.docs.append(res.document)
+                first = res.rules[0].source.line
+                message = f"an extract of {home.lang}:{home.date}; its rules are that edition's"
+                if differ:
+                    message += f" (text differs in {', '.join(differ[:8])}: the edition's text is kept)"
+                diags.append(Diagnostic("note", res.document.source, first, message))
+                continue
+        _place(res, groups, diags)
+    return groups, diags
+
+
+def _editions(groups: list[_Group]) -> list[Edition]:
+    """Edition records, ids `<lang>:<date or undated>` (`~2` for a second one)."""
+    out, seen = [], {}
+    for g in groups:
+        base = f"{g.lang}:{g.date or 'undated'}"
+        seen[base] = seen.get(base, 0) + 1
+        eid = base if seen[base] == 1 else f"{base}~{seen[base]}"
+        ordered = dict(sorted(g.rules.items(), key=lambda kv: sort_key(kv[0])))
+        complete = sum(1 for r in g.rules.values() if r.kind == "section") >= 3
+        out.append(Edition(eid, g.lang, g.date, tuple(d.id for d in g.docs), ordered, complete))
+    return out
+
+
+def _order(editions: list[Edition]) -> dict[str, list[Edition]]:
+    """Each language's editions, oldest first; an undated one goes after the dated one its structure fits."""
+    by_lang: dict[str, list[Edition]] = {}
+    for lang in ordered_langs(ed.lang for ed in editions):
+        mine = [ed for ed in editions if ed.lang == lang]
+        dated = sorted((ed for ed in mine if ed.effective_date), key=lambda ed: ed.effective_date or "")
+        ordered = list(dated)
+        for ed in (ed for ed in mine if not ed.effective_date):
+            ranked = match_edition(list(ed.rules.values()), [(d.id, list(d.rules.values())) for d in dated])
+            at = next((i for i, d in enumerate(ordered) if ranked and d.id == ranked[0][0]), len(ordered) - 1)
+            ordered.insert(at + 1, ed)
+        by_lang[lang] = ordered
+    return by_lang
+
+
+def _current(ordered: list[Edition]) -> Edition:
+    """The current edition of a language: the newest complete one, else the newest dated, else the largest."""
+    complete = [ed for ed in ordered if ed.complete]
+    dated = [ed for ed in ordered if ed.effective_date]
+    return complete[-1] if complete else dated[-1] if dated else max(ordered, key=lambda ed: len(ed.rules))
+
+
+def _chain(ordered: list[Edition], current: Edition) -> list[Edition]:
+    """The editions linked by lineage: whole or dated ones, and the current one, oldest first."""
+    return [ed for ed in ordered if ed.complete or ed.effective_date or ed is current]
+
+
+@dataclass(frozen=True, slots=True)
+class EditionPlan:
+    """What `plan_editions` decides."""
+
+    editions: tuple[Edition, ...]
+    ordered: dict[str, tuple[str, ...]]
+    current: dict[str, str]
+    reference: str | None
+    lineage: dict[str, Lineage]
+    counterparts: dict[str, tuple[str, float, str]]
+    """Language -> (reference edition it was translated from, structure score, how it was found)."""
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _counterpart(ed: Edition, reference: list[Edition]) -> tuple[str, float, str]:
+    """The reference edition a translation corresponds to: by date when it has one, else by structure."""
+    ranked = match_edition(list(ed.rules.values()), [(r.id, list(r.rules.values())) for r in reference])
+    scores = dict(ranked)
+    if ed.effective_date:
+        in_force = [r for r in reference if r.effective_date and r.effective_date <= ed.effective_date]
+        chosen = in_force[-1] if in_force else reference[0]
+        return chosen.id, scores.get(chosen.id, 0.0), "date"
+    return ranked[0][0], ranked[0][1], "structure"
+
+
+def plan_editions(results: Sequence[RulesResult]) -> EditionPlan:
+    """Group, order and link the editions; choose the current and reference editions and the counterparts."""
+    groups, diags = group_documents(results)
+    editions = _editions(groups)
+    ordered = _order(editions)
+    current = {lang: _current(eds) for lang, eds in ordered.items()}
+    reference = max(current.values(), key=lambda ed: (len(ed.rules), ed.lang == "en")).lang if editions else None
+    lineage = {}
+    for lang, eds in ordered.items():
+        chain = _chain(eds, current[lang])
+        if len(chain) > 1:
+            lineage[lang] = build_lineage([(ed.id, list(ed.rules.values())) for ed in chain])
+    counterparts = {}
+    for lang, ed in current.items():
+        if lang == reference:
+            continue
+        ref_eds = _chain(ordered[reference], current[reference])
+        eid, score, how = _counterpart(ed, ref_eds)
+        counterparts[lang] = (eid, score, how)
+        described = f"{ed.effective_date or 'undated'}"
+        message = f"{lang} ({described}) matches {eid.replace(':', ' ')} by {how} (score {score:.2f})"
+        if score < WEAK_MATCH:
+            message += f"; weak: rules may be paired wrongly, add the {reference} edition this text was made from"
+        diags.append(Diagnostic("note" if score >= WEAK_MATCH else "warning", _source(ed, results), 0, message))
+    marked = tuple(_with_current(ed, current) for ed in editions)
+    return EditionPlan(
+        marked,
+        {lang: tuple(ed.id for ed in eds) for lang, eds in ordered.items()},
+        {lang: ed.id for lang, ed in current.items()},
+        reference,
+        lineage,
+        counterparts,
+        tuple(diags),
+    )
+
+
+def _source(ed: Edition, results: Sequence[RulesResult]) -> str:
+    return next(res.document.source for res in results if res.document.id == ed.documents[0])
+
+
+def _with_current(ed: Edition, current: dict[str, Edition]) -> Edition:
+    return Edition(ed.id, ed.lang, ed.effective_date, ed.documents, ed.rules, ed.complete, current[ed.lang].id == ed.id)
+
+
+def align(plan: EditionPlan) -> tuple[AlignedRule, ...]:
+    """Pair every rule of each translation's current edition with today's reference rule, through lineage."""
+    by_id = {ed.id: ed for ed in plan.editions}
+    if plan.reference is None:
+        return ()
+    today = by_id[plan.current[plan.reference]]
+    pairs = []
+    for lang, (counterpart, _score, _how) in plan.counterparts.items():
+        mine = by_id[plan.current[lang]]
+        chain = plan.lineage.get(plan.reference)
+        for number in mine.rules:
+            if counterpart == today.id:
+                target = (number, 1.0, "number") if number in today.rules else None
+            elif chain is not None and counterpart in chain.editions and number in by_id[counterpart].rules:
+                found = chain.today(counterpart, number)
+                target = (found[0][0], found[0][1], "lineage") if found else None
+            else:
+                target = None
+            if target is not None:
+                pairs.append(AlignedRule(lang, mine.id, number, today.id, target[0], target[2], target[1]))
+    return tuple(pairs)
