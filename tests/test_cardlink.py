@@ -19,7 +19,7 @@ from kb.sources import read_source
 ROOT = Path(__file__).resolve().parent.parent
 FR = "content/fr/faq-discorde-2006.txt"
 EN = "tests/fixtures/faq-en-sample.txt"
-DATA = "content/en/cards-dissension-mtgjson.json"
+DATA = "tests/fixtures/mtgjson3-DIS.json"
 
 
 def source(rel: str, lang: str) -> SourceText:
@@ -64,14 +64,14 @@ def test_matching_diagnostics_are_exact(links):
     assert [d.format() for d in links.diagnostics] == [
         "content/fr/faq-discorde-2006.txt:164: note: split card 'Résolu // Déterminé' matched en 'Bound // "
         "Determined' by its mana costs (the card data has no French name for it, "
-        "content/en/cards-dissension-mtgjson.json:14805)",
+        "tests/fixtures/mtgjson3-DIS.json:14805)",
         "content/fr/faq-discorde-2006.txt:235: note: split card 'Bouts // Restes' matched en 'Odds // Ends' by its "
-        "mana costs (the card data has no French name for it, content/en/cards-dissension-mtgjson.json:15601)",
+        "mana costs (the card data has no French name for it, tests/fixtures/mtgjson3-DIS.json:15601)",
         "content/fr/faq-discorde-2006.txt:700: note: split card 'Recherche // Développement' matched en 'Research // "
         "Development' by its mana costs (the card data has no French name for it, "
-        "content/en/cards-dissension-mtgjson.json:15995)",
+        "tests/fixtures/mtgjson3-DIS.json:15995)",
         "content/fr/faq-discorde-2006.txt:749: note: 'Résonnance élémentaire' matched en 'Elemental Resonance' / fr "
-        "'Résonance élémentaire' by close spelling (content/en/cards-dissension-mtgjson.json:8077)",
+        "'Résonance élémentaire' by close spelling (tests/fixtures/mtgjson3-DIS.json:8077)",
     ]
 
 
@@ -162,11 +162,11 @@ def test_cost_mismatch_and_unknown_name(data, tmp_path):
     links = link_cards([faq], [data], lambda lang, number, as_of=None: True)
     assert [d.format() for d in links.diagnostics] == [
         "content/fr/x.txt:5: warning: mana cost of Carambolage is {2}{W} here but {1}{W} for Carom in "
-        "content/en/cards-dissension-mtgjson.json:566; check the FAQ or the card data",
+        "tests/fixtures/mtgjson3-DIS.json:566; check the FAQ or the card data",
         "content/fr/x.txt:13: warning: no card named 'Carte inconnue' in the card data; it keeps no English name: "
         "check the spelling against the printed card",
         "content/fr/x.txt:20: note: 'Ghildmage de Rakdoss' matched en 'Rakdos Guildmage' / fr 'Ghildmage de Rakdos' "
-        "by close spelling (content/en/cards-dissension-mtgjson.json:14389)",
+        "by close spelling (tests/fixtures/mtgjson3-DIS.json:14389)",
     ]
 
 
@@ -216,7 +216,7 @@ def test_json_contract(links, fr_faq):
         "source",
     }
     note = note_to_json(links.notes[1])
-    assert note["quoted_rules"][0] == {"number": "502.53", "as_of": "2006-03-17", "text": "Prévision"}
+    assert note["quoted_rules"][0] == {"number": "502.53", "as_of": "2006-03-17", "text": "Prévision", "today": None}
     assert set(note) >= {"id", "lang", "title", "text", "cards", "quoted_rules", "bullets", "source"}
     faq = faq_to_json(fr_faq.info)
     assert faq["set_names"] == {"fr": "Discorde", "en": "Dissension"} and faq["set_size"] == 180

@@ -15,7 +15,7 @@ from kb.parse.cards.mtgjson import looks_like_mtgjson, parse_mtgjson
 from kb.sources import read_source
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = "content/en/cards-dissension-mtgjson.json"
+DATA = "tests/fixtures/mtgjson3-DIS.json"
 
 
 def load():

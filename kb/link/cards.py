@@ -8,7 +8,9 @@ Nothing is mutated: the result holds new records.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -21,7 +23,8 @@ from kb.parse.refs import find_references
 from kb.sources import fold, unique
 
 CLOSE_MATCH = 0.8
-WORD = r"[^\W_]"
+TOKEN = re.compile(r"[^\W_]+|[^\s]")
+"""What names are cut into for lookup: a run of letters and digits, or any other single character."""
 # Capitalised name after a French article or elision: « le Clone », « l'Obscur confident », « du Vide ».
 FR_MENTION = re.compile(
     r"(?<![^\W_])(?:[Ll]es?|[Ll]a|[Dd]u|[Dd]es|[Ll]['’]|[Dd]e [Ll]a|[Dd]e [Ll]['’])\s?"
@@ -101,22 +104,39 @@ def _merge_faces(faces: list[Face], other: tuple[Face, ...]) -> list[Face]:
     return [replace(face, names={**o.names, **face.names}) for face, o in zip(faces, other, strict=True)]
 
 
-def _match(card: Card, data: list[_Merged], index: dict[str, _Merged]) -> tuple[_Merged | None, str]:
+@dataclass(slots=True)
+class _DataIndex:
+    """The card data, indexed once for matching FAQ cards (every lookup is then a dict access)."""
+
+    data: list[_Merged]
+    names: dict[str, _Merged]
+    """Every folded name of a card-data card -> the card (first one wins)."""
+    by_lang: dict[str, dict[str, _Merged]] = field(default_factory=dict)
+    """Language -> folded name in that language -> card, built when first asked for (close spellings)."""
+
+    def in_lang(self, lang: str) -> dict[str, _Merged]:
+        """Folded names in `lang` -> card (the last card of a name wins, as a dict built in order)."""
+        if lang not in self.by_lang:
+            self.by_lang[lang] = {fold(m.base.names[lang]): m for m in self.data if lang in m.base.names}
+        return self.by_lang[lang]
+
+
+def _match(card: Card, keys: set[str], found: _DataIndex) -> tuple[_Merged | None, str]:
     """Find the card-data card of an FAQ card; return it and how (`exact`, `close`, `cost`, ``)."""
     full = fold(next(iter(card.names.values()), ""))
-    for key in [full, *sorted(_keys(card))]:
-        if key in index:
-            return index[key], "exact"
+    for key in [full, *sorted(keys)]:
+        if key in found.names:
+            return found.names[key], "exact"
     lang = card.faces[0].lang if card.faces else ""
-    same_lang = {fold(m.base.names[lang]): m for m in data if lang in m.base.names}
+    same_lang = found.in_lang(lang)
     close = difflib.get_close_matches(full, list(same_lang), n=1, cutoff=CLOSE_MATCH)
     if close and len(same_lang[close[0]].faces) == len(card.faces):
         return same_lang[close[0]], "close"
     if len(card.faces) > 1:
         costs = [f.mana_cost for f in card.faces]
-        found = [m for m in data if len(m.faces) == len(costs) and [f.mana_cost for f in m.faces] == costs]
-        if len(found) == 1:
-            return found[0], "cost"
+        matches = [m for m in found.data if len(m.faces) == len(costs) and [f.mana_cost for f in m.faces] == costs]
+        if len(matches) == 1:
+            return matches[0], "cost"
     return None, ""
 
 
@@ -127,6 +147,22 @@ def _index(merged: Sequence[_Merged]) -> dict[str, _Merged]:
         for key in _keys(item.base) | item.aliases:
             index.setdefault(key, item)
     return index
+
+
+def _faq_only(card: Card, keys: set[str], made: list[_Merged], seen: dict[str, int]) -> _Merged:
+    """The earliest FAQ-only card sharing a name with `card` (else a new one), its names indexed in `seen`.
+
+    `made` lists the FAQ-only cards in creation order, `seen` maps a folded name to the first of them holding it.
+    """
+    ranks = [seen[key] for key in keys if key in seen]
+    if ranks:
+        rank = min(ranks)
+    else:
+        rank = len(made)
+        made.append(_Merged(card, dict(card.names), list(card.faces)))
+    for key in keys | _keys(made[rank].base):
+        seen[key] = min(seen.get(key, rank), rank)
+    return made[rank]
 
 
 def _cost_diag(card: Card, item: _Merged) -> list[Diagnostic]:
@@ -206,21 +242,20 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
         for c in res.cards:
             data.append(_Merged(c, dict(c.names), list(c.faces), from_data=True))
             where[(res.document.id, c.id)] = data[-1]
-    data_index = _index(data)
+    data_index = _DataIndex(data, _index(data))
     faq_only: list[_Merged] = []
+    faq_names: dict[str, int] = {}  # folded name -> index in faq_only of the first card holding it
     order: list[_Merged] = []
     diags: list[Diagnostic] = []
     for result in faqs:
         for card in result.cards:
-            item, how = _match(card, data, data_index) if data else (None, "")
+            keys = _keys(card)
+            item, how = _match(card, keys, data_index) if data else (None, "")
             diags += _match_diag(card, item, how, bool(data))
             if item is not None:
                 diags += _cost_diag(card, item)
             else:
-                item = next((m for m in faq_only if _keys(card) & (_keys(m.base) | m.aliases)), None)
-                if item is None:
-                    item = _Merged(card, dict(card.names), list(card.faces))
-                    faq_only.append(item)
+                item = _faq_only(card, keys, faq_only, faq_names)
             if not item.has_faq:
                 order.append(item)
             _add_faq_card(card, item)
@@ -252,6 +287,8 @@ def _freeze(item: _Merged) -> Card:
         tuple(dict.fromkeys(item.notes)),
         item.source or item.base.source,
         oracle,
+        item.base.printings,
+        item.base.keywords,
     )
 
 
@@ -261,8 +298,8 @@ class _Names:
 
     ids: dict[str, str]
     """Folded name -> card id."""
-    pattern: re.Pattern[str] | None
-    """Longest-first alternation of the names, on folded text."""
+    longest: dict[str, int]
+    """First token of a name -> most tokens in a name starting so (names are looked up longest first)."""
 
 
 def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
@@ -276,32 +313,71 @@ def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
                 keys |= {"/".join(halves), " / ".join(halves)}
         for key in keys:
             ids.setdefault(key, card.id)
-    if not ids:
-        return _Names(ids, None)
-    alternation = "|".join(re.escape(k) for k in sorted(ids, key=len, reverse=True))
-    return _Names(ids, re.compile(rf"(?<!{WORD})({alternation})(?:e?s)?(?!{WORD})"))
+    longest: dict[str, int] = {}
+    for key in ids:
+        tokens = TOKEN.findall(key)
+        if tokens:
+            longest[tokens[0]] = max(longest.get(tokens[0], 0), len(tokens))
+    return _Names(ids, longest)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    """One character folded (cached: texts are folded character by character)."""
+    return fold(char) or char
 
 
 def _fold_map(text: str) -> tuple[str, list[int]]:
     """Fold text character by character; return it and each folded character's original index."""
+    whole = fold(text)
+    if len(whole) == len(text) and not any(unicodedata.combining(c) for c in text):
+        return whole, list(range(len(text)))  # every character folded to one: offsets are the same
     out: list[str] = []
     where: list[int] = []
     for i, char in enumerate(text):
-        folded = fold(char) or char
+        folded = _fold_char(char)
         out.append(folded)
         where.extend([i] * len(folded))
     return "".join(out), where
+
+
+def _name_spans(folded: str, names: _Names) -> list[tuple[int, int, str]]:
+    """Find card names in folded text, longest first at each place: (start, end, key) in folded offsets.
+
+    Text is cut into tokens (runs of letters and digits, or one other character); a name is looked up as
+    the exact folded text of a run of tokens, also without a plural `s`/`es`, never inside a word.
+    """
+    tokens = [(m.start(), m.end()) for m in TOKEN.finditer(folded)]
+    found, i = [], 0
+    while i < len(tokens):
+        hit = None
+        first = folded[tokens[i][0] : tokens[i][1]]
+        most = max(names.longest.get(first, 0), names.longest.get(first[:-1], 0) if first.endswith("s") else 0)
+        for j in range(min(len(tokens), i + most) - 1, i - 1, -1):
+            start, end = tokens[i][0], tokens[j][1]
+            piece = folded[start:end]
+            for key in (piece, piece[:-1] if piece.endswith("s") else "", piece[:-2] if piece.endswith("es") else ""):
+                if key and key in names.ids and (key[-1].isalnum() or key == piece):
+                    hit = (start, start + len(key), key, j)
+                    break
+            if hit:
+                break
+        if hit:
+            found.append(hit[:3])
+            i = hit[3] + 1
+        else:
+            i += 1
+    return found
 
 
 def scan_names(text: str, names: _Names, own: str = "") -> tuple[list[str], list[str]]:
     """Return the card ids a text names (longest name wins) and the card-like names it uses that match none."""
     refs: list[str] = []
     spans: list[tuple[int, int]] = []
-    if names.pattern is not None:
+    if names.ids:
         folded, where = _fold_map(text)
-        for match in names.pattern.finditer(folded):
-            start, end = where[match.start()], where[match.end() - 1] + 1
-            key = match.group(1)
+        for begin, finish, key in _name_spans(folded, names):
+            start, end = where[begin], where[finish - 1] + 1
             if " " not in key and "/" not in key and not text[start].isupper():
                 continue  # a one-word name in lower case is a plain word (« déterminé »)
             refs.append(names.ids[key])

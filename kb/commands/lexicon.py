@@ -1,0 +1,69 @@
+"""`kb lexicon`: the French–English lexicon mined from the French printed text of cards."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kb.commands.options import content_option, echo, json_text, load_or_exit
+
+NOTE = "Mined from the French printed text of cards: not the official translation of the Comprehensive Rules."
+
+
+@click.command(name="lexicon")
+@content_option
+@click.option("--json", "as_json", is_flag=True, help="Print the lexicon as JSON (format kb-lexicon/1).")
+@click.option(
+    "--mine",
+    "mine",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Mine MTGJSON v5 files (set files or AllPrintings.json) instead of the content; repeatable.",
+)
+@click.option("--category", type=click.Choice(["keyword", "type", "supertype", "subtype", "word"]), default=None)
+@click.option("--unsure", is_flag=True, help="Only the terms it is unsure of (low score, little evidence, conflicts).")
+def command(content: Path | None, as_json: bool, mine: tuple[Path, ...], category: str | None, unsure: bool) -> None:
+    """Print the lexicon: each English term, its French term(s) with evidence counts and example cards.
+
+    A term with conflicting translations lists them all with their counts. The lexicon labels English-only
+    rules in French and lets French searches find English rules; it is never the official translation.
+    """
+    from kb.link.lexicon import lexicon_to_json, mine_lexicon
+
+    if mine:
+        lexicon = _mine(mine, mine_lexicon)
+    else:
+        lexicon = load_or_exit(content).lexicon
+        if lexicon is None:
+            echo("kb: no lexicon: the content has no MTGJSON v5 card data nor lexicon file", err=True)
+            sys.exit(1)
+    if as_json:
+        click.echo(json_text(lexicon_to_json(lexicon), indent=1))
+        return
+    entries = lexicon.unsure() if unsure else lexicon.entries
+    shown = [e for e in entries if category in (None, e.category)]
+    echo(f"{len(shown)} of {len(lexicon.entries)} terms, from {lexicon.cards} cards. {NOTE}")
+    for entry in shown:
+        french = "; ".join(f"{t.text} ({t.count})" for t in entry.french) or "?"
+        example = f"  e.g. {entry.examples[0].english} / {entry.examples[0].french}" if entry.examples else ""
+        echo(
+            f"{entry.category:9} {entry.english} = {french}  [score {entry.score:.2f}, {entry.evidence} cards]{example}"
+        )
+
+
+def _mine(paths: tuple[Path, ...], mine_lexicon):
+    """Mine the lexicon of some MTGJSON v5 files, reporting their problems on stderr."""
+    from kb.parse.cards.mtgjson5 import slim
+    from kb.parse.cards.stream import iter_cards
+
+    cards, problems = [], []
+    for path in paths:
+        cards += [slim(card) for _, card in iter_cards(path, problems)]
+    for problem in problems:
+        echo(f"kb: {problem}", err=True, newlines=False)
+    if not cards:
+        echo("kb: no MTGJSON v5 cards found in those files", err=True)
+        sys.exit(1)
+    return mine_lexicon(cards)
