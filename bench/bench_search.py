@@ -1,10 +1,14 @@
-"""Search benchmark: index build time, warm query latency, cold `kb search` start vs a bare interpreter.
+"""Search benchmark: index build, warm query latency (mixed queries and natural questions), cold `kb search` against
+a bare interpreter, and the worst snippets (a rule with 40,000 matches, a 5 MB line).
 
-Run: `python bench/bench_search.py` (2015 English CR + the French seeds, in a temporary folder).
+Run: `python bench/bench_search.py [--stress-timeout SECONDS]` (2015 English CR + the French seeds, in a temporary
+folder). The natural questions are those of bench/relevance/questions.json.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import shutil
 import statistics
 import subprocess
@@ -51,6 +55,10 @@ QUERIES = [
     "hexproof",
     "layers continuous effects",
 ]
+STRESS = {
+    "a rule with 40,000 matches": "999.1. " + "trample " * 40_000 + "\n",
+    "a 5 MB line": "999.1. " + "x" * 5_000_000 + " trample\n",
+}
 
 
 def make_content(root: Path) -> Path:
@@ -59,22 +67,64 @@ def make_content(root: Path) -> Path:
     (content / "en").mkdir(parents=True)
     (content / "fr").mkdir()
     shutil.copy(ROOT / "tests" / "fixtures" / "cr-en-20150926.txt", content / "en")
-    for path in (ROOT / "content" / "fr").glob("*.txt"):
+    for path in (ROOT / "content" / "fr").glob("cr-*.txt"):
         shutil.copy(path, content / "fr")
+    shutil.copy(ROOT / "content" / "fr" / "faq-discorde-2006.txt", content / "fr")
     return content
 
 
-def wall(cmd: list[str], runs: int = 5) -> float:
-    """Median wall time of a command, in seconds."""
-    times = []
+def wall(cmds: dict[str, list[str]], runs: int = 9) -> dict[str, float]:
+    """Median wall time of commands run in turns (the machine's load hits them alike), in seconds."""
+    times: dict[str, list[float]] = {name: [] for name in cmds}
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, cmd in cmds.items():
+            start = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def latency(index, queries: list[str], rounds: int) -> tuple[float, float]:
+    """Median and 95th percentile of warm query times, in ms."""
+    for q in queries:
+        index.search(q)
+    found = []
+    for _ in range(rounds):
+        for q in queries:
+            start = time.perf_counter()
+            index.search(q)
+            found.append((time.perf_counter() - start) * 1000)
+    found.sort()
+    return statistics.median(found), found[int(len(found) * 0.95) - 1]
+
+
+def stress(root: Path, name: str, text: str, timeout: float) -> str:
+    """Time (index build + one query) on content holding an extreme rule, in a child process bounded in time."""
+    content = root / name.replace(" ", "-").replace(",", "") / "content"
+    (content / "en").mkdir(parents=True)
+    (content / "en" / "cr.txt").write_text("999. Stress\n\n" + text, encoding="utf-8")
+    code = (
+        "import sys, time; from pathlib import Path; from kb.search.index import open_index\n"
+        "ix = open_index(Path(sys.argv[1])); t = time.perf_counter(); r = ix.search('trample')\n"
+        "print(f'{(time.perf_counter() - t) * 1000:.1f} ms, snippet of {len(r[0].snippets[\"en\"])} characters')"
+    )
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(content)], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+        )
+    except subprocess.TimeoutExpired:
+        return f"did not finish in {timeout:.0f} s"
+    if done.returncode:
+        return f"failed: {done.stderr.strip().splitlines()[-1]}"
+    return f"build + query {time.perf_counter() - start:.2f} s; query {done.stdout.strip()}"
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stress-timeout", type=float, default=120.0, help="seconds allowed to each extreme case")
+    args = parser.parse_args()
+    questions = [q["q"] for q in json.loads((ROOT / "bench" / "relevance" / "questions.json").read_text("utf-8"))]
     with tempfile.TemporaryDirectory() as tmp:
         content = make_content(Path(tmp))
         runs = []
@@ -91,23 +141,26 @@ def main() -> None:
             f"(parse {parse:.2f} s, index {total - parse:.2f} s; runs {', '.join(f'{t:.2f}' for t, _ in runs)})"
         )
         index = open_index(content)
-        for q in QUERIES:
-            index.search(q)
-        lat = []
-        for i in range(200):
-            q = QUERIES[i % len(QUERIES)]
-            t = time.perf_counter()
-            index.search(q)
-            lat.append((time.perf_counter() - t) * 1000)
-        lat.sort()
-        print(
-            f"warm query latency over 200 mixed queries: median {statistics.median(lat):.2f} ms, "
-            f"p95 {lat[int(len(lat) * 0.95) - 1]:.2f} ms"
-        )
+        median, p95 = latency(index, QUERIES, 7)
+        print(f"warm latency, {len(QUERIES)} mixed queries x 7: median {median:.2f} ms, p95 {p95:.2f} ms")
+        median, p95 = latency(index, questions, 3)
+        print(f"warm latency, {len(questions)} natural questions x 3: median {median:.2f} ms, p95 {p95:.2f} ms")
         index.close()
-        bare = wall([sys.executable, "-c", "pass"])
-        cold = wall([sys.executable, "-m", "kb", "search", "trample", "--content", str(content)])
-        print(f"cold `kb search`: {cold * 1000:.0f} ms vs bare python {bare * 1000:.0f} ms: {cold / bare:.1f}x")
+        kb_cmd = [sys.executable, "-m", "kb", "search", "--content", str(content)]
+        cold = wall(
+            {
+                "bare": [sys.executable, "-c", "pass"],
+                "word": [*kb_cmd, "trample"],
+                "question": [*kb_cmd, "what happens when I draw from an empty library"],
+            }
+        )
+        for name in ("word", "question"):
+            print(
+                f"cold `kb search` ({name}): {cold[name] * 1000:.0f} ms vs bare python {cold['bare'] * 1000:.0f} ms: "
+                f"{cold[name] / cold['bare']:.1f}x"
+            )
+        for name, text in STRESS.items():
+            print(f"{name}: {stress(Path(tmp), name, text, args.stress_timeout)}")
 
 
 if __name__ == "__main__":

@@ -2,34 +2,38 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option
+from kb.commands.options import content_option, echo, json_text, printable
 
 KINDS = ["rule", "glossary", "card", "ruling", "note"]
 HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
 
 
-@click.command("search")
+@click.command("search", context_settings={"ignore_unknown_options": True})  # `-1/-1 counters`, `-word`
 @click.argument("query")
 @click.option("--lang", default=None, help="Only results in this language (one of the content's: fr, en, …).")
 @click.option("--kind", type=click.Choice(KINDS), default=None, help="Only results of this kind.")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="Maximum results.")
+@click.option("--edition", default=None, help="Search this edition (id or date: 2015-09-26), not the current one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
 @content_option
-def command(query: str, lang: str | None, kind: str | None, limit: int, as_json: bool, content: Path | None) -> None:
+def command(
+    query: str, lang: str | None, kind: str | None, limit: int, edition: str | None, as_json: bool, content: Path | None
+) -> None:
     """Search rules, glossary, cards, rulings and notes.
 
-    QUERY is a rule number (120.2a, 120, "règle 703.4k", "CR 120", r120.2a) or keywords: AND by default,
-    OR between alternatives, -word to exclude, "quoted phrases", lang:fr|en (any language of the
-    content) and kind:rule|glossary|card|ruling|note filters. When the build folder cannot be written, the
-    index is built in memory (with a warning). Exit status: 0 (even with no result), 2 for a malformed
-    query, an unknown language or an unreadable content folder.
+    QUERY is a rule number (120.2a, 120, "règle 703.4k", "CR 120", r120.2a) or keywords: results matching
+    more of the words first, misspelt words corrected ("did you mean"), OR between alternatives, -word to
+    exclude, "quoted phrases", lang:fr|en (any language of the content), kind:rule|glossary|card|ruling|note
+    and edition:DATE filters. With several editions of a language loaded, the current one is searched
+    unless edition: or --edition names another. When the build folder cannot be written, the index is
+    built in memory (with a warning). Exit status: 0 (even with no result), 2 for a malformed query, an
+    unknown language or edition, or an unreadable content folder.
     """
     from kb.search.index import SearchError, open_index
     from kb.sources import ContentError
@@ -37,35 +41,44 @@ def command(query: str, lang: str | None, kind: str | None, limit: int, as_json:
 
     try:
         index = open_index(content or default_content())
-        results = index.search(query, lang=lang, kind=kind, limit=limit)
+        results = index.search(query, lang=lang, kind=kind, limit=limit, edition=edition)
     except (SearchError, ContentError) as err:
-        click.echo(f"kb: {err}", err=True)
+        echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(2)
     except OSError as err:
-        click.echo(f"kb: cannot search {content or default_content()}: {err}", err=True)
+        echo(f"kb: cannot search {content or default_content()}: {err}", err=True, newlines=False)
         sys.exit(2)
     if index.unsaved:
-        click.echo(
+        echo(
             f"kb: {index.unsaved}; searched an index kept in memory (pass --content to a writable place to cache it)",
             err=True,
+            newlines=False,
         )
+    searched, others, corrected = index.last["editions"], index.editions[1], index.last["corrected"]
     if as_json:
-        click.echo(json.dumps({"query": query, "results": [r.to_json() for r in results]}, ensure_ascii=False))
+        payload = {"query": query, "results": [r.to_json() for r in results], "did_you_mean": corrected}
+        payload["editions"] = {"searched": list(searched), "others": list(others)}
+        click.echo(json_text(payload, indent=None))
         return
+    if others:
+        echo(f"Searched {', '.join(searched)}; also loaded: {', '.join(others)} (add edition:DATE).", err=True)
+    if corrected:
+        echo(f"Did you mean: {corrected}", err=True)
     if not results:
-        click.echo(f"No result for {query!r}.", err=True)
+        echo(f"No result for {query!r}.", err=True)
         return
     for result in results:
         _print_result(result)
 
 
 def _print_result(result) -> None:
-    """Print one result: a coloured header, then a snippet per language."""
-    label = result.number if result.kind == "rule" else result.kind
+    """Print one result: a coloured header, then a snippet per language (the content's control characters escaped)."""
+    label = printable(result.number if result.kind == "rule" else result.kind, newlines=False)
     header = click.style(label, fg="cyan", bold=True)
-    title = click.style(result.title, bold=True) if result.title else ""
+    title = click.style(printable(result.title, newlines=False), bold=True) if result.title else ""
     click.echo(f"{header}  {title}".rstrip())
     for lang in result.langs:
-        text = HIGHLIGHT.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), result.snippets[lang])
-        click.echo(f"  {click.style(lang.upper(), fg='green')}  {text}")
+        snippet = printable(result.snippets[lang], newlines=False)
+        text = HIGHLIGHT.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), snippet)
+        click.echo(f"  {click.style(printable(lang.upper()), fg='green')}  {text}")
     click.echo()

@@ -1,6 +1,8 @@
-"""Search: the Whoosh index built from the knowledge base's records, and queries over it.
+"""Search: kb's own index of the knowledge base's records, and queries over it, shared by the CLI and the site.
 
-In: `KnowledgeBase`. Out: ranked `SearchResult`s. `index` (schema, analyzers, the searcher), `entries`
-(records -> index entries), `query` (the query box), `text` (words, stop words, stems), `rank` (rescoring,
-snippets), `store` (index folder, atomic switch). The only package that imports whoosh.
+In: `KnowledgeBase`. Out: ranked `SearchResult`s, and the site's JSON index. `entries` (records -> entries),
+`text` (tokens, symbols, stop words), `build` (analysis, terms, BM25F postings), `db` (the SQLite file),
+`query` (the query box), `lookup` (query words -> terms, spelling), `rank` (one score order), `results`
+(snippets), `static` (the site's index), `store` (index folder, atomic switch), `index` (the entry point; the only
+module importing whoosh, for its stemmers, at index time only).
 """

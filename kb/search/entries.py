@@ -1,6 +1,7 @@
 """Records -> search entries: what the index holds for each rule, glossary term, card, ruling and note.
 
-Pure Python (no whoosh): `kb.search.index` turns these entries into Whoosh documents.
+Pure Python (no whoosh). Rules of the current edition of each language share one entry per number; a rule or
+glossary term of another loaded edition gets its own entry, searched only when asked for (`edition:`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,12 @@ from kb.sources import fold
 
 ORACLE_KEY = re.compile(r"([a-z]{2})_(?:type|text)")
 """Card data keys giving another language's Oracle type line or text (`en_type`, `en_text`)."""
+DEFINES_SYMBOL = re.compile(r"\bsymbol(?:e|s|es)?\s+(?:is\s+|est\s+)?(\{[^{}\s]{1,8}\})", re.I)
+"""`The tap symbol is {T}`, `The energy symbol {E}`: the text defines that symbol, which becomes a headword."""
+EMPHASIS = re.compile(r"(?<![\w*_])([*_]{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*_])")
+"""Markdown emphasis in FAQ prose (`_Ravnica_`, `*créature*`): results show the words, not the marks."""
+HEADING_WORDS = 6
+"""A numbered rule whose text has at most this many words and no final stop names its subrules' topic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +30,8 @@ class Entry:
     kind: str
     """`rule`, `glossary`, `card`, `ruling` or `note`."""
     id: str
-    """Rule number, card id, ruling id, note id or `<document>#<term>` for glossary entries."""
+    """Rule number (`702.19@en:2015-09-26` in another edition), card id, ruling id, note id or
+    `<document>#<term>` for glossary entries."""
     titles: dict[str, str]
     """Title per language (rule heading, glossary term, card name, note title)."""
     texts: dict[str, str]
@@ -33,19 +41,66 @@ class Entry:
     names: dict[str, str] | None = None
     """Card name per language (cards only; the card's names for its rulings)."""
     context: dict[str, str] = field(default_factory=dict)
-    """Ancestor rule headings per language, searched with a low weight."""
+    """Ancestor rule headings per language (the card's name for a ruling), searched with a low weight."""
     order: int = 0
     """Rank in rule order (rules), so a subtree lists in order."""
+    heads: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Headwords per language: a glossary term and its aliases, a rule's title, a card's names, a note's
+    title. A query that is exactly a headword ranks its entry high."""
+    editions: dict[str, str] = field(default_factory=dict)
+    """Edition id per language (rules and glossary terms)."""
+    current: bool = True
+    """False for a rule or glossary term of an edition other than its language's current one."""
+
+
+def current_editions(kb) -> dict:
+    """The edition searched by default in each language: its current one (the one aligned through lineage)."""
+    return dict(kb.primary)
 
 
 def rule_entries(kb) -> Iterator[Entry]:
-    """One entry per rule number, every language's text side by side."""
+    """One entry per rule number of the current editions, every language side by side; then the others."""
+    current = current_editions(kb)
     for order, number in enumerate(kb.numbers()):
-        per = kb.aligned(number)
-        titles = {lang: r.title for lang, r in per.items() if r.title}
-        texts = {lang: "\n".join((r.text, *r.examples)).strip() for lang, r in per.items()}
-        context = {lang: "\n".join(_ancestor_titles(kb, r)) for lang, r in per.items()}
-        yield Entry("rule", number, titles, texts, number=number, context=context, order=order)
+        # The row's rule in each language (a translation's own number may differ: French 120.2 is today's 121.2);
+        # only current editions are searched by default.
+        ids = {ed.id for ed in current.values()}
+        per = {lang: rule for lang, rule in kb.aligned(number).items() if kb.edition_of(rule).id in ids}
+        if per:
+            yield _rule_entry(kb, number, number, per, order, True)
+    others = [ed for ed in kb.links.editions if ed.id not in {e.id for e in current.values()}]
+    base = len(kb.numbers())
+    for ed in others:
+        for k, (number, rule) in enumerate(ed.rules.items()):
+            yield _rule_entry(kb, f"{number}@{ed.id}", number, {ed.lang: rule}, base + k, False)
+        base += len(ed.rules)
+
+
+def heading(rule) -> str:
+    """A rule's heading: its title, or the text of a numbered rule that only names its subrules' topic
+    (`702.19. Trample`); else ''."""
+    if rule.title:
+        return rule.title
+    text = rule.text.strip()
+    if rule.children and text and len(text.split()) <= HEADING_WORDS and text[-1] not in ".:;!?)":
+        return text
+    return ""
+
+
+def defined_symbols(text: str) -> list[str]:
+    """The symbols a text defines (`The tap symbol is {T}.` defines `{T}`)."""
+    return DEFINES_SYMBOL.findall(text)
+
+
+def _rule_entry(kb, key: str, number: str, per: dict, order: int, current: bool) -> Entry:
+    """The entry of one rule number in some languages."""
+    titles = {lang: h for lang, r in per.items() if (h := heading(r))}
+    texts = {lang: "\n".join((r.text, *r.examples)).strip() for lang, r in per.items()}
+    context = {lang: "\n".join(_ancestor_titles(kb, r)) for lang, r in per.items()}
+    heads = {lang: (*([titles[lang]] if lang in titles else []), *defined_symbols(r.text)) for lang, r in per.items()}
+    heads = {lang: h for lang, h in heads.items() if h}
+    editions = {lang: kb.edition_of(r).id for lang, r in per.items()}
+    return Entry("rule", key, titles, texts, number, None, context, order, heads, editions, current)
 
 
 def _ancestor_titles(kb, rule) -> list[str]:
@@ -53,17 +108,27 @@ def _ancestor_titles(kb, rule) -> list[str]:
     rules = kb.edition_of(rule).rules
     found, parent = [], rule.parent
     while parent is not None and parent in rules:
-        if rules[parent].title:
-            found.append(rules[parent].title)
+        if h := heading(rules[parent]):
+            found.append(h)
         parent = rules[parent].parent
     return found
 
 
-def glossary_entries(glossary: Iterable) -> Iterator[Entry]:
-    """One entry per glossary term and language."""
-    for g in glossary:
-        title = " ".join(dict.fromkeys((g.term, *g.aliases)))
-        yield Entry("glossary", f"{g.document}#{fold(g.term)}", {g.lang: title}, {g.lang: g.definition})
+def glossary_entries(kb) -> Iterator[Entry]:
+    """One entry per glossary term and language; terms of a non-current edition are marked so."""
+    current = {ed.id for ed in current_editions(kb).values()}
+    for g in kb.glossary:
+        edition = kb.links.edition_of.get(g.document)
+        heads = tuple(dict.fromkeys((g.term, *g.aliases, *defined_symbols(g.definition))))
+        yield Entry(
+            "glossary",
+            f"{g.document}#{fold(g.term)}",
+            {g.lang: g.term},
+            {g.lang: g.definition},
+            heads={g.lang: heads},
+            editions={g.lang: edition} if edition else {},
+            current=edition is None or edition in current,
+        )
 
 
 def card_entries(cards: Iterable) -> Iterator[Entry]:
@@ -76,20 +141,24 @@ def card_entries(cards: Iterable) -> Iterator[Entry]:
         texts: dict[str, list[str]] = {}
         for face in card.faces:
             texts.setdefault(face.lang, []).extend(t for t in (face.type_line, face.text) if t)
+            if face.power is not None and face.toughness is not None:
+                texts[face.lang].append(f"{face.power}/{face.toughness}")
         oracle: dict[str, list[str]] = {}
         for key in sorted(card.oracle, key=lambda k: (k[:2], k.endswith("_text"))):  # type line, then text
             if ORACLE_KEY.fullmatch(key) and card.oracle[key]:
                 oracle.setdefault(key[:2], []).append(card.oracle[key])
         for lang, extra in oracle.items():
             texts.setdefault(lang, extra)
-        faces = {lang: " ".join(f.names[lang] for f in card.faces if lang in f.names) for lang in names}
+        faces = {lang: [f.names[lang] for f in card.faces if lang in f.names] for lang in names}
+        heads = {lang: tuple(dict.fromkeys([names[lang], *faces[lang]])) for lang in names}
         yield Entry(
             "card",
             card.id,
             names,
             {k: "\n".join(v) for k, v in texts.items()},
             names=names,
-            context={k: v for k, v in faces.items() if len(card.faces) > 1},
+            context={k: " ".join(v) for k, v in faces.items() if len(card.faces) > 1},
+            heads=heads,
         )
 
 
@@ -99,19 +168,25 @@ def ruling_entries(rulings: Iterable, cards: dict) -> Iterator[Entry]:
         card = cards.get(r.card)
         names = dict(card.names) if card else {}
         name = card_name(card, r.lang) if card else r.card
-        yield Entry("ruling", r.id, {}, {r.lang: r.text}, names=names or None, context={r.lang: name})
+        yield Entry("ruling", r.id, {}, {r.lang: plain(r.text)}, names=names or None, context={r.lang: name})
+
+
+def plain(text: str) -> str:
+    """FAQ prose without its Markdown emphasis marks."""
+    return EMPHASIS.sub(r"\2", text)
 
 
 def note_entries(notes: Iterable) -> Iterator[Entry]:
     """One entry per general note of an FAQ."""
     for n in notes:
-        yield Entry("note", n.id, {n.lang: n.title}, {n.lang: "\n".join((n.text, *n.bullets)).strip()})
+        text = plain("\n".join((n.text, *n.bullets)).strip())
+        yield Entry("note", n.id, {n.lang: n.title}, {n.lang: text}, heads={n.lang: (n.title,)})
 
 
 def entries(kb) -> Iterator[Entry]:
     """Every index entry of a knowledge base."""
     yield from rule_entries(kb)
-    yield from glossary_entries(kb.glossary)
+    yield from glossary_entries(kb)
     yield from card_entries(kb.cards)
     yield from ruling_entries(kb.rulings, kb.card)
     yield from note_entries(kb.notes)

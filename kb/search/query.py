@@ -1,6 +1,6 @@
 """Query understanding for the one search box: rule numbers, words, phrases, OR, -word, filters.
 
-Pure Python (no whoosh): `kb.search.index` turns a ParsedQuery into Whoosh queries.
+Pure Python (no whoosh); `templates/static/kbsearch.js` parses the same syntax the same way.
 """
 
 from __future__ import annotations
@@ -9,9 +9,12 @@ import re
 from dataclasses import dataclass
 
 from kb.model.numbers import rule_number
+from kb.search.text import STATS
 
 KINDS = ("rule", "glossary", "card", "ruling", "note")
 """Values of the `kind:` filter."""
+FILTERS = ("lang", "kind", "edition")
+"""Filter names of the query box."""
 
 
 class SearchError(ValueError):
@@ -28,38 +31,50 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class ParsedQuery:
-    """A query box parsed: a rule number, or AND-ed groups of OR-ed items, exclusions and filters."""
+    """A query box parsed: a rule number, or groups of OR-ed items, exclusions and filters."""
 
     number: str | None
     """Rule number when the box asks for a rule (`120.2a`, `règle 703.4k`, `CR 120`, `r120`)."""
     groups: tuple[tuple[Item, ...], ...]
-    """All groups must match; within a group, any item (`a OR b`)."""
+    """The query's words and phrases; within a group, any item (`a OR b`)."""
     excluded: tuple[Item, ...]
     """`-word` and `-"a phrase"`."""
     langs: tuple[str, ...]
     """Languages from `lang:` filters (empty: all); the index checks that it has them."""
     kinds: tuple[str, ...]
     """Kinds from `kind:` filters (empty: all)."""
+    editions: tuple[str, ...] = ()
+    """Editions from `edition:` filters (an id `en:2015-09-26` or a date); empty: the current ones."""
 
 
-QUERY_TOKEN = re.compile(r'\s*(-?)(?:"([^"]*)"|(\S+))')
+QUERY_TOKEN = re.compile(r'(-?)(?:"([^"]*)"|([^\s"]+))')
+_STATS = re.compile(STATS)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def parse_query(text: str) -> ParsedQuery:
     """Parse the query box; raise SearchError on unbalanced quotes, unknown filters or a dangling OR."""
+    text = _CONTROL.sub(" ", text)
     if text.count('"') % 2:
         raise SearchError('unbalanced quote in query; close the phrase with " or remove the quote')
-    langs, kinds, groups, excluded, pending_or = [], [], [], [], False
+    filters: dict[str, list[str]] = {name: [] for name in FILTERS}
+    groups: list[tuple[Item, ...]] = []
+    excluded: list[Item] = []
+    pending_or = False
     for neg, phrase, word in QUERY_TOKEN.findall(text):
-        if word and ":" in word and word.split(":", 1)[0].lower() in ("lang", "kind") and not neg:
-            _add_filter(word, langs, kinds)
+        if word and ":" in word and word.split(":", 1)[0].lower() in FILTERS and not neg:
+            _add_filter(word, filters)
             continue
         if word == "OR" and not neg:
             if not groups or pending_or:
                 raise SearchError("OR needs a word on each side (a OR b)")
             pending_or = True
             continue
-        item = Item(phrase, True) if phrase or word is None or word == "" else Item(word)
+        if neg and word and _STATS.fullmatch("-" + word):  # `-1/-1` is a counter, not an exclusion
+            neg, word = "", "-" + word
+        item = Item(phrase, True) if phrase or not word else Item(word)
+        if not item.text.strip():
+            continue
         if neg:
             excluded.append(item)
         elif pending_or:
@@ -70,20 +85,21 @@ def parse_query(text: str) -> ParsedQuery:
     if pending_or:
         raise SearchError("OR needs a word on each side (a OR b)")
     if not groups:
-        raise SearchError("nothing to search for; type words, a phrase in quotes or a rule number")
+        what = "only excluded words" if excluded else "nothing to search for"
+        raise SearchError(f"{what}; type words, a phrase in quotes or a rule number")
     box = " ".join(i.text for g in groups for i in g)
     plain = all(len(g) == 1 and not g[0].phrase for g in groups) and not excluded
     number = rule_number(box) if plain else None
-    return ParsedQuery(number, tuple(groups), tuple(excluded), tuple(langs), tuple(kinds))
+    langs, kinds, editions = (tuple(filters[name]) for name in FILTERS)
+    return ParsedQuery(number, tuple(groups), tuple(excluded), langs, kinds, editions)
 
 
-def _add_filter(word: str, langs: list[str], kinds: list[str]) -> None:
-    """Record a `lang:` or `kind:` filter (comma-separated values allowed); languages are checked by the index."""
+def _add_filter(word: str, filters: dict[str, list[str]]) -> None:
+    """Record a `lang:`, `kind:` or `edition:` filter (comma-separated values allowed); values checked later."""
     name, _, values = word.partition(":")
-    if name.lower() == "lang":
-        langs += values.lower().split(",")
-        return
-    for value in values.lower().split(","):
-        if value not in KINDS:
+    name = name.lower()
+    for value in values.split(","):
+        value = value if name == "edition" else value.lower()
+        if name == "kind" and value not in KINDS:
             raise SearchError(f"unknown kind '{value}'; use kind:{'|'.join(KINDS)}")
-        kinds.append(value)
+        filters[name].append(value)

@@ -1,260 +1,190 @@
-"""Ranking and display of search hits: how well a document matches the query words, snippets, results.
+"""Ranking: BM25F over the query's slots, coverage, proximity, headwords and citations; one score order.
 
-Pure Python (no whoosh): works on the payload stored with each document and on `LangText` analysis.
+Pure Python (no whoosh); `templates/static/kbsearch.js` ranks the same way, step by step, so the site and
+the CLI agree. A document's score in a language is the sum of its matched slots' BM25F scores times its
+coverage (the share of the query's slot weights it matches) to the power COVERAGE_POWER: more matched words
+rank higher, yet a document matching the rare words strongly may beat one matching every word weakly. The
+best language counts. The first RERANK documents are then refined: query words side by side, a headword
+(glossary term, rule title, card or note name) that is exactly the query, rules cited by the other hits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import heapq
+from bisect import bisect_left
 
-from kb.model.numbers import IN_TEXT
-from kb.search.query import Item, ParsedQuery
-from kb.search.text import WORD, LangText, fold, words
+from kb.search.lookup import Slot
 
-MARK = ("**", "**")
-"""Highlight markers put around matched words in snippets."""
-SNIPPET = 220
-"""Snippet length, in characters."""
-MAX_WORDS = 8
-"""Query words looked at for coverage, quality and proximity (the rest still filter through the index)."""
+COVERAGE_POWER = 2.0
+"""How much a missing query word costs: the score is multiplied by coverage ** COVERAGE_POWER."""
+CONCEPT_CREDIT = 0.5
+"""Alternatives weighing less than this are a headword's characteristic words: they cover the slot partly."""
+INEXACT = 0.6
+"""Weight of a document holding a query word only in another form of its stem (`command` for `commander`)."""
+NAME_IMPACT = 1.5
+"""BM25F weight of a card whose name starts with a query word (a title word weighs about 1.5 too)."""
+RERANK = 50
+"""Best documents refined by proximity, headwords and citations."""
 WINDOW = 8
 """Two query words further apart than this many words (stop words included) are not close."""
-PROXIMITY_BONUS = 2.0
-"""Score factor up to 1 + this for consecutive query words found next to each other, in order."""
-QUALITY_POWER = 2
-"""How much a word matched as typed beats one matched through its stem only (`piétinement` vs `piétine`)."""
+PROXIMITY_BONUS = 1.0
+"""Score factor up to 1 + this for consecutive query words next to each other, in order."""
+HEAD_BONUS = 1.0
+"""Score factor 1 + this for a document with a headword that is exactly the query's words."""
+HEAD_SHARE = 0.7
+"""Share of the query's weight a headword's words must carry for the headword bonus (`discarding cards`
+is about Discard; `deathtouch trample` is about neither alone)."""
 CITED_BONUS = 0.3
-"""Score factor up to 1 + this for a rule cited by the other hits (weighted by their scores): the rule a
-glossary entry or a cross-reference points to is where the answer is defined."""
-NAME_BOOST = 3.0
-"""A card whose name holds every query word, as whole words, ranks before the documents that mention it."""
+"""Score factor up to 1 + this for a rule cited by the other hits (weighted by their scores)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """A plain query word in one language."""
+def allowed_hits(slot: Slot, lang: str, reader, allowed) -> dict[int, tuple[float, int, int, float]]:
+    """Document -> (score, term, index in the term's postings, coverage credit) of a slot in a language.
 
-    folded: str
-    """The word as typed, lower case and without accents."""
-    forms: frozenset[str]
-    """Its index forms (stemmed and folded)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    """How a document matches the query words of one language."""
-
-    matched: int
-    """Number of query words found (text, title, context or card name)."""
-    quality: float
-    """Mean closeness (0-1) of the matched words to the words as typed: 1 when typed as in the text."""
-    proximity: float
-    """Mean over consecutive found query words of 1/distance when in order (half that reversed)."""
-    named: bool
-    """A card whose name holds every query word as a whole word."""
-
-
-def query_words(parsed: ParsedQuery, texts: Mapping[str, LangText]) -> dict[str, list[Word]]:
-    """Per language, the plain words of the query (not phrases nor OR alternatives), in order."""
-    found = {}
-    for lang, lt in texts.items():
-        plain = [w for g in parsed.groups if len(g) == 1 and not g[0].phrase for w in words(g[0].text)]
-        found[lang] = [Word(fold(w), frozenset(lt.forms(w))) for w in plain if not lt.is_stop(w)][:MAX_WORDS]
+    The best alternative counts (credit 1); a document holding none but some of a headword's characteristic
+    words gets their summed scores, and a credit of their summed factors (at most CONCEPT_CREDIT).
+    """
+    found: dict[int, tuple[float, int, int, float]] = {}
+    near: dict[int, list[float]] = {}
+    for term, factor, bit in slot.words.get(lang, ()):
+        p = reader.term(lang, term)
+        weight = p.idf * factor
+        masks = p.masks
+        concept = factor < CONCEPT_CREDIT
+        plain = _title_stems(p, bit) if bit >= 0 else {}
+        for i, d in enumerate(p.docs):
+            if allowed[d]:
+                v = weight * plain.get(i, p.impacts[i])
+                if concept:
+                    acc = near.get(d)
+                    if acc is None:
+                        near[d] = [v, factor]
+                    else:
+                        acc[0] += v
+                        acc[1] += factor
+                    continue
+                if bit >= 0 and not masks[i] >> bit & 1:
+                    v *= INEXACT
+                old = found.get(d)
+                if old is None or v > old[0]:
+                    found[d] = (v, term, i, 1.0)
+    for terms in slot.phrases.get(lang, ()):
+        for d, v, i in phrase_docs(terms, lang, reader, allowed):
+            old = found.get(d)
+            if old is None or v > old[0]:
+                found[d] = (v, terms[0], i, 1.0)
+    for d, factor in slot.names.get(lang, ()):
+        if allowed[d]:
+            v = slot.name_idf * NAME_IMPACT * factor
+            old = found.get(d)
+            if old is None or v > old[0]:
+                found[d] = (v, -1, -1, 1.0)
+    for d, (v, credit) in near.items():
+        if d not in found:
+            found[d] = (v, -1, -1, min(credit, CONCEPT_CREDIT))
     return found
 
 
-def similarity(typed: str, found: str) -> float:
-    """Shared leading letters over the longer length: 1 for the same word, lower as the endings differ."""
-    n = 0
-    for a, b in zip(typed, found, strict=False):
-        if a != b:
-            break
-        n += 1
-    return n / max(len(typed), len(found), 1)
+def _title_stems(p, bit: int) -> dict[int, float]:
+    """Posting index -> impact with the title weighing as text, where the title lacks the word as written."""
+    t = p.titles
+    return {t[k]: t[k + 1] for k in range(0, len(t), 3) if not t[k + 2] >> bit & 1}
 
 
-def match(lt: LangText, data: dict, qwords: list[Word]) -> Match:
-    """Find the query words in a document's title, text, context and card name, in one language."""
-    lang, found = lt.lang, [[] for _ in qwords]
-    quality = [0.0] * len(qwords)
-    base = 0
-    for part in ("titles", "texts", "context"):
-        tokens = words(data[part].get(lang, ""))
-        for pos, w in enumerate(tokens):
-            if lt.is_stop(w):
+def phrase_docs(terms: list[int], lang: str, reader, allowed) -> list[tuple[int, float, int]]:
+    """(document, score, index in the first term's postings) of the documents holding the terms in order."""
+    lists = [reader.term(lang, t) for t in terms]
+    first = lists[0]
+    found = []
+    for i, d in enumerate(first.docs):
+        if not allowed[d]:
+            continue
+        where = [_index(p, d) for p in lists]
+        if -1 in where:
+            continue
+        starts = set(first.positions[i])
+        for k in range(1, len(lists)):
+            starts &= {x - k for x in lists[k].positions[where[k]]}
+        if starts:
+            found.append((d, sum(p.idf * p.impacts[j] for p, j in zip(lists, where, strict=True)), i))
+    return found
+
+
+def _index(p, d: int) -> int:
+    """Index of document `d` in postings `p`, or -1."""
+    i = bisect_left(p.docs, d)
+    return i if i < len(p.docs) and p.docs[i] == d else -1
+
+
+def score(slots: list[Slot], langs: tuple[str, ...], reader, allowed) -> list[tuple[int, float]]:
+    """(document, score) of the best RERANK-refined documents, best first (ties in index order)."""
+    total = sum(s.weight for s in slots)
+    base: dict[int, float] = {}
+    best_lang: dict[int, str] = {}
+    hits: dict[str, list[dict]] = {}
+    for lang in langs:
+        per_slot = hits[lang] = [allowed_hits(s, lang, reader, allowed) for s in slots]
+        sums: dict[int, float] = {}
+        weights: dict[int, float] = {}
+        for slot, found in zip(slots, per_slot, strict=True):
+            for d, h in found.items():
+                sums[d] = sums.get(d, 0.0) + h[0]
+                weights[d] = weights.get(d, 0.0) + slot.weight * h[3]
+        every = all(slot.stop for slot in slots)  # stop words only: card names holding all of them
+        for d, s in sums.items():
+            if every and weights[d] < total:
                 continue
-            forms = lt.forms(w)
-            for k, q in enumerate(qwords):
-                if not q.forms.isdisjoint(forms):
-                    found[k].append(base + pos)
-                    quality[k] = max(quality[k], similarity(q.folded, fold(w)))
-        base += len(tokens) + WINDOW + 1  # parts are never close to each other
-    named = False
-    if data["kind"] == "card" and (name := (data.get("names") or {}).get(lang)):
-        folded = [fold(w) for w in words(name)]
-        for k, q in enumerate(qwords):  # partial names: `isper` for Isperia
-            prefix = max(
-                (similarity(q.folded, n) for n in folded if len(q.folded) >= 3 and n.startswith(q.folded)), default=0.0
-            )
-            quality[k] = max(quality[k], prefix)
-        named = all(q.folded in folded for q in qwords)
-    hit = [k for k in range(len(qwords)) if found[k] or quality[k]]
-    mean = sum(quality[k] for k in hit) / len(hit) if hit else 0.0
-    return Match(len(hit), mean, _proximity(found), named)
+            value = s * (weights[d] / total) ** COVERAGE_POWER * reader.boosts[d]
+            if value > base.get(d, 0.0):
+                base[d], best_lang[d] = value, lang
+    top = heapq.nsmallest(RERANK, base, key=lambda d: (-base[d], d))
+    refined = {d: base[d] * _features(d, slots, hits[best_lang[d]], best_lang[d], reader) for d in top}
+    refined = _cited(refined, reader)
+    return sorted(refined.items(), key=lambda pair: (-pair[1], pair[0]))
 
 
-def _proximity(found: list[list[int]]) -> float:
-    """Mean over consecutive found query words of 1/distance in order, 0.5/distance reversed, 0 beyond WINDOW."""
-    found = [positions for positions in found if positions]
+def _features(d: int, slots: list[Slot], per_slot: list[dict], lang: str, reader) -> float:
+    """Score factor of a document: its query words side by side, a headword that is the query."""
+    positions = []
+    for found in per_slot:
+        h = found.get(d)
+        if h is not None and h[1] >= 0:
+            positions.append(reader.term(lang, h[1]).positions[h[2]])
+    factor = 1 + PROXIMITY_BONUS * proximity(positions)
+    total = sum(s.weight for s in slots)
+    for head in reader.info(d)[1].get(lang, ()):
+        terms = set(head)
+        by_head = [s.weight for s, found in zip(slots, per_slot, strict=True) if (h := found.get(d)) and h[1] in terms]
+        if len(by_head) >= len(terms) and sum(by_head) >= HEAD_SHARE * total:
+            return factor * (1 + HEAD_BONUS)
+    return factor
+
+
+def proximity(found: list[list[int]]) -> float:
+    """Mean over consecutive found words of 1/distance in order, 0.5/distance reversed, 0 beyond WINDOW."""
     if len(found) < 2:
         return 0.0
     total = 0.0
     for first, second in zip(found, found[1:], strict=False):
-        best = 0.0
-        for p in first[:50]:
-            for q in second[:50]:
-                d = q - p
-                if 0 < d <= WINDOW:
-                    best = max(best, 1 / d)
-                elif 0 < -d <= WINDOW:
-                    best = max(best, 0.5 / -d)
+        best, j = 0.0, 0
+        for p in first:
+            while j < len(second) and second[j] <= p:
+                j += 1
+            if j < len(second) and second[j] - p <= WINDOW:
+                best = max(best, 1 / (second[j] - p))
+            if j > 0 and second[j - 1] < p and p - second[j - 1] <= WINDOW:
+                best = max(best, 0.5 / (p - second[j - 1]))
         total += best
     return total / (len(found) - 1)
 
 
-def rerank_factor(data: dict, qwords: dict[str, list[Word]], texts: Mapping[str, LangText], relaxed: bool) -> float:
-    """Score factor, best over languages; 0 when a relaxed hit misses most query words."""
-    best = None
-    for lang, lt in texts.items():
-        wanted = qwords.get(lang)
-        if not wanted:
-            continue
-        m = match(lt, data, wanted)
-        if not m.matched or (relaxed and m.matched < len(wanted) // 2 + 1):
-            continue
-        coverage = m.matched / len(wanted)
-        factor = (1 + PROXIMITY_BONUS * m.proximity) * m.quality**QUALITY_POWER * (NAME_BOOST if m.named else 1.0)
-        factor *= coverage**2 if relaxed else 1.0
-        best = factor if best is None else max(best, factor)
-    if best is None:  # no plain word found: matched through a phrase, a rule number or OR alternatives
-        return 0.0 if relaxed else 1.0
-    return best
-
-
-def cited_boost(scored: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
+def _cited(scored: dict[int, float], reader) -> dict[int, float]:
     """Raise the rules that the other hits cite, in proportion to the citing hits' scores."""
-    top = max((score for _, score in scored), default=0.0)
+    top = max(scored.values(), default=0.0)
     if top <= 0:
         return scored
-    citing: dict[str, float] = {}
-    for data, score in scored:
-        cited = {n for text in data["texts"].values() for n in IN_TEXT.findall(text)} - {data["number"]}
-        for number in cited:
-            citing[number] = citing.get(number, 0.0) + score / top
-    return [
-        (d, s * (1 + CITED_BONUS * min(1.0, citing.get(d["number"], 0.0))) if d["number"] else s) for d, s in scored
-    ]
-
-
-# --- results --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """One result: a rule in every language, a glossary entry, a card, a ruling or a note."""
-
-    kind: str
-    """`rule`, `glossary`, `card`, `ruling` or `note`."""
-    id: str
-    """Rule number, card id, ruling id, note id or glossary `<document>#<term>`."""
-    number: str | None
-    """Rule number (rules only)."""
-    title: str
-    """Heading to show (the nearest ancestor's heading for an untitled rule, the card name for a ruling)."""
-    names: dict[str, str] | None
-    """Card names per language (cards and rulings)."""
-    langs: tuple[str, ...]
-    """Languages of the result, matched ones first."""
-    snippets: dict[str, str]
-    """Text per language with matched words between `MARK`s; the start of the text when none matched."""
-    score: float
-    """Relevance score (0 for rule-number lookups, which list in rule order)."""
-
-    def to_json(self) -> dict:
-        """The result as a JSON-ready dict."""
-        return {
-            "kind": self.kind,
-            "id": self.id,
-            "number": self.number,
-            "title": self.title,
-            "names": self.names,
-            "langs": list(self.langs),
-            "snippets": self.snippets,
-            "score": round(self.score, 4),
-        }
-
-
-def highlight_terms(items: list[Item], texts: Mapping[str, LangText]) -> dict[str, set[str]]:
-    """Per language, the index forms of the query words, for highlighting."""
-    return {lang: {f for i in items for forms in lt.keywords(i.text) for f in forms} for lang, lt in texts.items()}
-
-
-def make_result(
-    data: dict, score: float, terms: dict, langs: tuple[str, ...], texts: Mapping[str, LangText]
-) -> SearchResult:
-    """Build a result from the stored payload, with a snippet per language (searched languages first)."""
-    snippets, matched = {}, []
-    for lang in data["langs"]:
-        lt = texts.get(lang)
-        text = data["texts"].get(lang) or data["titles"].get(lang, "")
-        snippets[lang], hit = snippet(lt, text, terms) if lt else (_clip(text), False)
-        hit = hit or bool(lt and matches(lt, data["titles"].get(lang, ""), terms))
-        if hit and lang in langs:
-            matched.append(lang)
-    order = tuple(dict.fromkeys([*matched, *(lang for lang in langs if lang in data["langs"]), *data["langs"]]))
-    names = data["names"] if data["kind"] == "card" else {}
-    title = next((t.get(lang) for t in (names, data["titles"]) for lang in order if t and t.get(lang)), "")
-    if not title:
-        title = next((data["context"][lang].partition("\n")[0] for lang in order if data["context"].get(lang)), "")
-    return SearchResult(data["kind"], data["id"], data["number"], title, data["names"], order, snippets, score)
-
-
-def snippet(lt: LangText, text: str, terms: dict) -> tuple[str, bool]:
-    """A window of `text` around the most matched words, marked; (the start of the text, False) if none match."""
-    spans = matches(lt, text, terms)
-    if not spans:
-        return _clip(text), False
-    best = max(range(len(spans)), key=lambda i: sum(1 for s in spans[i:] if s[1] - spans[i][0] <= SNIPPET))
-    start = max(0, spans[best][0] - 60)
-    start = text.rfind(" ", 0, start) + 1 if start else 0
-    end = min(len(text), start + SNIPPET)
-    parts, pos = [], start
-    for a, b in spans:
-        if a >= pos and b <= end:
-            parts += [text[pos:a], MARK[0], text[a:b], MARK[1]]
-            pos = b
-    parts.append(text[pos:end])
-    body = "".join(parts).replace("\n", " ")
-    return ("…" if start else "") + body + ("…" if end < len(text) else ""), True
-
-
-def matches(lt: LangText, text: str, terms: dict) -> list[tuple[int, int]]:
-    """Character spans of the words of `text` that match the query terms of a language, in order."""
-    wanted = terms.get(lt.lang)
-    if not wanted or not text:
-        return []
-    return [
-        m.span()
-        for m in WORD.finditer(text)
-        if not lt.is_stop(w := m.group().lower()) and not wanted.isdisjoint(lt.forms(w))
-    ]
-
-
-def _clip(text: str) -> str:
-    """The first SNIPPET characters of a text, cut at a space."""
-    flat = text.replace("\n", " ")
-    if len(flat) <= SNIPPET:
-        return flat
-    cut = flat.rfind(" ", 0, SNIPPET)
-    return flat[: cut if cut > 0 else SNIPPET] + "…"
+    citing: dict[int, float] = {}
+    for d, s in scored.items():
+        for c in reader.info(d)[2]:
+            citing[c] = citing.get(c, 0.0) + s / top
+    return {d: s * (1 + CITED_BONUS * min(1.0, citing.get(d, 0.0))) for d, s in scored.items()}

@@ -1,6 +1,9 @@
-"""Text analysis shared by indexing and ranking: words, folding, stop words and index forms per language.
+"""Text analysis shared by indexing, ranking and the site: tokens, folding, stop words and index forms.
 
-Pure Python (no whoosh): `kb.search.index` builds a `LangText` per language from whoosh's stemmers and stop lists.
+Pure Python (no whoosh): `kb.search.index` builds a `LangText` per language from whoosh's stemmers and stop
+lists. A token is a word (`120.2a` stays whole), a mana symbol (`{T}`, `{W/U}`) or a power/toughness or
+counter (`2/2`, `+1/+1`): symbols are indexed as themselves, so a letter never matches `{T}`. Queries are
+folded first and then split with the same patterns; `templates/static/kbsearch.js` does exactly that.
 """
 
 from __future__ import annotations
@@ -8,12 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kb.sources.text import fold
 
-TOKEN = r"\w+(?:\.?\w+)*"
-"""A word: letters/digits, dots inside kept (`120.2a` stays whole); `’` and `'` split elisions."""
-WORD = re.compile(TOKEN)
+SYMBOL = r"\{[^{}\s]{1,8}\}"
+"""A mana or other symbol between braces: `{T}`, `{2/W}`, `{X}`."""
+STATS = r"(?<![\w/])[+\-−]?(?:\d+|[xX*])/[+\-−]?(?:\d+|[xX*])(?![\w/])"
+"""Power/toughness or a counter: `2/2`, `*/*`, `+1/+1`, `-1/-1` (also with a true minus sign)."""
+WORDS = r"\w+(?:\.\w+)*(?:['’]t(?!\w))?"
+"""Letters and digits; dots inside kept, so `120.2a` stays whole; `’` and `'` split elisions (`l’étape`) but
+not English negations (`can’t`, `doesn’t`: in rules, what cannot happen is the point)."""
+TOKEN = re.compile(f"({SYMBOL})|({STATS})|({WORDS})")
+KIND_NAMES = ("symbol", "stats", "word")
 FRENCH_EXTRA = {
     "l",
     "d",
@@ -49,13 +59,47 @@ FRENCH_EXTRA = {
     "donc",
     "car",
     "ni",
+    "peut",
+    "peuvent",
+    "fait",
 }
-"""French elisions and question words, stop words on top of the Snowball list."""
+"""French elisions, question words and the commonest verbs of questions, on top of the Snowball list."""
+MAX_STEMMED = 40
+"""Longer words are indexed as written (no language has such words; a stemmer would take its time on them)."""
+NEGATIONS = {"en": ("un", "non")}
+"""Prefixes that negate a word (`untapped`, `nonland`): the word also counts, at half weight, as the word it
+negates, so `tapped creature` finds the rule about untapped creatures."""
+ENGLISH_EXTRA = {"happens", "happen", "get", "gets", "let", "lets", "thing", "things", "much", "many"}
+"""Words of English questions that say nothing about the rules (`what happens when…`, `how many…`)."""
+
+
+Token = tuple[int, int, str, str, str]
+"""One token of a text: (start, end, kind, text, raw): the offsets of its first character and just after its last,
+its kind (`word`, `symbol` like `{t}`, `stats` like `+1/+1` or `2/2`), the token folded (lower case, no accents, a
+true minus sign as `-`) and as written in lower case (what the stemmer sees). A plain tuple: texts have many."""
+START, END, KIND, TEXT, RAW = range(5)
+
+
+def tokens(text: str) -> list[Token]:
+    """The tokens of a text, in order (stop words included)."""
+    return [(m.start(), m.end(), *_analyse(m.lastindex, m.group())) for m in TOKEN.finditer(text)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _analyse(group: int, written: str) -> tuple[str, str, str]:
+    """(kind, folded, raw) of a token as written (cached: texts repeat their words)."""
+    raw = written.lower().replace("−", "-")
+    return KIND_NAMES[group - 1], raw if raw.isascii() else fold(raw), raw  # folding leaves ASCII words alone
+
+
+def query_tokens(text: str) -> list[tuple[str, str]]:
+    """(kind, folded text) of the tokens of a query: folded first, then split (as the site's JavaScript does)."""
+    return [(KIND_NAMES[m.lastindex - 1], m.group()) for m in TOKEN.finditer(fold(text).replace("−", "-"))]
 
 
 def words(text: str) -> list[str]:
-    """The lowercase words of a text, in order, stop words included."""
-    return WORD.findall(text.lower())
+    """The lowercase words and symbols of a text, in order, stop words included."""
+    return [t[TEXT] for t in tokens(text)]
 
 
 @dataclass(eq=False)
@@ -66,26 +110,42 @@ class LangText:
     stem: Callable[[str], str]
     stops: frozenset[str]
     """Stop words, accented and folded."""
+    negations: tuple[str, ...] = ()
+    """Prefixes that negate a word (see NEGATIONS)."""
     _forms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
-    def forms(self, word: str) -> tuple[str, ...]:
-        """Index forms of a lowercase word: stemmed then folded, and folded then stemmed when that differs."""
-        found = self._forms.get(word)
+    def forms(self, token: Token) -> tuple[str, ...]:
+        """Index forms of a token: a word stemmed then folded, and folded then stemmed; a symbol as itself."""
+        _, _, kind, text, raw = token
+        found = self._forms.get(raw)
         if found is None:
-            first, second = fold(self.stem(word)), self.stem(fold(word))
-            found = self._forms[word] = (first,) if first == second else (first, second)
+            if kind != "word" or len(text) > MAX_STEMMED or any(c.isdigit() for c in text):
+                found = (text,)
+            else:
+                first, second = fold(self.stem(raw)), self.stem(text)
+                found = (first,) if first == second else (first, second)
+            self._forms[raw] = found
         return found
 
+    def negated(self, word: str, vocab) -> str | None:
+        """The word that a folded word negates (`untapped` -> `tapped`) when `vocab` has it, else None."""
+        for prefix in self.negations:
+            rest = word[len(prefix) :]
+            if word.startswith(prefix) and len(rest) >= 4 and rest in vocab:
+                return rest
+        return None
+
     def is_stop(self, word: str) -> bool:
-        """Whether a lowercase word is dropped from keyword queries (stop word or a single letter)."""
+        """Whether a folded word is left out of keyword queries (stop word or a single letter or digit)."""
         return len(word) < 2 or word in self.stops
 
-    def keywords(self, text: str) -> list[tuple[str, ...]]:
-        """The forms of each non-stop word of a text, in order (the words a keyword query requires)."""
-        return [self.forms(w) for w in words(text) if not self.is_stop(w)]
+
+def is_stop(word: str, kind: str, stops: frozenset[str] | set[str]) -> bool:
+    """Whether a folded query token is a stop word: symbols and stats never are."""
+    return kind == "word" and (len(word) < 2 or word in stops)
 
 
 def stop_words(lang: str, listed: Iterable[str]) -> frozenset[str]:
-    """A language's stop words (French elisions and question words added), in accented and folded forms."""
-    found = set(listed) | (FRENCH_EXTRA if lang == "fr" else set())
+    """A language's stop words (French and English extras added), in accented and folded forms."""
+    found = set(listed) | (FRENCH_EXTRA if lang == "fr" else set()) | (ENGLISH_EXTRA if lang == "en" else set())
     return frozenset(found | {fold(w) for w in found})

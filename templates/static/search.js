@@ -1,17 +1,37 @@
-/* Client-side search: one Pagefind bundle per language, queried together; rule numbers and card names jump. */
+/* The search page: rule numbers and card names jump to their page; anything else is ranked by kbsearch.js over
+   kb's own index (the same results as `kb search`). Each result shows the reader's language, the other one
+   a click away. */
+import { searchFold as fold, ruleNumber } from "./kbtext.js";
+import { Index, SearchError } from "./kbsearch.js";
+
 const box = document.getElementById("search");
 const root = box.dataset.root;
-const langs = box.dataset.langs.split(" ").filter(Boolean);
+const assets = box.dataset.assets || root; /* the site root: index and jump map, shared by the interface trees */
+const ui = document.body.dataset.ui || document.documentElement.lang || "en";
 const input = document.getElementById("q");
 const statusEl = document.getElementById("search-status");
 const list = document.getElementById("results");
+const LIMIT = 30;
+const WORDS = {
+  fr: { results: (n) => `${n} résultat${n > 1 ? "s" : ""}`, none: "Aucun résultat.", mean: "Vouliez-vous dire",
+        other: (lang) => `Voir en ${lang === "en" ? "anglais" : lang === "fr" ? "français" : lang.toUpperCase()}`,
+        broken: "La recherche n'a pas pu charger son index." },
+  en: { results: (n) => `${n} result${n > 1 ? "s" : ""}`, none: "No result.", mean: "Did you mean",
+        other: (lang) => `Show in ${lang === "en" ? "English" : lang === "fr" ? "French" : lang.toUpperCase()}`,
+        broken: "Search could not load its index." },
+};
+const say = WORDS[ui] || WORDS.en;
 
-import { searchFold as fold, ruleNumber } from "./kbtext.js";
+/* The language the reader reads: the column they chose to show, else the interface's. */
+function readerLang() {
+  const shown = document.documentElement.getAttribute("data-show");
+  return shown && shown !== "both" ? shown : ui;
+}
 
 let jumps = null;
 async function jumpMap() {
   if (!jumps) {
-    try { jumps = await (await fetch(root + "jump.json")).json(); } catch (e) { jumps = { numbers: {}, cards: {} }; }
+    try { jumps = await (await fetch(assets + "jump.json")).json(); } catch (e) { jumps = { numbers: {}, cards: {} }; }
   }
   return jumps;
 }
@@ -30,121 +50,98 @@ function own(map, key) {
   return Boolean(map) && Object.prototype.hasOwnProperty.call(map, key) && typeof map[key] === "string";
 }
 
-let engines = null;
-async function loadEngines() {
-  if (!engines) {
-    engines = await Promise.all(langs.map(async (lang) => {
-      const pf = await import(new URL(`${root}pagefind-${lang}/pagefind.js`, document.baseURI).href);
-      await pf.options({ excerptLength: 24 });
-      return { lang, pf };
-    }));
+let index = null;
+function openIndex() {
+  if (!index) {
+    const load = async (name) => {
+      const res = await fetch(assets + "search/" + name);
+      if (!res.ok) { throw new Error(`${name}: HTTP ${res.status}`); }
+      return res.json();
+    };
+    index = Index.open(load);
   }
-  return engines;
+  return index;
 }
 
-function hrefOf(data, sub) {
-  const url = (data.meta && data.meta.url) || "";
-  const anchor = sub && sub.url.includes("#") ? sub.url.split("#")[1] : "";
-  return root + url + (anchor && anchor !== "main" ? "#" + anchor : "");
-}
-
-/* The word range [from, to) of a sub-result's section: from its anchor to the next anchor of the page. */
-function section(sub, data) {
-  const from = sub && sub.anchor ? sub.anchor.location : 0;
-  const next = (data.anchors || []).map((a) => a.location).filter((l) => l > from);
-  return [from, next.length ? Math.min(...next) : Infinity];
-}
-
-/* A sub-result's relevance (Pagefind lists them in page order, unscored): the summed scores of the words it
-   matched, doubled for each pair of matched words side by side (`bibliothèque vide`), per word of its section,
-   so that a short rule naming the query beats a long one mentioning it in passing. */
-function subScore(sub, data) {
-  const [from, to] = section(sub, data);
-  const length = Number.isFinite(to) ? to - from : (data.word_count || from + 20) - from;
-  const hits = new Set(sub.locations || []);
-  const pairs = (sub.locations || []).filter((l) => hits.has(l + 1)).length;
-  const sum = (sub.weighted_locations || []).reduce((total, w) => total + (w.balanced_score || w.weight || 0), 0);
-  return (sum * (1 + pairs)) / Math.max(20, length);
-}
-
-/* The excerpt as DOM nodes, built from the fragment's plain text and the matched word positions, within the
-   section. Pagefind's own `excerpt` escapes < and > but not &, so it is not HTML to trust: no innerHTML here. */
-function excerptNodes(data, sub, length) {
-  const words = (data.content || "").split(/[\r\n\s]+/g);
-  const locations = (sub || data).locations || [];
-  const [from, to] = section(sub, data);
-  const end = Math.min(words.length, to);
-  const first = locations.length ? Math.min(...locations) : from;
-  const start = Math.max(from, 0, Math.min(first - 6, end - length));
-  const hits = new Set(locations);
-  const out = document.createDocumentFragment();
-  for (let i = start; i < Math.min(end, start + length); i++) {
-    out.append(" ");
-    if (hits.has(i)) {
+function snippetNode(lang, parts) {
+  const p = document.createElement("p");
+  p.lang = lang;
+  p.className = "snippet";
+  const badge = document.createElement("span");
+  badge.className = "badge";
+  badge.textContent = lang.toUpperCase();
+  p.append(badge, " ");
+  for (const part of parts) {
+    if (part.mark) {
       const mark = document.createElement("mark");
-      mark.textContent = words[i];
-      out.append(mark);
+      mark.textContent = part.text;
+      p.append(mark);
     } else {
-      out.append(words[i]);
+      p.append(part.text);
     }
   }
-  return out;
+  return p;
 }
 
-function render(groups) {
-  list.textContent = "";
-  for (const g of groups) {
-    const li = document.createElement("li");
+function resultNode(r) {
+  const li = document.createElement("li");
+  li.dataset.kind = r.kind;
+  li.dataset.id = r.id;
+  const a = document.createElement("a");
+  a.href = root + r.url;
+  a.textContent = r.kind === "rule" ? `${r.number}${r.title ? " " + r.title : ""}` : r.title || r.id;
+  li.appendChild(a);
+  const langs = r.langs.filter((lang) => r.snippets[lang]);
+  const first = langs.includes(readerLang()) ? readerLang() : langs[0];
+  if (first) { li.appendChild(snippetNode(first, r.snippets[first])); }
+  for (const lang of langs.filter((l) => l !== first)) {
+    const details = document.createElement("details");
+    details.className = "other-lang";
+    details.lang = ui;
+    const summary = document.createElement("summary");
+    summary.textContent = say.other(lang);
+    details.append(summary, snippetNode(lang, r.snippets[lang]));
+    li.appendChild(details);
+  }
+  return li;
+}
+
+function showStatus(text, corrected) {
+  statusEl.textContent = text;
+  if (corrected) {
     const a = document.createElement("a");
-    a.href = g.href;
-    a.textContent = g.title;
-    li.appendChild(a);
-    for (const s of g.snippets) {
-      const p = document.createElement("p");
-      p.lang = s.lang;
-      p.className = "snippet";
-      const badge = document.createElement("span");
-      badge.className = "badge";
-      badge.textContent = s.lang.toUpperCase();
-      p.appendChild(badge);
-      const span = document.createElement("span");
-      span.appendChild(s.excerpt);
-      p.appendChild(span);
-      li.appendChild(p);
-    }
-    list.appendChild(li);
+    a.href = "?q=" + encodeURIComponent(corrected);
+    a.textContent = corrected;
+    a.addEventListener("click", (e) => { e.preventDefault(); input.value = corrected; go(corrected, false); });
+    statusEl.append(` · ${say.mean} `, a, " ?");
   }
 }
 
 let serial = 0;
 async function runSearch(query) {
   const mine = ++serial;
-  const q = fold(query).trim();
-  if (!q) { list.textContent = ""; statusEl.textContent = ""; return; }
-  const found = [];
-  for (const { lang, pf } of await loadEngines()) {
-    const res = await pf.search(q);
-    const top = await Promise.all(res.results.slice(0, 12).map((r) => r.data().then((d) => [r.score, d])));
-    for (const [score, d] of top) {
-      const ranked = (d.sub_results || []).map((s, i) => [subScore(s, d), i, s]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-      const subs = ranked.length ? ranked.slice(0, 3).map((r) => r[2]) : [null];
-      subs.forEach((s, i) => found.push({ score: score - i * 0.01, lang, href: hrefOf(d, s),
-        title: s && s.title && s.title !== d.meta.title ? `${s.title} — ${d.meta.title}` : d.meta.title,
-        excerpt: excerptNodes(d, s, 24) }));
-    }
+  if (!query.trim()) { list.textContent = ""; statusEl.textContent = ""; return; }
+  let found;
+  try {
+    found = await (await openIndex()).search(query, LIMIT);
+  } catch (err) {
+    if (mine !== serial) { return; }
+    list.textContent = "";
+    list.dataset.query = query;
+    showStatus(err instanceof SearchError ? err.message : `${say.broken} (${err.message})`, null);
+    return;
   }
   if (mine !== serial) { return; }
-  const groups = new Map();
-  found.sort((a, b) => b.score - a.score);
-  for (const f of found) {
-    if (!groups.has(f.href)) { groups.set(f.href, { href: f.href, title: f.title, snippets: [] }); }
-    groups.get(f.href).snippets.push({ lang: f.lang, excerpt: f.excerpt });
-  }
-  render([...groups.values()].slice(0, 30));
-  statusEl.textContent = `${groups.size} résultat(s) · result(s)`;
+  list.textContent = "";
+  list.dataset.query = query; /* which question the list answers (tests and benchmarks wait on it) */
+  for (const r of found.results.filter((x) => x.url)) { list.appendChild(resultNode(r)); }
+  showStatus(found.results.length ? say.results(found.results.length) : say.none, found.corrected);
 }
 
-async function submit(query, jump) {
+async function go(query, jump) {
+  const url = new URL(location.href);
+  url.searchParams.set("q", query);
+  history.replaceState(null, "", url);
   if (jump) {
     const target = await jumpTarget(query);
     if (target) { location.assign(root + target); return; }
@@ -154,13 +151,10 @@ async function submit(query, jump) {
 
 document.getElementById("search-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const url = new URL(location.href);
-  url.searchParams.set("q", input.value);
-  history.replaceState(null, "", url);
-  submit(input.value, true);
+  go(input.value, true);
 });
 let timer = null;
 input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => runSearch(input.value), 200); });
 
 const initial = new URLSearchParams(location.search).get("q");
-if (initial) { input.value = initial; submit(initial, true); }
+if (initial) { input.value = initial; go(initial, true); }

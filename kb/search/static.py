@@ -1,0 +1,130 @@
+"""The search index for the static site: the same `IndexData` as the CLI's, as JSON files the browser loads.
+
+Pure Python (no whoosh). `core.json` holds what reading a query needs (vocabulary, stems, card-name words,
+headword concepts, idf, document data and the ranking constants); the postings are split into shards
+(`terms-<k>.json`, a term's shard is `term % shards`) and the texts shown in results into chunks of
+CHUNK documents (`docs-<k>.json`), fetched when a query needs them. `templates/static/kbsearch.js` reads
+them and ranks exactly as `kb.search.rank` does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from kb.model.numbers import TYPED_PATTERN
+from kb.search import build, lookup, rank, results
+from kb.search.build import IndexData
+from kb.search.db import FUZZY_MAX_LEN, FUZZY_MIN
+
+FORMAT = 1
+"""Version of the files' layout, checked by the JavaScript."""
+CHUNK = 64
+"""Documents per text chunk."""
+SHARD_BYTES = 80_000
+"""Approximate size of a postings shard."""
+
+
+def constants() -> dict:
+    """The ranking constants, so that the JavaScript never copies a number by hand."""
+    return {
+        "COVERAGE_POWER": rank.COVERAGE_POWER,
+        "NAME_IMPACT": rank.NAME_IMPACT,
+        "RERANK": rank.RERANK,
+        "WINDOW": rank.WINDOW,
+        "PROXIMITY_BONUS": rank.PROXIMITY_BONUS,
+        "HEAD_BONUS": rank.HEAD_BONUS,
+        "HEAD_SHARE": rank.HEAD_SHARE,
+        "CITED_BONUS": rank.CITED_BONUS,
+        "CONCEPT_CREDIT": rank.CONCEPT_CREDIT,
+        "INEXACT": rank.INEXACT,
+        "MAX_SLOTS": lookup.MAX_SLOTS,
+        "MAX_WORD": lookup.MAX_WORD,
+        "STEM_FACTOR": lookup.STEM_FACTOR,
+        "FUZZY_FACTOR": lookup.FUZZY_FACTOR,
+        "FUZZY_MAX": lookup.FUZZY_MAX,
+        "FUZZY_MIN": FUZZY_MIN,
+        "FUZZY_MAX_LEN": FUZZY_MAX_LEN,
+        "CONCEPT_FACTOR": lookup.CONCEPT_FACTOR,
+        "NAME_MIN": lookup.NAME_MIN,
+        "NAME_LIMIT": lookup.NAME_LIMIT,
+        "SNIPPET": results.SNIPPET,
+        "LEAD": results.LEAD,
+        "GAP": build.GAP,
+    }
+
+
+def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | None]) -> dict:
+    """Write the site's search files into `folder`; `url_of(document)` gives a document's page (None: not
+    on the site, left out of results). Return the core's summary (documents, shards)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shards = _shard_count(data)
+    core = {
+        "format": FORMAT,
+        "langs": data.langs,
+        "constants": constants(),
+        "pattern": TYPED_PATTERN,
+        "shards": shards,
+        "chunk": CHUNK,
+        "docs": _docs(data, url_of),
+        "lang": {lang: _lang(li, sum(lang in d.bounds for d in data.docs)) for lang, li in data.lang_index.items()},
+    }
+    _dump(folder / "core.json", core)
+    for k in range(shards):
+        part = {
+            lang: {str(t): _postings(p) for t, p in enumerate(li.terms) if t % shards == k}
+            for lang, li in data.lang_index.items()
+        }
+        _dump(folder / f"terms-{k}.json", part)
+    for k in range(0, len(data.payloads), CHUNK):
+        chunk = [_payload(p, d) for p, d in zip(data.payloads[k : k + CHUNK], data.docs[k : k + CHUNK], strict=True)]
+        _dump(folder / f"docs-{k // CHUNK}.json", chunk)
+    return {"docs": len(data.docs), "shards": shards}
+
+
+def _dump(path: Path, value) -> None:
+    """Write compact JSON (floats as Python writes them: JavaScript reads back the same numbers)."""
+    path.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def _shard_count(data: IndexData) -> int:
+    """Enough shards for postings of about SHARD_BYTES each."""
+    size = sum(12 * len(p.docs) + 4 * sum(map(len, p.positions)) for li in data.lang_index.values() for p in li.terms)
+    return max(1, min(256, size // SHARD_BYTES + 1))
+
+
+def _docs(data: IndexData, url_of) -> dict:
+    """Per-document columns: kind, key, number, page, boost, languages, headwords, citations."""
+    docs = data.docs
+    return {
+        "kind": [d.kind for d in docs],
+        "key": [d.key for d in docs],
+        "number": [d.number for d in docs],
+        "url": [url_of(n) for n in range(len(docs))],
+        "boost": [d.boost for d in docs],
+        "langs": [d.langs for d in docs],
+        "heads": [d.heads for d in docs],
+        "cites": [d.cites for d in docs],
+    }
+
+
+def _lang(li, n: int) -> dict:
+    """A language's tables: words, stems, idf, stop words, card-name words, headword concepts."""
+    return {
+        "vocab": {w: [t, li.df.get(w, 0), li.bits[w]] for w, t in li.vocab.items()},
+        "forms": li.forms,
+        "idf": [p.idf for p in li.terms],
+        "stops": sorted(li.stops),
+        "names": li.names,
+        "concepts": {str(t): c for t, c in li.concepts.items()},
+        "n": n,
+    }
+
+
+def _postings(p) -> list:
+    return [p.docs, p.impacts, p.positions, p.masks, p.titles]
+
+
+def _payload(p, d) -> list:
+    return [p.titles, p.texts, p.names, p.context, p.spans, d.bounds]

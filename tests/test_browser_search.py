@@ -1,0 +1,175 @@
+"""The site's search in real headless Chromium: kb's own ranking (the CLI's results), one result per rule, the
+reader's language first, `-word` and `lang:`, spelling corrections, messages for `edition:` and for file://."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+
+from tests.conftest import CONTENT, CR2026
+
+pytestmark = pytest.mark.browser
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The 2026 English CR, the French seeds and the Dissension cards: built, served on 127.0.0.1, and indexed
+    for the CLI too."""
+    from kb.link.load import load
+    from kb.search.index import open_index
+    from kb.site.serve import make_server, url_of
+    from kb.site.write import build_site
+
+    root = tmp_path_factory.mktemp("browser-search")
+    content = root / "content"
+    (content / "en").mkdir(parents=True)
+    (content / "fr").mkdir()
+    shutil.copy(CR2026, content / "en" / CR2026.name)
+    for path in (CONTENT / "en").glob("cards-*.json"):
+        shutil.copy(path, content / "en" / path.name)
+    for path in (CONTENT / "fr").glob("*.txt"):
+        shutil.copy(path, content / "fr" / path.name)
+    kb = load(content)
+    build_site(kb, root / "site")
+    server = make_server(root / "site", port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    index = open_index(content, kb)
+    yield url_of(server), index, root / "site"
+    index.close()
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian Chromium, no network beyond 127.0.0.1."""
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-background-networking"]
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, site):
+    """A fresh page that fails on any request leaving 127.0.0.1 and on any JavaScript error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    outside = []
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(site[0])
+            else (outside.append(route.request.url), route.abort())
+        ),
+    )
+    tab = context.new_page()
+    errors = []
+    tab.on("pageerror", lambda err: errors.append(str(err)))
+    yield tab
+    context.close()
+    assert outside == [], "requests left the site"
+    assert errors == [], "JavaScript errors"
+
+
+def ask(page, site, query: str, ui: str = "en") -> list[str]:
+    """Type a query in the search page of an interface, press Enter; the ids of the results, in order."""
+    page.goto(f"{site[0]}{ui}/search.html")
+    page.locator("#q").fill(query)
+    page.locator("#q").press("Enter")
+    page.wait_for_function("q => document.getElementById('results').dataset.query === q", arg=query)
+    return page.locator("#results > li").evaluate_all("els => els.map(e => e.dataset.id)")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["trample", "deathtouch trample", "storm count", "can a tapped creature block", "{T}", "bibliotheque vide",
+     "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "isper", "étape de fin"],
+)  # fmt: skip
+def test_the_site_ranks_as_the_cli(page, site, query):
+    expected = [r.id for r in site[1].search(query, limit=30)]
+    assert ask(page, site, query) == expected
+
+
+def test_trample_gives_its_rule_first_linking_its_anchor(page, site):
+    assert ask(page, site, "trample")[0] == "702.19"
+    assert page.locator("#results > li > a").first.get_attribute("href") == "rules/702.html#702.19"
+
+
+def test_one_result_per_rule_and_every_rule_reachable(page, site):
+    found = ask(page, site, "pioche", "fr")
+    assert len(found) == len(set(found))
+    assert "120.1" in found  # no longer hidden behind its page's first three subrules
+
+
+def test_words_never_match_symbols_or_stop_words(page, site):
+    ask(page, site, "pioche", "fr")
+    marks = page.locator("#results mark").all_inner_texts()
+    assert marks and all(m.lower().startswith("pioch") for m in marks)  # never {P}
+    ask(page, site, "étape de fin", "fr")
+    marks = {m.lower() for m in page.locator("#results mark").all_inner_texts()}
+    assert "de" not in marks and "des" not in marks and marks <= {"étape", "étapes", "fin", "fins", "etape"}
+
+
+def test_snippets_show_the_text_once_as_written(page, site):
+    ask(page, site, "bibliotheque vide", "fr")
+    first = page.locator("#results > li").first.locator(".snippet").first.inner_text()
+    assert "bibliothèque" in first and "bibliotheque" not in first
+    assert first.count("120.4") == 0 and "_" not in first
+
+
+def test_reader_language_first_the_other_one_click_away(page, site):
+    ask(page, site, "draw", "fr")
+    item = page.locator("#results > li").filter(has=page.locator("details.other-lang")).first
+    assert item.locator(":scope > .snippet").get_attribute("lang") == "fr"
+    other = item.locator("details.other-lang .snippet")
+    assert other.get_attribute("lang") == "en" and not other.is_visible()
+    item.locator("details.other-lang summary").click()
+    assert other.is_visible()
+
+
+def test_minus_word_and_lang_filter(page, site):
+    with_word = ask(page, site, "pioche", "fr")
+    without = ask(page, site, "pioche -bibliothèque", "fr")
+    assert "120.4" in with_word and "120.4" not in without and without
+    ask(page, site, "lang:fr draw", "en")
+    assert page.locator("#results > li").count() == 0 or all(
+        "fr" in langs
+        for langs in page.locator("#results .snippet").evaluate_all("els => els.map(e => e.getAttribute('lang'))")
+    )
+
+
+def test_misspelling_is_corrected_with_a_link(page, site):
+    assert ask(page, site, "tramle")[0] == "702.19"
+    status = page.locator("#search-status")
+    assert "Did you mean" in status.inner_text()
+    status.locator("a").click()
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'trample'")
+    assert page.locator("#q").input_value() == "trample"
+
+
+def test_edition_filter_says_it_is_for_the_cli(page, site):
+    assert ask(page, site, "storm edition:2015-09-26") == []
+    assert "kb search --edition" in page.locator("#search-status").inner_text()
+
+
+def test_malformed_query_is_one_clear_message(page, site):
+    assert ask(page, site, '"unbalanced') == []
+    assert "unbalanced quote" in page.locator("#search-status").inner_text()
+
+
+def test_opened_from_disk_the_page_says_why_search_cannot_work(browser, site):
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.goto((site[2] / "en" / "search.html").as_uri())
+    note = tab.locator("#search-file")
+    note.wait_for(state="visible")
+    assert "kb serve" in note.inner_text()
+    context.close()
