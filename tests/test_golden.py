@@ -17,7 +17,7 @@ from tests.conftest import FIXTURES, ROOT
 
 GOLDEN = ROOT / "tests" / "golden"
 SKIPPED = ("static", "pagefind-")
-VOLATILE = ("content_hash", "kb_version", "templates_hash")
+VOLATILE = ("content_hash", "kb_version", "templates_hash", "seal")
 
 
 def built_files(site: Path) -> dict[str, str]:

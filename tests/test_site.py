@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 import html5lib
 import pytest
 from click.testing import CliRunner
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
 from kb.site import render
@@ -25,6 +25,7 @@ from kb.sources import search_fold
 from tests.conftest import CONTENT, FIXTURES, write
 
 SKIP = ("pagefind-",)
+NOT_FOUND = "404.html"
 
 
 class _Collect(HTMLParser):
@@ -80,9 +81,13 @@ def _check_link(site: Path, page: Path, href: str, ids: dict[Path, set[str]]) ->
     parts = urlsplit(href)
     if parts.scheme == "data":
         return []  # inline, no request
-    if parts.scheme or parts.netloc or href.startswith("/"):
+    if page == site / NOT_FOUND and href.startswith("/") and not href.startswith("//"):
+        parts = urlsplit(href[1:])  # served at any address, the 404 page links from the site root
+        target = (site / unquote(parts.path)).resolve()
+    elif parts.scheme or parts.netloc or href.startswith("/"):
         return [f"{page}: external or absolute link {href}"]
-    target = (page.parent / unquote(parts.path)).resolve() if parts.path else page.resolve()
+    else:
+        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page.resolve()
     if site.resolve() not in target.parents and target != site.resolve():
         return [f"{page}: link {href} leaves the site"]
     if not target.exists():
@@ -142,37 +147,65 @@ def test_site_checker_finds_broken_links(tmp_path):
     assert "missing anchor #nope" in found and "external" in found
 
 
-def test_rule_page_aligns_french_and_english(site_bundled):
-    html = read(site_bundled, "rules/120.html")
-    assert '<div class="row depth-2" id="120.2a">' in html
-    assert '<div class="cell" data-col="fr" lang="fr">' in html and '<div class="cell" data-col="en" lang="en">' in html
-    assert 'href="#120.2a"' in html  # permalink
+def _row(html: str, number: str) -> str:
+    """The HTML of one row of a rule page."""
+    return html.split(f'id="{number}">', 1)[1].split('<div class="row ', 1)[0]
+
+
+def test_rule_page_aligns_french_and_english(site_2015):
+    html = read(site_2015, "fr/rules/120.html")
+    assert '<div class="row d2" id="120.2a">' in html
+    row = _row(html, "120.2a")
+    assert '<a class="num" href="#120.2a"' in row  # one link per row: the number
+    assert '<div class="cell" data-col="fr" lang="fr">' in row and '<div class="cell" data-col="en" lang="en">' in row
     assert "bibliothèque" in html and "library" in html
+    assert "gap" not in html
 
 
-def test_rule_in_one_language_leaves_a_labelled_gap(site_bundled):
-    html = read(site_bundled, "rules/703.html")
-    assert '<div class="cell gap" data-col="en" lang="en">' in html
-    assert "Not in the English text" in html
+def test_a_renumbered_translation_sits_beside_todays_rule_with_its_own_number(site_bundled):
+    html = read(site_bundled, "fr/rules/121.html")  # the French 120 (2015 numbering) is today's 121
+    row = _row(html, "121.2")
+    assert '<div class="cell" data-col="fr" lang="fr">' in row and "Les cartes peuvent uniquement" in row
+    assert '<span class="own-num" title="numéro français : 120.2">120.2</span>' in row
+    assert "Cards may only be drawn one at a time" in row
+
+
+def test_a_rule_missing_in_one_language_is_one_column_with_a_note(site_bundled):
+    html = read(site_bundled, "fr/rules/702.html")  # no French text at all
+    assert '<div class="run single" style="--cols: 1">' in html and 'data-col="' not in html.split("<main")[1]
+    assert (
+        '<p class="missing-note" data-missing="fr">Texte français non disponible pour la règle 702 : '
+        "texte anglais ci-dessous.</p>"
+    ) in html
+    english = read(site_bundled, "en/rules/702.html")
+    assert '<html lang="en">' in english and "No French text for rule 702: the English text follows." in english
+    short = read(site_bundled, "fr/rules/121.html")  # a short English-only run among aligned rows keeps its column
+    assert '<div class="run inline" style="--cols: 2">' in short
+    assert short.count("Texte français non disponible pour 121.2a–121.2b") == 1
 
 
 def test_references_are_links_with_previews_and_backlinks(site_2015):
-    html = read(site_2015, "rules/120.html")
+    html = read(site_2015, "fr/rules/120.html")
     assert '<a class="ref" href="../rules/704.html#704" aria-describedby="pv-en-704">704</a>' in html
     assert 'id="pv-en-704" lang="en"' in html  # the preview text rides along, hidden
-    assert '<span class="ref-missing" title="704: not in the Français rules loaded">704</span>' in html
-    cited = read(site_2015, "rules/704.html")
+    title = "Règle 704 absente du texte français : lien vers la règle en anglais"
+    french = _row(html, "120.4").split('data-col="fr"')[1]
+    assert (
+        f'<a class="ref ref-other" href="../rules/704.html#704" aria-describedby="pv-en-704" hreflang="en" '
+        f'title="{title}">704</a>'
+    ) in french  # a French reference to a rule only the English text has leads there, said in French
+    cited = read(site_2015, "fr/rules/704.html")
     assert 'href="../rules/120.html#120.4"' in cited  # cited by 120.4
 
 
 def test_section_references_point_at_the_contents(site_2015):
-    contents = read(site_2015, "contents.html")
+    contents = read(site_2015, "fr/contents.html")
     assert 'id="1"' in contents and "Game Concepts" in contents
     assert 'href="rules/120.html"' in contents
 
 
 def test_translation_report(site_2015):
-    html = read(site_2015, "report.html")
+    html = read(site_2015, "fr/report.html")
     assert "703.4d" in html
     assert 'href="rules/703.html#703.4d"' in html  # the rule, in both languages
     assert "701.21" in html and "701.22" in html
@@ -180,7 +213,7 @@ def test_translation_report(site_2015):
 
 
 def test_glossary_links_to_rules(site_2015):
-    html = read(site_2015, "glossary.html")
+    html = read(site_2015, "fr/glossary.html")
     assert 'id="g-en-abandon"' in html
     assert 'href="rules/701.html#701.23"' in html
 
@@ -199,16 +232,15 @@ def test_rule_page_exists_without_its_heading_line(tmp_path):
     (tmp_path / "c" / "en").mkdir(parents=True)
     (tmp_path / "c" / "en" / "cr.txt").write_text("120.1.\n\nA player draws.\n\n120.2.\n\nOne at a time.\n")
     site = build_site(load(tmp_path / "c"), tmp_path / "site", search=False).out
-    assert 'id="120.1"' in read(site, "rules/120.html")
+    assert 'id="120.1"' in read(site, "fr/rules/120.html")
     assert check_site(site) == []
 
 
-def test_search_sources_carry_a_folded_copy(site_bundled):
-    html = read(site_bundled, "index-src/fr/rules-120.html")
-    assert '<html lang="fr">' in html and "data-pagefind-body" in html
-    assert "l’étape de pioche" in html and "l etape de pioche" in html and "bibliotheque" in html
-    assert (site_bundled / "pagefind-fr" / "pagefind.js").exists()
-    assert (site_bundled / "pagefind-en" / "pagefind.js").exists()
+def test_search_index_is_shared_by_the_interface_trees(site_bundled):
+    assert (site_bundled / "search").is_dir() and any((site_bundled / "search").iterdir())
+    for ui in ("fr", "en"):
+        html = read(site_bundled, f"{ui}/search.html")
+        assert 'data-root="" data-assets="../"' in html and 'src="../static/search.js"' in html
 
 
 def test_fold():
@@ -257,7 +289,14 @@ def handmade_site(tmp_path_factory) -> Path:
             SRC,
             {"en_text": "Creatures you control get +1/+1."},
         ),
-        Card("bound-determined", {"fr": "Résolu // Déterminé", "en": "Bound // Determined"}, halves, ("r3",), (), SRC),
+        Card(
+            "bound-determined",
+            {"fr": "Résolu // Déterminé", "en": "Bound // Determined"},
+            halves,
+            ("r3", "r4"),
+            (),
+            SRC,
+        ),
     )
     rulings = (
         Ruling(
@@ -284,6 +323,21 @@ def handmade_site(tmp_path_factory) -> Path:
             (),
             SRC,
             "2006-05-01",
+            citations={"120.1": "120.1"},  # as linking finds it: 120.1 of the edition in force then is today's
+        ),
+        Ruling(
+            "r4",
+            "bound-determined",
+            "en",
+            "Then it was rule 120.2, today 120.2a; rule 120.9 led nowhere.",
+            "Gatherer",
+            "en/cards",
+            ("120.2", "120.9"),
+            (),
+            (),
+            SRC,
+            "2009-01-01",
+            citations={"120.2": "120.2a"},  # lineage says 120.2 of then is today's 120.2a, 120.9 went nowhere
         ),
         Ruling("r3", "bound-determined", "fr", "Une carte double.", "Cartes doubles", "fr/faq", (), (), (), SRC),
     )
@@ -320,39 +374,47 @@ def test_handmade_site_is_valid(handmade_site):
 
 
 def test_card_page(handmade_site):
-    html = read(handmade_site, "cards/steeling-stance.html")
-    assert 'aria-label="{W}: white mana"' in html and 'aria-label="{1}: 1 generic mana"' in html
-    assert 'aria-label="{T}: tap"' in html  # symbols in the text too
+    html = read(handmade_site, "fr/cards/steeling-stance.html")
+    french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]
+    assert 'aria-label="{W} : mana blanc"' in french and 'aria-label="{1} : 1 mana générique"' in french
+    assert 'aria-label="{T} : engager"' in french  # symbols in the text too, described in the text's language
+    english = html.split('<section class="card-side" data-col="en" lang="en"')[1].split("</section>")[0]
+    assert 'aria-label="{W}: white mana"' in english and '<span class="cost">' in english
     assert "Position de bravoure" in html and "Steeling Stance" in html
     assert "<em>Discorde</em>" in html and "&lt;script&gt;" in html and "<script>x" not in html
     assert 'href="../rules/120.html#120.2a"' in html and 'href="../rules/120.html#120.1"' in html
     assert 'href="../cards/bound-determined.html"' in html
-    assert '<span class="unlinked" title="no such card loaded">Chose Inconnue</span>' in html
-    assert 'lang="en"' in html and "Forecast only during your upkeep" in html and "2006-05-01" in html
+    assert '<span class="unlinked" title="carte non chargée">Chose Inconnue</span>' in html
+    assert 'lang="en"' in html and "Forecast only during your upkeep" in html
+    assert '<time datetime="2006-05-01" lang="fr">1er mai 2006</time>' in html
+    assert '<time datetime="2006-05-01" lang="en">May 1, 2006</time>' in read(
+        handmade_site, "en/cards/steeling-stance.html"
+    )
     assert 'href="../faq/fr-faq.html#note-prevision"' in html
 
 
 def test_split_card_has_two_faces_and_hybrid_symbol(handmade_site):
-    html = read(handmade_site, "cards/bound-determined.html")
-    assert html.count('<section class="face"') == 2
-    assert 'aria-label="{G/U}: hybrid green or blue mana"' in html
+    html = read(handmade_site, "fr/cards/bound-determined.html")
+    assert html.count('<div class="face">') == 2
+    assert 'aria-label="{G/U} : mana hybride vert ou bleu"' in html
 
 
 def test_card_index_is_alphabetical_per_language(handmade_site):
-    html = read(handmade_site, "cards.html")
+    html = read(handmade_site, "fr/cards.html")
     fr, en = html.split('id="ci-fr"')[1].split('id="ci-en"')
     assert fr.index("Position de bravoure") < fr.index("Résolu // Déterminé")
     assert en.index("Bound // Determined") < en.index("Steeling Stance")
 
 
 def test_faq_page_quotes_rules_as_of_their_date_without_linking_them(handmade_site):
-    html = read(handmade_site, "faq/fr-faq.html")
-    assert "Règles en vigueur au 2006-03-17" in html
+    html = read(handmade_site, "fr/faq/fr-faq.html")
+    assert "Règles en vigueur au 17 mars 2006" in html
+    assert "Rules as of March 17, 2006" in read(handmade_site, "en/faq/fr-faq.html")
     assert '<span class="old-num">502.53a</span>' in html and "502.html" not in html
-    assert (handmade_site / "rules" / "502.html").exists()  # so the assertion above can fail
+    assert (handmade_site / "fr" / "rules" / "502.html").exists()  # so the assertion above can fail
     assert "<em>Discorde</em>" in html and "Mark L. Gottlieb" in html
     assert 'href="../cards/steeling-stance.html"' in html and 'href="../cards/bound-determined.html"' in html
-    rule = read(handmade_site, "rules/120.html")
+    rule = read(handmade_site, "fr/rules/120.html")
     assert 'href="../faq/fr-faq.html#note-prevision"' in rule and 'href="../cards/steeling-stance.html"' in rule
 
 
@@ -362,11 +424,40 @@ def test_card_names_jump(handmade_site):
     assert jump["cards"]["determine"] == "cards/bound-determined.html"
 
 
-def test_markdown_has_raw_html_disabled():
-    assert render.markdown("<script>alert(1)</script> _x_") == Markup(
-        "<p>&lt;script&gt;alert(1)&lt;/script&gt; <em>x</em></p>\n"
+def test_faq_prose_is_inline_markdown_with_raw_html_disabled():
+    ln = _linker()
+    assert ln.prose("<script>alert(1)</script> _x_", "en") == Markup(
+        "<p>&lt;script&gt;alert(1)&lt;/script&gt; <em>x</em></p>"
     )
-    assert "href" not in render.markdown("[a](javascript:alert(1))")
+    assert "href" not in ln.prose("[a](javascript:alert(1))", "en")
+    assert ln.prose("# 1 card\n1. first", "en") == Markup("<p># 1 card</p><p>1. first</p>")  # no heading, no list
+    assert ln.prose("une guilde -- une association", "fr") == Markup("<p>une guilde — une association</p>")
+    assert ln.prose("Ravnica : La Cité « des Guildes »", "fr") == Markup(
+        "<p>Ravnica\u00a0: La Cité «\u00a0des Guildes\u00a0»</p>"
+    )
+    assert 'aria-label="{3} : 3 mana générique"' in ln.prose("une carte qui coûte {3}{B}{R}", "fr")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["This creature gets */1+* until end of turn.", "[Cost]: [Effect].", "1. Choose a card.", "# 1 card", "a_b_c"],
+)
+def test_card_data_text_is_plain_text(text):
+    assert _linker().plain(text, "en") == Markup(f"<p>{escape(text)}</p>")
+
+
+def test_plain_text_draws_symbols_and_links_rules():
+    html = _linker().plain("{T}: Add {G/U}. See rule 120.1.", "en")
+    assert 'aria-label="{T}: tap"' in html and 'aria-label="{G/U}: hybrid green or blue mana"' in html
+    assert '<a class="ref ref-other" href="../rules/120.html#120.1" aria-describedby="pv-fr-120.1"' in html
+
+
+def test_both_halves_of_a_split_card_are_linked():
+    names = {"Résolu // Déterminé": "cards/rd.html", "Résolu": "cards/rd.html", "Déterminé": "cards/rd.html"}
+    html = _linker().prose("la carte Résolu/Déterminé, puis Résolu.", "fr", names)
+    assert html == Markup(
+        '<p>la carte <a href="../cards/rd.html">Résolu</a>/<a href="../cards/rd.html">Déterminé</a>, puis Résolu.</p>'
+    )
 
 
 def test_failed_build_leaves_previous_site_untouched(bundled_kb, tmp_path, monkeypatch):
@@ -389,16 +480,22 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     from kb.cli import main
     from kb.site import write as site_module
 
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     runner = CliRunner()
-    result = runner.invoke(main, ["build", "--content", str(CONTENT), "--out", str(tmp_path / "site")])
+    build = ["build", "--content", str(content), "--out", str(tmp_path / "site")]
+    result = runner.invoke(main, build)
     assert result.exit_code == 0, result.output
-    assert "Built" in result.output and (tmp_path / "site" / "rules" / "120.html").exists()
-    monkeypatch.setattr(site_module, "run_pagefind", lambda site, lang: (_ for _ in ()).throw(OSError("no disk")))
-    result = runner.invoke(main, ["build", "--content", str(CONTENT), "--out", str(tmp_path / "site")])
+    assert "Built" in result.output and (tmp_path / "site" / "fr" / "rules" / "120.html").exists()
+    again = runner.invoke(main, build)  # nothing changed: nothing to do
+    assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
+    with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
+        f.write("\n")
+    monkeypatch.setattr(site_module, "write_search", lambda site, data: (_ for _ in ()).throw(OSError("no disk")))
+    result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
     assert "Traceback" not in result.output
-    assert (tmp_path / "site" / "rules" / "120.html").exists()
+    assert (tmp_path / "site" / "fr" / "rules" / "120.html").exists()
 
 
 def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
@@ -450,20 +547,20 @@ def test_server_stays_inside_the_site(tmp_path):
 
 
 def test_faq_prose_links_rules_with_previews(handmade_site):
-    html = read(handmade_site, "faq/fr-faq.html")
-    assert '<a href="../rules/120.html#120.1" class="ref" aria-describedby="pv-fr-120.1">120.1</a>' in html
+    html = read(handmade_site, "fr/faq/fr-faq.html")
+    assert '<a class="ref" href="../rules/120.html#120.1" aria-describedby="pv-fr-120.1">120.1</a>' in html
     assert '<div id="pv-fr-120.1" lang="fr"><b>120.1</b>' in html
-    card = read(handmade_site, "cards/steeling-stance.html")
+    card = read(handmade_site, "fr/cards/steeling-stance.html")
     assert 'aria-describedby="pv-fr-120.2a">120.2a</a>' in card and 'id="pv-fr-120.2a"' in card
 
 
 def _linker() -> render.Linker:
-    return render.Linker("../", {"fr": {"120.1"}}, {("fr", "120.1"): "Un joueur pioche."})
+    return render.Linker("../", {"fr": {"120.1": "120.1"}}, {("fr", "120.1"): ("120.1", "Un joueur pioche.")})
 
 
 def test_prose_links_card_names_case_sensitively():
     html = _linker().prose("Un clone copie… le Clone arrive.", "fr", {"Clone": "cards/clone.html"})
-    assert html == Markup('<p>Un clone copie… le <a href="../cards/clone.html">Clone</a> arrive.</p>\n')
+    assert html == Markup('<p>Un clone copie… le <a href="../cards/clone.html">Clone</a> arrive.</p>')
 
 
 def test_prose_folds_apostrophes_and_prefers_the_longest_name():
@@ -481,7 +578,7 @@ def test_prose_links_each_card_once_and_leaves_rule_numbers_alone():
 
 
 def test_ruling_links_a_split_card_by_its_face_name(handmade_site):
-    html = read(handmade_site, "cards/steeling-stance.html")
+    html = read(handmade_site, "fr/cards/steeling-stance.html")
     assert 'et la <a href="../cards/bound-determined.html">Résolu</a>.' in html  # names "Résolu // Déterminé"
 
 
@@ -496,7 +593,7 @@ def test_faqs_with_clashing_slugs_get_distinct_pages(tmp_path):
         for i, doc in enumerate(("fr/faq_x", "fr/faq-x"))
     )
     site = build_site(dataclasses.replace(kb, faqs=infos, notes=notes), tmp_path / "site", search=False).out
-    assert "Note 0" in read(site, "faq/fr-faq-x.html") and "Note 1" in read(site, "faq/fr-faq-x-2.html")
+    assert "Note 0" in read(site, "fr/faq/fr-faq-x.html") and "Note 1" in read(site, "fr/faq/fr-faq-x-2.html")
     assert check_site(site) == []
 
 
@@ -515,24 +612,30 @@ def test_rule_from_another_edition_is_labelled(tmp_path):
     from kb.site.write import build_site
 
     kb = load(_two_editions(tmp_path))
-    assert kb.links.alignment.only_in["fr"] == ("120.2",)
+    assert kb.links.alignment.only_in["fr"] == ("120.1", "120.2")
+    assert [r.number for r in kb.orphans["fr"]] == ["120.1"]
     site = build_site(kb, tmp_path / "site", search=False).out
-    row = read(site, "rules/120.html").split('id="120.2"')[1].split('<div class="row')[0]
+    row = read(site, "en/rules/120.html").split('id="120.2"')[1].split('<div class="row')[0]
     assert "Old rule two." in row
     title = "Not in the aligned edition (en:2026-01-16): text from edition en:2015-09-26"
     assert f'<span class="ed-tag" title="{title}">en:2015-09-26</span>' in row
     assert row.count("ed-tag") == 1  # the French cell comes from the aligned edition
-    report = read(site, "report.html")
+    orphan = read(site, "en/rules/120.html").split('id="fr-120.1"')[1].split('<div class="row')[0]
+    assert ">120.1</a>" in orphan and "Un joueur pioche." in orphan and "Draw a card." not in orphan
+    report = read(site, "fr/report.html")
     assert 'href="rules/120.html#120.2">120.2</a> <span class="ed-tag">en:2015-09-26</span>' in report
     assert check_site(site) == []
 
 
 def test_coverage_counts_only_the_aligned_editions(tmp_path):
     from kb.link.load import load
-    from kb.site.gather import coverage, gather
+    from kb.site.gather import gather
+    from kb.site.pages import coverage
 
     row = coverage(gather(load(_two_editions(tmp_path))))[0]
-    assert row["counts"] == {"fr": 3, "en": 3} and row["aligned"] == 2 and row["total"] == 4
+    # Lineage finds no 2026 rule that 2015's 120.1 ("Draw.") or 120.2 became: the French 120.1 and 120.2 are
+    # rows of their own (120.1 apart from today's unrelated 120.1), never paired by number.
+    assert row["counts"] == {"fr": 3, "en": 3} and row["aligned"] == 1 and row["total"] == 5
 
 
 # ---- the output folder: never destroy what is not a kb site
@@ -584,9 +687,11 @@ def test_build_replaces_an_earlier_site_and_fills_an_empty_folder(tmp_path, monk
     kb = load(FIXTURES / "golden-content")
     (tmp_path / "empty").mkdir()
     build_site(kb, tmp_path / "empty", search=False)
-    write(tmp_path / "empty" / "stray.html", "left by the old site")
-    build_site(kb, tmp_path / "empty", search=False)
-    assert not (tmp_path / "empty" / "stray.html").exists()
+    write(tmp_path / "empty" / "stray.html", "not written by kb")
+    (tmp_path / "empty" / "index.html").write_text("edited", encoding="utf-8")
+    report = build_site(kb, tmp_path / "empty", search=False)
+    assert (tmp_path / "empty" / "stray.html").read_text() == "not written by kb"  # kept: no build wrote it
+    assert report.kept == ("stray.html",) and (tmp_path / "empty" / "index.html").read_text() != "edited"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]  # no temporary folder left
     (tmp_path / "file").write_text("x")
     with pytest.raises(SiteError, match="not a folder"):
@@ -647,7 +752,7 @@ def test_site_is_stale_when_templates_or_version_change(tmp_path, monkeypatch):
     kb = load(FIXTURES / "golden-content")
     out = site_module.build_site(kb, tmp_path / "site", search=False).out
     stamp = json.loads(read(out, "kb-site.json"))
-    assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "langs"}
+    assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "langs", "seal"}
     assert output_module.site_is_current(out, kb.content_hash)
     assert not output_module.site_is_current(out, "other content")
     monkeypatch.setattr(output_module, "__version__", "9.9.9")
@@ -673,3 +778,184 @@ def test_serve_compares_hashes_without_loading_and_rebuilds_stale_sites(tmp_path
     monkeypatch.setattr(load_module, "load", real_load)
     monkeypatch.setattr(output_module, "templates_hash", lambda: "edited")
     assert "Built" in _cli("serve", "--content", str(content), "--out", str(out), "--port", "0").output
+
+
+def test_seal_tells_an_untouched_site_from_an_edited_one(tmp_path):
+    from kb.link.load import load
+    from kb.site.seal import untouched
+    from kb.site.write import build_site
+
+    out = build_site(load(FIXTURES / "golden-content"), tmp_path / "site", search=False).out
+    assert untouched(out)
+    page = out / "en" / "rules" / "120.html"
+    page.write_text(page.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    assert not untouched(out)
+    page.unlink()
+    assert not untouched(out)
+
+
+MARK = (
+    '<abbr class="lex-mark" lang="fr" title="terme relevé sur les cartes imprimées, pas la traduction officielle">'
+    "*</abbr></span>"
+)
+
+
+def _lex(term: str) -> str:
+    """A French term from printed cards set beside English text, as the French interface marks it."""
+    return f'<span class="lex"> · <i lang="fr">{term}</i>{MARK}'
+
+
+def test_keywords_are_listed_with_their_french_names_from_the_lexicon(site_bundled):
+    french = read(site_bundled, "fr/rules/702.html")
+    toc = french.split('<nav class="onpage"')[1].split("</nav>")[0]
+    assert f'<span class="toc-num">702.2</span> <span lang="en">Deathtouch</span>{_lex("Contact mortel")}' in toc
+    assert f"<p>Trample{_lex('Piétinement')}</p>" in _row(french, "702.19")  # the row itself: `Trample · Piétinement*`
+    assert "pas la traduction officielle des règles" in french.split('<div class="run')[0]  # the legend, once
+    assert "Soif de sang" not in french  # Bloodthirst: one card of evidence, an unsure entry, left out
+    english = read(site_bundled, "en/rules/702.html")
+    toc = english.split('<nav class="onpage"')[1].split("</nav>")[0]
+    assert '<span class="toc-num">702.2</span> <span lang="en">Deathtouch</span></a>' in toc
+    assert "Piétinement" not in english and 'class="lex"' not in english
+
+
+def test_card_types_and_glossary_get_french_terms_marked_as_printed(site_bundled):
+    contents = read(site_bundled, "fr/contents.html")
+    assert f'<span class="toc-title toc-wide" lang="en">Creatures{_lex("Créature")}</span>' in contents
+    assert "pas la traduction officielle des règles" in contents
+    assert "Planeswalkers</span><span class" not in contents  # `Planeswalker` would only repeat the English
+    glossary = read(site_bundled, "fr/glossary.html")
+    trample = glossary.split('id="g-en-trample"')[1].split("</dt>")[0]
+    assert f"<dt>Trample{_lex('Piétinement')}" in trample
+    assert 'class="lex"' not in read(site_bundled, "en/glossary.html")
+
+
+def test_the_labelling_hook_takes_other_labels(bundled_kb):
+    from kb.site import rows
+    from kb.site.gather import gather
+    from kb.site.labels import words
+
+    data = gather(bundled_kb, rule_labels={("fr", "702.2"): "Toucher fatal"})
+    page = next(p for p in data.rule_pages if p.head == "702")
+    assert dict(page.toc)["702.2"] == {"en": "Deathtouch"}
+    html = rows.toc_list(page.toc, "fr", words("fr"), data.rule_labels)
+    assert f'<span lang="en">Deathtouch</span>{_lex("Toucher fatal")}' in html
+    assert "Piétinement" not in html
+
+
+def test_rule_page_history_shows_numbers_and_word_diffs(site_bundled):
+    html = read(site_bundled, "fr/rules/121.html")
+    history = html.split('<details class="history">')[1].split("</details>")[0]
+    assert "Historique du texte anglais" in history and "(2 éditions," in history
+    assert "Le texte français est traduit de l’édition du 26 septembre 2015." in history
+    story = history.split('href="#121.2c">121.2c</a>')[1].split("</li>")[0]
+    assert "120.2a <span" in story and "(2015)" in story and "renumérotée" in story  # its number in each edition
+    assert "<del>his or her</del> <ins>their</ins>" in story
+    assert 'title="Le texte anglais a changé depuis l’édition traduite">traduction antérieure' in story
+    assert 'href="../changes/en-2015-09-26--en-2026-01-16.html"' in history
+    assert '<details class="history" open' not in html  # collapsed until asked for
+
+
+def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
+    from kb.link.history import compare
+
+    path = "changes/en-2015-09-26--en-2026-01-16.html"
+    for ui in ("fr", "en"):
+        assert f'href="{path}"' in read(site_bundled, f"{ui}/index.html")
+        assert f'href="{path}"' in read(site_bundled, f"{ui}/contents.html")
+    html = read(site_bundled, f"fr/{path}")
+    counts = compare(bundled_kb, "en:2015-09-26", "en:2026-01-16").counts()
+    assert f'<a href="#added">Ajoutées</a>\u00a0: <strong>{counts["added"]}</strong>' in html
+    assert f"Inchangées\u00a0: <strong>{counts['unchanged']}</strong>" in html
+    assert '<span class="old-num">120.2</span> → <a href="../rules/121.html#121.2">121.2</a>' in html
+    changed = html.split('id="changed"')[1]
+    assert "<details><summary>" in changed and "<del>his or her</del> <ins>their</ins>" in changed
+    assert "Changes to the English rules from September 26, 2015 to January 16, 2026" in read(
+        site_bundled, f"en/{path}"
+    )
+    biggest = max(pages(site_bundled), key=lambda page: page.stat().st_size)
+    assert biggest.stat().st_size < 5_000_000, biggest
+
+
+def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
+    html = read(site_bundled, "fr/cards/isperia-the-inscrutable.html")
+    french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]
+    english = html.split('<section class="card-side" data-col="en" lang="en"')[1].split("</section>")[0]
+    assert "Créature légendaire : Sphinx" in french and "<p>Vol</p>" in french  # printed French, from card data
+    assert "Legendary Creature — Sphinx" in english and "<p>Flying</p>" in english
+    # the README: Isperia's card page shows its FAQ ruling and its Gatherer ruling side by side
+    row = html.split('<li class="ruling-row" id="r-1">')[1].split("</li>")[0]
+    assert '<div class="ruling" data-col="fr" lang="fr">' in row and "La carte est nommée après la résolution" in row
+    assert (
+        '<div class="ruling" data-col="en" lang="en">' in row and "The card is named when the ability resolves" in row
+    )
+    assert row.index('data-col="fr"') < row.index('data-col="en"')
+    only = read(site_bundled, "fr/cards/delirium-skeins.html")
+    assert '<p class="missing-note" data-missing="en">sans équivalent dans Gatherer</p>' in only
+    english_only = read(site_bundled, "en/cards/crypt-champion.html")
+    assert '<p class="missing-note" data-missing="fr">no French counterpart in the FAQ</p>' in english_only
+    data_only = read(site_bundled, "fr/cards/aurora-eidolon.html")  # no FAQ: its French text from card data
+    assert "Créature : esprit" in data_only and "sacrifiez l&#39;Eidôlon de l&#39;aurore" in data_only
+
+
+def test_translation_report_lists_stale_translations_and_the_edition_compared(site_bundled):
+    html = read(site_bundled, "fr/report.html")
+    stale = html.split('id="h-stale"')[1].split("</section>")[0]
+    assert "Traductions à revoir" in stale and "(10)" in stale
+    item = stale.split(">120.1</a>")[1].split("</li>")[0]
+    assert "traduite de l’édition du 26 septembre 2015" in item and 'href="../rules/121.html#121.1"' not in item
+    assert 'href="rules/121.html#121.1"' in item and "<del>his or her</del> <ins>their</ins>" in item
+    mismatch = html.split('id="h-mismatch"')[1]
+    assert "Renvois comparés avec l’édition du 26 septembre 2015." in mismatch
+    english = mismatch.split('<td lang="en">')[1].split("</td>")[0]
+    assert 'href="rules/703.html#703.4e"' in english and ">703.4d</a>" in english  # 2015's 703.4d is today's 703.4e
+    assert 'href="rules/701.html#701.32"' in english and ">701.22</a>" in english  # never today's 701.22
+    french = mismatch.split('<td lang="fr">')[1].split("</td>")[0]
+    assert 'href="rules/703.html#703.4e"' in french and ">703.4d</a>" in french
+
+
+def test_faq_quotes_link_todays_rule_only_where_it_was_found(site_bundled):
+    html = read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
+    note = html.split('id="note-prevision"')[1].split("</section>")[0]
+    assert '<span class="old-num">502.53</span>' in note  # the old number, as printed then
+    assert ">→ aujourd’hui 702.57</a>" in note and 'href="../rules/702.html#702.57"' in note
+    assert "titre traduit par le lexique des cartes imprimées" in note
+    assert "rules/502.html" not in html
+
+
+def test_dated_ruling_numbers_lead_to_todays_rule_through_lineage(handmade_site):
+    html = read(handmade_site, "en/cards/bound-determined.html")
+    ruling = html.split("Then it was rule")[1].split("</div>")[0]
+    assert 'href="../rules/120.html#120.2a"' in ruling and 'href="../rules/120.html#120.2"' not in ruling
+    assert 'title="Rule 120.2 as numbered on 2009-01-01: today’s 120.2a"' in ruling
+    assert '<span class="ref-dated" title="Rule 120.9 as numbered on 2009-01-01: no rule of today' in ruling
+
+
+def test_dated_gatherer_ruling_follows_lineage_end_to_end(tmp_path):
+    from kb.link.load import load
+    from kb.site.write import build_site
+
+    content = tmp_path / "content"
+    for edition in ("cr-en-20150926.txt", "cr-en-20260116.txt"):
+        write(content / "en" / edition, (FIXTURES / edition).read_bytes())
+    data = json.loads((FIXTURES / "mtgjson5" / "DIS.json").read_text(encoding="utf-8"))
+    card = next(c for c in data["data"]["cards"] if c["name"] == "Isperia the Inscrutable")
+    card["rulings"] = [{"date": "2016-01-01", "text": "Cards are drawn one at a time (see rule 120.2)."}]
+    data["data"]["cards"] = [card]
+    write(content / "en" / "cards.json", json.dumps(data))
+    kb = load(content, use_cache=False)
+    assert kb.ruling["isperia-the-inscrutable/en/1"].citations == {"120.2": "121.2"}
+    site = build_site(kb, tmp_path / "site", search=False).out
+    html = read(site, "en/cards/isperia-the-inscrutable.html")
+    assert 'href="../rules/121.html#121.2"' in html and "rules/120.html#120.2" not in html
+    assert check_site(site) == []
+
+
+def test_translated_rules_removed_since_have_rows_of_their_own_that_say_so(site_bundled):
+    html = read(site_bundled, "fr/rules/703.html")
+    row = _row(html, "fr-703.4h")
+    assert '<a class="num" href="#fr-703.4h" title="Lien vers 703.4h (copié en cliquant)">703.4h</a>' in row
+    assert (
+        "Pas de texte anglais aujourd’hui pour 703.4h–703.4i : règles supprimées depuis l’édition du "
+        "26 septembre 2015, que le texte français traduit."
+    ) in row
+    assert "l&#39;ordre d&#39;assignation des blessures" in row and 'lang="fr"' in row

@@ -41,4 +41,4 @@ def test_wheel_runs_check_and_build_from_an_unrelated_folder(installed, tmp_path
     build = subprocess.run([installed / "kb", "build", "--out", str(tmp_path / "site")], cwd=tmp_path,
                            capture_output=True, text=True)  # fmt: skip
     assert build.returncode == 0, build.stderr
-    assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "site" / "rules" / "120.html").is_file()
+    assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "site" / "fr" / "rules" / "120.html").is_file()

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
+from kb.model import Card, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
-from kb.model.numbers import TYPED_PATTERN
-from kb.sources import search_fold as fold
-from kb.sources import slug, sort_name, unique
+from kb.model.numbers import sort_key
+from kb.site.editions import ChangesPage, PageHistory, changes_pages, page_history, word_diffs
+from kb.site.terms import glossary_labels, lexicon_labels
+from kb.sources import file_slug, slug, sort_name, unique
 
 DEPTH = {"section": 0, "rule": 0, "numbered": 1, "subrule": 2}
 PREVIEW_CHARS = 500
@@ -18,9 +19,10 @@ PREVIEW_CHARS = 500
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One rule number on a rule page, with the rule in each language (None leaves a gap)."""
+    """One rule number on a rule page, with the rule in each language (None where a language lacks it)."""
 
     number: str
+    """The row's number: the reference language's (a cell's own number may differ, see `Rule.number`)."""
     depth: int
     cells: dict[str, Rule | None]
     fallback: dict[str, str]
@@ -29,6 +31,32 @@ class Row:
     """Language -> numbers of the rules that cite it."""
     mentions: tuple[tuple[str, str], ...]
     """(label, site path) of the rulings' cards and notes that cite it."""
+    label: str = ""
+    """The number shown, when it is not the row's key (a translated rule with no counterpart today: `703.4h`)."""
+
+    @property
+    def langs(self) -> tuple[str, ...]:
+        """Languages that have text for this row, in display order."""
+        return tuple(lang for lang, rule in self.cells.items() if rule is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Consecutive rows of a rule page that have text in the same languages: a grid, or one column."""
+
+    langs: tuple[str, ...]
+    """Languages with text in every row of the run (one: the run is shown as a single column)."""
+    missing: tuple[str, ...]
+    """Languages of the site with no text in the run."""
+    rows: tuple[Row, ...]
+    inline: bool = False
+    """A short one-language run among aligned rows: kept in its language's column of the grid, not widened."""
+
+    @property
+    def span(self) -> str:
+        """`702.1–702.190`, or the one number."""
+        first, last = self.rows[0].label or self.rows[0].number, self.rows[-1].label or self.rows[-1].number
+        return first if first == last else f"{first}–{last}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +66,31 @@ class RulePage:
     head: str
     titles: dict[str, str]
     rows: tuple[Row, ...]
+    runs: tuple[Run, ...] = ()
+    """The rows cut where the languages present change."""
+    toc: tuple[tuple[str, dict[str, str]], ...] = ()
+    """(number, language -> short label) of the page's numbered rules, for the list at the top of long pages."""
 
     @property
     def path(self) -> str:
-        """Where the page is written."""
+        """Where the page is written, in each interface tree."""
         return f"rules/{self.head}.html"
+
+    @property
+    def langs(self) -> tuple[str, ...]:
+        """Languages with text somewhere on the page."""
+        return tuple(dict.fromkeys(lang for run in self.runs for lang in run.langs))
 
     def label(self, langs: list[str]) -> str:
         """`120 · Piocher une carte · Drawing a Card`: the number and its titles in `langs` order."""
         return " · ".join([self.head, *(self.titles[lang] for lang in langs if lang in self.titles)])
+
+    def title_in(self, ui: str) -> tuple[str, str]:
+        """(title, its language) to show in an interface: its own, else another language's."""
+        if ui in self.titles:
+            return self.titles[ui], ui
+        lang = next(iter(self.titles), ui)
+        return self.titles.get(lang, ""), lang
 
 
 @dataclass
@@ -58,8 +102,12 @@ class SiteData:
     """Languages of the rules, French first, then English, then the others."""
     search_langs: list[str] = field(default_factory=list)
     """Languages that get a search index (one Pagefind bundle each)."""
-    anchors: dict[str, set[str]] = field(default_factory=dict)
-    texts: dict[tuple[str, str], str] = field(default_factory=dict)
+    rows: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Language -> its own rule number -> the row (reference number, the page anchor) showing it."""
+    texts: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
+    today: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Language -> a number it cites but does not have -> today's reference number (through lineage)."""
     rule_pages: list[RulePage] = field(default_factory=list)
     sections: list[dict] = field(default_factory=list)
     card_path: dict[str, str] = field(default_factory=dict)
@@ -67,7 +115,7 @@ class SiteData:
     faq_path: dict[str, str] = field(default_factory=dict)
     faq_notes: dict[str, list[FaqNote]] = field(default_factory=dict)
     """FAQ document -> its general notes, in source order."""
-    card_rulings: dict[str, list[tuple[str, str, list[Ruling]]]] = field(default_factory=dict)
+    card_rulings: dict[str, list[tuple[str, str, list[Ruling], bool]]] = field(default_factory=dict)
     """Card id -> its rulings grouped by language and source (see `rulings_of`)."""
     fallbacks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Language -> (number, edition id) of the rules shown from an edition other than the aligned one."""
@@ -77,6 +125,19 @@ class SiteData:
     """(language, rule number) -> (label, site path) of the rulings and notes citing it."""
     card_mentions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Card id -> (label, site path) of the other cards' rulings and the notes naming it."""
+    letters: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Language -> (letter, anchor of its first glossary entry), for the A–Z bar."""
+    rule_labels: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(language, number) -> a label for a rule in a language that lacks its text (`("fr", "702.2")` ->
+    `Contact mortel`), shown in lists and titles; filled from a lexicon when one is given to `gather`."""
+    glossary_labels: dict[tuple[str, int], str] = field(default_factory=dict)
+    """(language, index in kb.glossary) -> a headword in a language whose glossary is not loaded (printed cards)."""
+    histories: dict[str, list[PageHistory]] = field(default_factory=dict)
+    """Rule page head -> the history of its rules in each language with several editions."""
+    changes: list[ChangesPage] = field(default_factory=list)
+    """A changes page per pair of consecutive editions of each language."""
+    stale: frozenset[str] = frozenset()
+    """Rows whose translation was made from an edition whose text changed since."""
 
     def card_links(self, card_ids, lang: str, skip: str | None = None) -> dict[str, str]:
         """Names (in `lang`, and of each face) -> page of the given cards, for linking them in FAQ prose."""
@@ -92,22 +153,52 @@ class SiteData:
         return links
 
 
-def gather(kb: KnowledgeBase) -> SiteData:
-    """Compute anchors, page groups, paths and backlinks for the whole site."""
+def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = None) -> SiteData:
+    """Compute anchors, page groups, paths and backlinks for the whole site.
+
+    `rule_labels` ((language, number) -> label) names rules in a language that lacks their text; by default
+    the French terms of keyword and card-type rules from the knowledge base's lexicon (`terms.lexicon_labels`).
+    """
     langs = ordered_langs(kb.langs or [d.lang for d in kb.documents])
-    data = SiteData(kb, langs, search_langs(kb, langs))
+    labels = lexicon_labels(kb) if rule_labels is None else dict(rule_labels)
+    data = SiteData(kb, langs, search_langs(kb, langs), rule_labels=labels)
     numbers = kb.numbers()
     for number in numbers:
         for lang, rule in kb.aligned(number).items():
-            data.anchors.setdefault(lang, set()).add(number)
-            data.texts[(lang, number)] = preview_text(rule)
+            data.rows.setdefault(lang, {})[rule.number] = number
+            data.texts[(lang, number)] = (rule.number, preview_text(rule))
+    data.today = _today(kb, data.rows)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
     _mentions(data)
-    _rule_pages(data, numbers)
+    data.changes = changes_pages(kb)
+    _rule_pages(data, numbers, word_diffs(data.changes))
     _contents(data, numbers)
     _glossary(data)
+    data.glossary_labels = glossary_labels(kb)
+    data.stale = frozenset(s.ref_number for s in kb.links.alignment.stale)
     return data
+
+
+def _today(kb: KnowledgeBase, rows: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """Numbers each translation cites without having them, mapped to today's reference number.
+
+    A translation numbers its rules as the edition it was translated from (its counterpart); lineage says
+    what that rule is numbered today. Without a counterpart or lineage the number stays as cited.
+    """
+    found: dict[str, dict[str, str]] = {}
+    for lang, (edition, _score, _how) in kb.links.alignment.counterparts.items():
+        chain = kb.links.lineage.get(kb.editions[edition].lang) if edition in kb.editions else None
+        if chain is None or edition not in chain.editions:
+            continue
+        own = rows.get(lang, {})
+        cited = {t for r in kb.primary[lang].rules.values() for t in r.references if t not in own}
+        cited |= {t for g in kb.glossary if g.lang == lang for t in g.references if t not in own}
+        for number in cited:
+            now = chain.today(edition, number)
+            if now:
+                found.setdefault(lang, {})[number] = now[0][0]
+    return found
 
 
 def search_langs(kb: KnowledgeBase, langs: list[str]) -> list[str]:
@@ -127,23 +218,17 @@ def _paths(data: SiteData) -> None:
     """Give each card, FAQ and note its page (and anchor), with unique slugs."""
     used: set[str] = set()
     for card in data.kb.cards:
-        data.card_path[card.id] = f"cards/{unique(slug(card.id), used)}.html"
+        data.card_path[card.id] = f"cards/{unique(file_slug(card.id), used)}.html"
     for note in data.kb.notes:
         data.faq_notes.setdefault(note.document, []).append(note)
     used = set()
     for info in data.kb.faqs:
-        path = f"faq/{unique(slug(info.document), used)}.html"
+        path = f"faq/{unique(file_slug(info.document), used)}.html"
         data.faq_path[info.document] = path
         taken: set[str] = set()
         for note in data.faq_notes.setdefault(info.document, []):
             anchor = unique("note-" + slug(note.title or note.id.split("#")[-1]), taken)
             data.note_path[note.id] = f"{path}#{anchor}"
-
-
-def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card]:
-    """Cards a FAQ prints or rules on, in source order."""
-    by_doc = {r.card for r in kb.rulings if r.source_document == info.document}
-    return [c for c in kb.cards if c.id in by_doc or note_ids.intersection(c.notes)]
 
 
 def _mentions(data: SiteData) -> None:
@@ -170,7 +255,7 @@ def _mention(data: SiteData, item_id: str, lang: str | None) -> tuple[str, str] 
     return note.title, data.note_path[note.id]
 
 
-def _rule_pages(data: SiteData, numbers: list[str]) -> None:
+def _rule_pages(data: SiteData, numbers: list[str], diffs: dict) -> None:
     """Group numbers under their three-digit rule; each group is one page."""
     groups: dict[str, list[str]] = defaultdict(list)
     for number in numbers:
@@ -192,9 +277,76 @@ def _rule_pages(data: SiteData, numbers: list[str]) -> None:
             cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
             mentions = tuple(m for lang in data.langs for m in data.mentions.get((lang, number), ()))
             rows.append(Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple(dict.fromkeys(mentions))))
+        _add_orphans(data, head, rows)
         head_rules = data.kb.aligned(head)
         titles = {lang: r.title for lang, r in head_rules.items() if r.title}
-        data.rule_pages.append(RulePage(head, titles, tuple(rows)))
+        runs = _runs(rows, data.langs)
+        data.rule_pages.append(RulePage(head, titles, tuple(rows), runs, _toc(rows)))
+        followed = [page_history(data.kb, lang, _cells(rows, lang), diffs) for lang in data.langs]
+        data.histories[head] = [found for found in followed if found is not None]
+
+
+def _cells(rows: list[Row], lang: str) -> list[tuple[str, Rule]]:
+    """(row number, rule) of a language's cells, orphan rows aside (they have no counterpart to follow)."""
+    return [(row.number, cell) for row in rows if not row.label and (cell := row.cells.get(lang)) is not None]
+
+
+def _add_orphans(data: SiteData, head: str, rows: list[Row]) -> None:
+    """Put a translation's rules that have no counterpart today (and whose number today's numbering gives to
+    another rule) on their rule's page, after the row of the rule before them, as rows of their own."""
+    for lang, orphans in data.kb.orphans.items():
+        for rule in orphans:
+            if rule.number.split(".")[0] != head:
+                continue
+            key = f"{lang}-{rule.number}"
+            before = [
+                i
+                for i, row in enumerate(rows)
+                if (cell := row.cells.get(lang)) and sort_key(cell.number) < sort_key(rule.number)
+            ]
+            at = before[-1] + 1 if before else len(rows)
+            cells = {other: (rule if other == lang else None) for other in data.langs}
+            cited = {lang: tuple(r.number for r in data.kb.cited_by(rule))}
+            rows.insert(at, Row(key, DEPTH.get(rule.kind, 2), cells, {}, cited, (), rule.number))
+            data.rows.setdefault(lang, {})[rule.number] = key
+            data.texts[(lang, key)] = (rule.number, preview_text(rule))
+
+
+INLINE_ROWS = 8
+"""A one-language run this short, on a page with aligned rows, stays in its column of the grid."""
+
+
+def _runs(rows: list[Row], langs: list[str]) -> tuple[Run, ...]:
+    """Cut the rows where the set of languages with text changes."""
+    runs: list[Run] = []
+    for row in rows:
+        if runs and runs[-1].langs == row.langs:
+            runs[-1] = Run(row.langs, runs[-1].missing, (*runs[-1].rows, row))
+        else:
+            runs.append(Run(row.langs, tuple(lang for lang in langs if lang not in row.langs), (row,)))
+    if any(len(run.langs) > 1 for run in runs):
+        runs = [replace(run, inline=len(run.langs) == 1 and len(run.rows) <= INLINE_ROWS) for run in runs]
+    return tuple(runs)
+
+
+def _toc(rows: list[Row]) -> tuple[tuple[str, dict[str, str]], ...]:
+    """The numbered rules of a page with a short label in each language (a title, or the start of the text)."""
+    toc = []
+    for row in rows:
+        if row.depth != 1:
+            continue
+        names = {lang: short_label(rule) for lang, rule in row.cells.items() if rule is not None}
+        toc.append((row.number, names))
+    return tuple(toc)
+
+
+def short_label(rule: Rule, words: int = 8) -> str:
+    """A rule's title, its text when short (`Deathtouch`), or the first words of its text."""
+    if rule.title:
+        return rule.title
+    text = rule.text.split("\n")[0].strip()
+    parts = text.split()
+    return text if len(parts) <= words else " ".join(parts[:words]) + "…"
 
 
 def _contents(data: SiteData, numbers: list[str]) -> None:
@@ -208,33 +360,37 @@ def _contents(data: SiteData, numbers: list[str]) -> None:
 
 
 def _glossary(data: SiteData) -> None:
-    """Glossary entries per language, alphabetical, with unique anchors."""
+    """Glossary entries per language (of its aligned edition when it has one), alphabetical, unique anchors."""
     taken: set[str] = set()
+    shown = _glossary_documents(data.kb)
     for index, entry in sorted(enumerate(data.kb.glossary), key=lambda p: sort_name(p[1].term)):
+        if entry.document not in shown:
+            continue
         anchor = unique(f"g-{entry.lang}-{slug(entry.term)}", taken)
         data.glossary.setdefault(entry.lang, []).append((anchor, index))
+        letter = (sort_name(entry.term)[:1] or "#").upper()
+        letter = letter if letter.isalpha() else "#"
+        letters = data.letters.setdefault(entry.lang, [])
+        if not letters or letters[-1][0] != letter:
+            letters.append((letter, anchor))
 
 
-def coverage(data: SiteData) -> list[dict]:
-    """Per section: rules of each language's aligned edition, rules in all of them, total numbers, percentages."""
-    rows: dict[str, dict] = {}
-    primary = data.kb.primary
-    for number in data.kb.numbers():
-        row = rows.setdefault(
-            number[0], {"section": number[0], "total": 0, "aligned": 0, "counts": dict.fromkeys(data.langs, 0)}
-        )
-        row["total"] += 1
-        present = [lang for lang in data.langs if lang in primary and number in primary[lang].rules]
-        for lang in present:
-            row["counts"][lang] += 1
-        row["aligned"] += len(present) == len(data.langs)
-    for row in rows.values():
-        row["pct"] = {lang: round(100 * n / row["total"]) for lang, n in row["counts"].items()}
-    return [rows[k] for k in sorted(rows)]
+def _glossary_documents(kb: KnowledgeBase) -> set[str]:
+    """Documents whose glossary the site shows: each language's aligned edition, else all of that language."""
+    shown = set()
+    for lang in {entry.lang for entry in kb.glossary}:
+        docs = {e.document for e in kb.glossary if e.lang == lang}
+        edition = kb.primary.get(lang)
+        own = docs.intersection(edition.documents) if edition else set()
+        shown |= own or docs
+    return shown
 
 
-def rulings_of(kb: KnowledgeBase, card: Card) -> list[tuple[str, str, list[Ruling]]]:
-    """A card's rulings grouped by (language, source): `(lang, label, rulings)`, FAQ groups first."""
+def rulings_of(kb: KnowledgeBase, card: Card) -> list[tuple[str, str, list[Ruling], bool]]:
+    """A card's rulings grouped by (language, source): `(lang, label, rulings, plain)`, FAQ groups first.
+
+    `plain` is true for rulings from card data (Gatherer): plain text, never markdown.
+    """
     groups: dict[tuple[str, str], list[Ruling]] = {}
     for rid in card.rulings:
         ruling = kb.ruling.get(rid)
@@ -244,23 +400,5 @@ def rulings_of(kb: KnowledgeBase, card: Card) -> list[tuple[str, str, list[Rulin
     for (lang, doc_id), rulings in groups.items():
         doc = kb.document.get(doc_id)
         label = doc.title if doc is not None and doc.title else (rulings[0].section or doc_id)
-        out.append((lang, label, rulings))
-    return sorted(out, key=lambda g: lang_key(g[0]))
-
-
-def jump_map(data: SiteData) -> dict:
-    """Rule numbers and folded card names -> page, for the search box's direct jump."""
-    numbers = {}
-    for page in data.rule_pages:
-        numbers[page.head] = page.path + (f"#{page.head}" if page.rows[0].number == page.head else "")
-        for row in page.rows:
-            numbers[row.number] = f"{page.path}#{row.number}"
-    for section in data.sections:
-        numbers.setdefault(section["number"], f"contents.html#{section['number']}")
-    cards = {}
-    for card in data.kb.cards:
-        for name in card.names.values():
-            cards.setdefault(fold(name), data.card_path[card.id])
-            for face in name.split(" // "):
-                cards.setdefault(fold(face), data.card_path[card.id])
-    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN}
+        out.append((lang, label, rulings, doc is not None and doc.kind == "cards"))
+    return sorted(out, key=lambda g: (g[3], lang_key(g[0])))

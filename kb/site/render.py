@@ -1,12 +1,16 @@
-"""Text to HTML for the site: rule references as links, mana symbols, FAQ markdown, search folding.
+"""Text to HTML for the site: rule references as links, mana symbols, card names, inline FAQ markdown, typography.
 
-Everything returned here is `Markup` built from escaped pieces; rendered markdown is trusted in `markdown()` only.
+Three kinds of text, three renderings: rule text (`Linker.text`, `paragraphs`), plain card-data text and
+Gatherer rulings (`plain`: no markdown at all), and FAQ prose (`prose`: inline markdown only, emphasis and
+links). All three draw `{…}` symbols and link cited rules. Everything returned is `Markup` built from escaped
+pieces. Words inside the text (tooltips of references) are in the text's language; interface words are not
+made here.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
@@ -15,87 +19,95 @@ from markupsafe import Markup, escape
 from kb.parse.refs import find_references
 from kb.sources.text import APOSTROPHES
 
-_MD = MarkdownIt("commonmark", {"html": False})
+_INLINE = MarkdownIt("zero", {"html": False}).enable(["emphasis", "link", "escape"])
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
 _APOS = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
-COLOURS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colourless", "S": "snow"}
-SPECIAL = {"T": ("tap", "↷"), "Q": ("untap", "↶"), "X": ("X", "X"), "Y": ("Y", "Y"), "Z": ("Z", "Z")}
-LANG_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "es": "Español", "it": "Italiano"}
-GAP_LABELS = {"fr": "Absent du texte français", "en": "Not in the English text"}
+_DASHES = re.compile(r"(?<![-!<])--(?![->])")
+_FR_BEFORE = re.compile(r" (?=[:;!?»])")
+_FR_AFTER = re.compile(r"(?<=«) ")
+COLOURS = {
+    "en": {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colourless", "S": "snow"},
+    "fr": {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert", "C": "incolore", "S": "neige"},
+}
+SYMBOL_WORDS = {
+    "en": {"mana": "{c} mana", "generic": "{n} generic mana", "hybrid": "hybrid {a} or {b} mana", "or": "or",
+           "T": "tap", "Q": "untap", "P": "Phyrexian", "sep": ": "},
+    "fr": {"mana": "mana {c}", "generic": "{n} mana générique", "hybrid": "mana hybride {a} ou {b}", "or": "ou",
+           "T": "engager", "Q": "dégager", "P": "phyrexian", "sep": " : "},
+}  # fmt: skip
+GLYPHS = {"T": "↷", "Q": "↶"}
+REF_WORDS = {
+    "en": {"other": "No {lang} text for rule {n}: links to the {other} rule", "missing": "Rule {n} is not loaded",
+           "dated": "Rule {n} as numbered on {date}: today’s {today}",
+           "dated_missing": "Rule {n} as numbered on {date}: no rule of today follows from it"},
+    "fr": {"other": "Règle {n} absente du texte {lang} : lien vers la règle en {other}",
+           "missing": "Règle {n} absente des règles chargées",
+           "dated": "Règle {n} numérotée au {date} : aujourd’hui {today}",
+           "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle"},
+}  # fmt: skip
+LANG_WORDS = {"en": {"fr": "French", "en": "English"}, "fr": {"fr": "français", "en": "anglais"}}
 
 
-def lang_name(lang: str) -> str:
-    """The language's own name (`Français`), or its code in capitals."""
-    return LANG_NAMES.get(lang, lang.upper())
+def _words(table: dict[str, dict[str, str]], lang: str) -> dict[str, str]:
+    """The words of a text language, English for a language without its own."""
+    return table.get(lang, table["en"])
 
 
-def gap_label(lang: str) -> str:
-    """Label of an empty cell of a language's column."""
-    return GAP_LABELS.get(lang, f"No {lang_name(lang)} text")
-
-
-def fallback_label(lang: str, edition: str, aligned: str) -> str:
-    """Explain a cell filled from another edition than the language's aligned one."""
-    if lang == "fr":
-        return f"Absente de l’édition alignée ({aligned}) : texte de l’édition {edition}"
-    return f"Not in the aligned edition ({aligned}): text from edition {edition}"
-
-
-def mana_symbol(code: str) -> Markup:
-    """Draw one mana symbol (`W`, `2`, `G/U`, `T`) as a styled span with a text alternative."""
+def mana_symbol(code: str, lang: str = "en") -> Markup:
+    """Draw one mana symbol (`W`, `2`, `G/U`, `T`) as a styled span with a text alternative in `lang`."""
+    words, colours = _words(SYMBOL_WORDS, lang), _words(COLOURS, lang)
     parts = code.upper().split("/")
-    if len(parts) == 2 and all(p in COLOURS or p.isdigit() or p == "P" for p in parts):
-        words = " or ".join(COLOURS.get(p, "Phyrexian" if p == "P" else p) for p in parts)
-        label = f"{{{code}}}: hybrid {words} mana"
-        halves = Markup("").join(Markup('<span class="ms-half ms-{}">{}</span>').format(p.lower(), p) for p in parts)
-        return Markup('<span class="ms ms-hybrid" role="img" aria-label="{}" title="{}">{}</span>').format(
-            label, label, halves
-        )
+    if len(parts) == 2 and all(p in colours or p.isdigit() or p == "P" for p in parts):
+        a, b = (colours.get(p, words["P"] if p == "P" else p) for p in parts)
+        label = escape(f"{{{code}}}{words['sep']}{words['hybrid'].format(a=a, b=b)}")
+        halves = "".join(f'<span class="ms-half ms-{p.lower()}">{escape(p)}</span>' for p in parts)
+        return Markup(f'<span class="ms ms-hybrid" role="img" aria-label="{label}" title="{label}">{halves}</span>')
     key = parts[0]
-    if key in COLOURS:
-        label, glyph = f"{{{code}}}: {COLOURS[key]} mana", key
-    elif key in SPECIAL:
-        label, glyph = f"{{{code}}}: {SPECIAL[key][0]}", SPECIAL[key][1]
+    if key in colours:
+        what, glyph = words["mana"].format(c=colours[key]), key
+    elif key in GLYPHS:
+        what, glyph = words[key], GLYPHS[key]
     elif key.isdigit():
-        label, glyph = f"{{{code}}}: {key} generic mana", key
+        what, glyph = words["generic"].format(n=key), key
     else:
-        label, glyph = f"{{{code}}}", key
-    return Markup('<span class="ms ms-{}" role="img" aria-label="{}" title="{}">{}</span>').format(
-        key.lower() if key.isalnum() else "other", label, label, glyph
-    )
+        what, glyph = "", key
+    label = escape(f"{{{code}}}{words['sep']}{what}" if what else f"{{{code}}}")
+    kind = key.lower() if key.isalnum() else "other"
+    return Markup(f'<span class="ms ms-{kind}" role="img" aria-label="{label}" title="{label}">{escape(glyph)}</span>')
 
 
-def mana_cost(symbols: Iterable[str]) -> Markup:
-    """Draw a mana cost given as `('{2}', '{W}')`."""
-    return Markup("").join(mana_symbol(s.strip("{}")) for s in symbols)
+def mana_cost(symbols: Iterable[str], lang: str = "en") -> Markup:
+    """Draw a mana cost given as `('{2}', '{W}')`, kept on one line."""
+    inner = "".join(mana_symbol(s.strip("{}"), lang) for s in symbols)
+    return Markup(f'<span class="cost">{inner}</span>') if inner else Markup("")
 
 
-def with_symbols(text: str) -> Markup:
+def typography(text: str, lang: str) -> str:
+    """`--` as a dash; in French, no line break before `: ; ! ? »` or after `«` (the space is kept, unbreakable)."""
+    text = _DASHES.sub("—", text)
+    if lang == "fr":
+        text = _FR_AFTER.sub("\u00a0", _FR_BEFORE.sub("\u00a0", text))
+    return text
+
+
+def with_symbols(text: str, lang: str = "en") -> Markup:
     """Escape plain text, drawing every `{…}` mana or tap symbol."""
+    return Markup(_symbols(text, lang))
+
+
+def _symbols(text: str, lang: str) -> str:
+    """Escaped text with its symbols drawn, as a str of HTML."""
     out, pos = [], 0
     for m in _SYMBOL.finditer(text):
         out.append(escape(text[pos : m.start()]))
-        out.append(mana_symbol(m.group(1)))
+        out.append(mana_symbol(m.group(1), lang))
         pos = m.end()
     out.append(escape(text[pos:]))
-    return Markup("").join(out)
-
-
-def markdown(text: str, previews: dict[str, str] | None = None) -> Markup:
-    """Render trusted FAQ prose (raw HTML disabled) to HTML: the one place markdown becomes Markup.
-
-    `previews` maps a link target to the id of its preview: such links become `a.ref` described by it.
-    """
-    tokens = _MD.parse(text)
-    for token in (child for t in tokens for child in (t.children or ())):
-        if previews and token.type == "link_open" and token.attrGet("href") in previews:
-            token.attrSet("class", "ref")
-            token.attrSet("aria-describedby", previews[str(token.attrGet("href"))])
-    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
+    return "".join(out)
 
 
 def number_page(number: str) -> str | None:
-    """The page holding a rule number, relative to the site root (`rules/120.html`; sections on contents)."""
+    """The page holding a rule number, relative to the tree root (`rules/120.html`; sections on contents)."""
     head = number.split(".")[0]
     if len(head) == 1:
         return "contents.html"
@@ -107,85 +119,210 @@ class Linker:
     """Turns references into links for one page, remembering the rule texts the page must preview."""
 
     root: str
-    """Prefix from the page to the site root (`""` or `"../"`)."""
-    anchors: dict[str, set[str]]
-    """Language -> rule numbers that have a row (an anchor) in the site."""
-    texts: dict[tuple[str, str], str]
-    """(language, number) -> text shown in the preview."""
+    """Prefix from the page to the root of its tree (`""` or `"../"`)."""
+    rows: dict[str, dict[str, str]]
+    """Language -> its own rule numbers -> the row (reference number, the anchor) showing it."""
+    texts: dict[tuple[str, str], tuple[str, str]]
+    """(language, row number) -> (the rule's own number, the text shown in the preview)."""
+    today: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Language -> a number it cites without having it -> today's reference number, to look for in the others."""
+    cache: dict = field(default_factory=dict)
+    """Rendered texts shared by the pages of a build: key -> (HTML, preview ids it needs)."""
     previews: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """Preview element id -> (language, number, text), filled while rendering."""
+    _recording: list[set[str]] = field(default_factory=list)
+    """Previews used by each rendering being cached (nested ones included)."""
 
-    def href(self, number: str, lang: str) -> str | None:
-        """Relative link to a rule's row, or None when the site has no row for it in that language."""
-        page = number_page(number)
-        if page is None or number not in self.anchors.get(lang, ()):
-            return None
-        return f"{self.root}{page}#{number}"
+    def target(self, number: str, lang: str) -> tuple[str, str, str] | None:
+        """(href, language of the text it leads to, row) of a rule a text of `lang` cites by its own number.
+
+        The row showing that rule in `lang`, else the row of today's rule of that number in another language.
+        """
+        row, where = self.rows.get(lang, {}).get(number), lang
+        if row is None:
+            row = self.today.get(lang, {}).get(number, number)
+            where = next((other for other in self.rows if other != lang and (other, row) in self.texts), "")
+        page = number_page(row) if where else None
+        return (f"{self.root}{page}#{row}", where, row) if page else None
 
     def rule_link(self, number: str, lang: str, label: str | None = None, preview: bool = True) -> Markup:
-        """A link to a rule (with a preview unless told otherwise), or a marked unresolved number."""
-        href = self.href(number, lang)
-        if href is None:
-            title = f"{number}: not in the {lang_name(lang)} rules loaded"
-            return Markup('<span class="ref-missing" title="{}">{}</span>').format(title, label or number)
+        """A link to a rule, in `lang` or else in the language that has it, or a marked unresolved number."""
+        return Markup(self._rule_link(number, lang, escape(label or number), preview))
+
+    def _rule_link(self, number: str, lang: str, label: str, preview: bool, title: str = "") -> str:
+        """`rule_link` as a str of HTML; `label` is already escaped; `title` says why it leads where it does."""
+        found = self.target(number, lang)
+        words = _words(REF_WORDS, lang)
+        if found is None:
+            return f'<span class="ref-missing" title="{escape(words["missing"].format(n=number))}">{label}</span>'
+        href, where, row = found
+        extra = f' title="{escape(title)}"' if title else ""
+        if where != lang:
+            names = _words(LANG_WORDS, lang)
+            title = words["other"].format(n=number, lang=names.get(lang, lang), other=names.get(where, where))
+            extra = f' hreflang="{where}" title="{escape(title)}"'
         if not preview:
-            return Markup('<a href="{}">{}</a>').format(href, label or number)
-        pid = self.preview_id(number, lang)
-        return Markup('<a class="ref" href="{}" aria-describedby="{}">{}</a>').format(href, pid, label or number)
+            return f'<a href="{href}"{extra}>{label}</a>'
+        cls = "ref ref-other" if where != lang else "ref"
+        return f'<a class="{cls}" href="{href}" aria-describedby="{self.preview_id(row, where)}"{extra}>{label}</a>'
 
     def text(self, text: str, lang: str) -> Markup:
         """Escape rule text, linking every cited rule and drawing symbols."""
-        out, pos = [], 0
-        for ref in find_references(text, lang):
-            out.append(with_symbols(text[pos : ref.start]))
-            out.append(self.rule_link(ref.targets[0], lang, text[ref.start : ref.end]))
-            pos = ref.end
-        out.append(with_symbols(text[pos:]))
-        return Markup("").join(out)
+        return self.cached(("text", lang, text), lambda: self._linked(text, lang, None, None))
 
     def paragraphs(self, text: str, lang: str) -> Markup:
         """Rule text split into `<p>` per line."""
-        return Markup("").join(Markup("<p>{}</p>").format(self.text(p, lang)) for p in text.split("\n") if p.strip())
+        return self.cached(("par", lang, text), lambda: self._paragraphs(text, lang, None))
 
-    def prose(self, text: str, lang: str, names: dict[str, str] | None = None) -> Markup:
-        """FAQ markdown with cited rules (with previews) and the given card names (name -> site path) as links.
+    def plain(
+        self, text: str, lang: str, names: dict[str, str] | None = None, dated: tuple[Mapping, str] | None = None
+    ) -> Markup:
+        """Card-data text or a Gatherer ruling, as written (no markdown): paragraphs, symbols, rules and card names.
 
-        A card name is linked where it first appears with its exact case (`’` and `'` alike), the longest
-        name winning where names overlap; a rule number is linked wherever it is cited.
+        `dated` is `(citations, date)` for a dated ruling: a cited number leads to `citations[number]` (today's
+        number of the rule it meant then), and stays unlinked when lineage could not follow it.
         """
-        spans, previews = [], {}
-        for ref in find_references(text, lang):
-            href = self.href(ref.targets[0], lang)
-            if href is not None:
-                spans.append((ref.start, ref.end, href))
-                previews[href] = self.preview_id(ref.targets[0], lang)
-        spans += _name_spans(text, {name: self.root + path for name, path in (names or {}).items()}, spans)
-        out, pos = [], 0
-        for start, end, href in sorted(spans):
-            out.append(text[pos:start] + f"[{text[start:end]}](<{href}>)")
-            pos = end
-        return markdown("".join(out) + text[pos:], previews)
+        linked: set[str] = set()
+        return Markup(self._paragraphs(typography(text, lang), lang, (names, linked), dated))
 
-    def preview_id(self, number: str, lang: str) -> str:
-        """The id of the hidden element holding the rule's preview, registered for this page."""
-        pid = f"pv-{lang}-{number}"
-        if pid not in self.previews:
-            self.previews[pid] = (lang, number, self.texts.get((lang, number), ""))
+    def dated_link(self, number: str, lang: str, citations: Mapping, date: str) -> Markup:
+        """A rule number cited by a dated ruling: a link to today's rule it meant, or a marked unlinked number."""
+        return Markup(self._dated_link(number, lang, escape(number), citations, date))
+
+    def row_link(self, row: str, lang: str, label: str, title: str = "", preview: bool = True) -> Markup:
+        """A link to a row of a rule page (its text previewed in `lang`, else in the language that has it)."""
+        where = lang if (lang, row) in self.texts else next((o for o in self.rows if (o, row) in self.texts), "")
+        page = number_page(row)
+        if not where or page is None:
+            return escape(label)
+        extra = f' hreflang="{where}"' if where != lang else ""
+        extra += f' title="{escape(title)}"' if title else ""
+        if preview:
+            extra = f' class="ref" aria-describedby="{self.preview_id(row, where)}"{extra}'
+        return Markup(f'<a href="{self.root}{page}#{escape(row)}"{extra}>{escape(label)}</a>')
+
+    def prose(
+        self, text: str, lang: str, names: dict[str, str] | None = None, dated: tuple[Mapping, str] | None = None
+    ) -> Markup:
+        """FAQ prose: inline markdown only (emphasis, links), symbols, typography, cited rules and card names.
+
+        A card name (each face of a split card alike) is linked where it first appears with its exact case
+        (`’` and `'` alike), the longest name winning where names overlap; a rule number wherever it is cited
+        (read as a dated ruling's when `dated` is given, see `plain`).
+        """
+        linked: set[str] = set()
+        paras = [p for p in text.split("\n") if p.strip()]
+        return Markup(
+            "".join(f"<p>{self._inline(typography(p, lang), lang, (names, linked), dated)}</p>" for p in paras)
+        )
+
+    def preview_id(self, row: str, lang: str) -> str:
+        """The id of the hidden element holding the preview of a row's rule in a language, registered for this page."""
+        pid = f"pv-{lang}-{row}"
+        self._register(pid)
         return pid
 
+    def cached(self, key: tuple, make) -> Markup:
+        """`make()` rendered once per build and page depth; the previews it needs are registered on every page."""
+        key = (self.root, *key)
+        hit = self.cache.get(key)
+        if hit is None:
+            self._recording.append(set())
+            try:
+                html = Markup(make())
+            finally:
+                used = self._recording.pop()
+            hit = self.cache[key] = (html, tuple(sorted(used)))
+        for pid in hit[1]:
+            self._register(pid)
+        return hit[0]
 
-def _name_spans(text: str, names: dict[str, str], taken: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """(start, end, href) of the first exact-case occurrence of each target's names, longest name first."""
-    if not names:
-        return []
+    def previews_html(self) -> Markup:
+        """The hidden texts of the rules this page previews, one element each."""
+        return Markup(
+            "".join(
+                f'<div id="{escape(pid)}" lang="{escape(lang)}"><b>{escape(number)}</b> {escape(text)}</div>\n'
+                for pid, (lang, number, text) in self.previews.items()
+            )
+        )
+
+    def _register(self, pid: str) -> None:
+        """Register a preview for this page and for every rendering being cached."""
+        if pid not in self.previews:
+            lang, row = pid[3:].split("-", 1)
+            self.previews[pid] = (lang, *self.texts.get((lang, row), (row, "")))
+        for used in self._recording:
+            used.add(pid)
+
+    def _paragraphs(self, text: str, lang: str, names, dated: tuple | None = None) -> str:
+        """`<p>` per non-empty line, each linked."""
+        return "".join(f"<p>{self._linked(p, lang, names, dated)}</p>" for p in text.split("\n") if p.strip())
+
+    def _dated_link(self, number: str, lang: str, label: str, citations: Mapping, date: str) -> str:
+        """`dated_link` as a str of HTML; `label` is already escaped."""
+        words, today = _words(REF_WORDS, lang), citations.get(number)
+        if today is None:
+            title = escape(words["dated_missing"].format(n=number, date=date))
+            return f'<span class="ref-dated" title="{title}">{label}</span>'
+        title = words["dated"].format(n=number, date=date, today=today) if today != number else ""
+        return self._rule_link(today, lang, label, True, title)
+
+    def _linked(self, text: str, lang: str, names, dated: tuple | None) -> str:
+        """Escaped text with symbols, cited rules linked and, when `names` is `(name -> path, linked)`, card names.
+
+        `dated` (`(citations, date)`) reads the cited numbers as a dated ruling's (see `plain`)."""
+        spans = [(r.start, r.end, r.targets[0]) for r in find_references(text, lang)]
+        cards = _name_spans(text, names[0], names[1], spans) if names and names[0] else []
+        out, pos = [], 0
+        for start, end, what in sorted(spans + cards):
+            out.append(_symbols(text[pos:start], lang))
+            label = escape(text[start:end])
+            if what.startswith("card:"):
+                out.append(f'<a href="{escape(self.root + what[5:])}">{label}</a>')
+            elif dated is not None:
+                out.append(self._dated_link(what, lang, label, *dated))
+            else:
+                out.append(self._rule_link(what, lang, label, True))
+            pos = end
+        out.append(_symbols(text[pos:], lang))
+        return "".join(out)
+
+    def _inline(self, text: str, lang: str, names, dated: tuple | None = None) -> str:
+        """One paragraph of inline markdown, its text linked (link texts aside)."""
+        out, in_link = [], False
+        tags = {"em_open": "<em>", "em_close": "</em>", "strong_open": "<strong>", "strong_close": "</strong>"}
+        for token in _INLINE.parseInline(text)[0].children or ():
+            if token.type == "text":
+                out.append(
+                    _symbols(token.content, lang) if in_link else self._linked(token.content, lang, names, dated)
+                )
+            elif token.type in tags:
+                out.append(tags[token.type])
+            elif token.type == "link_open":
+                in_link = True
+                out.append(f'<a href="{escape(str(token.attrGet("href") or ""))}">')
+            elif token.type == "link_close":
+                in_link = False
+                out.append("</a>")
+            elif token.type in ("softbreak", "hardbreak"):
+                out.append(" ")
+            else:
+                out.append(escape(token.content))
+        return "".join(out)
+
+
+def _name_spans(
+    text: str, names: dict[str, str], linked: set[str], taken: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """(start, end, `card:path`) of the first exact-case occurrence of each name not linked yet, longest first."""
     folded = text.translate(_APOS)
-    by_name = {name.translate(_APOS): href for name, href in names.items() if name.strip()}
+    by_name = {name.translate(_APOS): path for name, path in names.items() if name.strip()}
     pattern = "|".join(re.escape(n) for n in sorted(by_name, key=len, reverse=True))
-    found, linked = [], set()
+    found = []
     for m in re.finditer(rf"(?<!\w)(?:{pattern})(?!\w)", folded):
-        href = by_name[m.group()]
-        if href in linked or any(s < m.end() and m.start() < e for s, e, _ in taken):
+        name = m.group()
+        if name in linked or any(s < m.end() and m.start() < e for s, e, _ in taken):
             continue
-        linked.add(href)
-        found.append((m.start(), m.end(), href))
+        linked.add(name)
+        found.append((m.start(), m.end(), "card:" + by_name[name]))
     return found

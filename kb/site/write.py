@@ -1,4 +1,4 @@
-"""Build the static site: gather the data, render every page with Jinja2, index it with Pagefind, swap it in.
+"""Build the static site: gather the data, render every page (one tree per interface language), index, swap it in.
 
 The site is written into a new sibling folder and swapped in only when complete, so a failed build
 leaves the previous site untouched. A folder that is not a kb site (no `kb-site.json` stamp) is never
@@ -8,7 +8,6 @@ replaced, nor the content or project folder.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import time
 from collections.abc import Callable
@@ -20,11 +19,25 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from kb.model import card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import ordered_langs
-from kb.site import render
-from kb.site.gather import SiteData, coverage, faq_cards, gather, jump_map
-from kb.site.output import STAMP, Job, SiteError, check_out, clean_leftovers, stamp_for, swap
-from kb.site.searchpages import run_pagefind, search_jobs
-from kb.sources import search_fold, sort_name
+from kb.site import diffs, labels, render, rows
+from kb.site.gather import SiteData, gather
+from kb.site.labels import UI_LANGS, other_ui
+from kb.site.output import (
+    STAMP,
+    Job,
+    SiteError,
+    carry_over,
+    check_out,
+    clean_leftovers,
+    sibling,
+    stamp_for,
+    swap,
+    write_manifest,
+)
+from kb.site.pages import jump_map, plan
+from kb.site.seal import seal
+from kb.site.searchpages import write_search
+from kb.sources import search_fold
 from kb.sources.paths import TEMPLATES
 
 
@@ -36,6 +49,10 @@ class BuildReport:
     pages: int
     seconds: float
     search: bool
+    kept: tuple[str, ...] = ()
+    """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
+    replaced: tuple[str, ...] = ()
+    """Files of the previous site no build wrote, at paths this build writes: the new pages replaced them."""
 
 
 class _NoBar:
@@ -62,12 +79,25 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.globals.update(
-        lang_name=render.lang_name,
-        gap_label=render.gap_label,
-        fallback_label=render.fallback_label,
+        lang_label=labels.lang_label,
+        long_date=labels.long_date,
+        own_name=lambda lang: labels.OWN_NAMES.get(lang, lang.upper()),
+        pick=labels.pick,
+        words=labels.words,
+        ui_first=lambda langs, ui: sorted(langs, key=lambda lang: lang != ui),
         mana_cost=render.mana_cost,
+        run_rows=rows.run_rows,
+        side_list=rows.side_list,
+        toc_list=rows.toc_list,
+        lex_term=rows.lex_term,
+        lex_legend=rows.lex_legend,
+        titled=rows.titled,
+        history_html=diffs.history_html,
+        change_list=diffs.change_list,
+        changes_label=diffs.changes_label,
+        edition_label=diffs.edition_label,
+        diff_html=diffs.cached_diff,
         with_symbols=render.with_symbols,
-        markdown=render.markdown,
         card_name=card_name,
         fold=search_fold,
         ordered_langs=ordered_langs,
@@ -80,7 +110,7 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
-    new = target.parent / f".{target.name}.new-{os.getpid()}"
+    new = sibling(target, "new")
     try:
         data = gather(kb)
         jobs = plan(data)
@@ -88,10 +118,11 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
         bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
         with bar:
             write_pages(data, jobs, new, bar)
-            for lang in langs:
-                run_pagefind(new, lang)
-                bar.update(1)
+            run_search(new, data, langs, bar)
+        write_manifest(new)
+        seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
         check_out(out, Path(kb.content))  # again: the folder may have changed during the build
+        kept, replaced = carry_over(target, new)  # CNAME, .git, the user's files: into the new site
         swap(new, target)
     except SiteError:
         shutil.rmtree(new, ignore_errors=True)
@@ -99,7 +130,7 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({type(err).__name__}: {err}); the previous site is untouched") from err
-    return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs))
+    return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
 
 
 def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
@@ -108,12 +139,16 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
         shutil.rmtree(new)
     new.mkdir(parents=True)
     env = environment()
+    cache: dict = {}  # rule texts rendered once, shared by both interface trees
+    folders: set[Path] = set()
     for job in jobs:
         target = new / job.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        root = "../" * job.path.count("/")
-        linker = render.Linker(root, data.anchors, data.texts)
-        html = env.get_template(job.template).render(**job.context, root=root, ln=linker, data=data, kb=data.kb)
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
+        where = _where(job)
+        linker = render.Linker(where["root"], data.rows, data.texts, data.today, cache)
+        html = env.get_template(job.template).render(**job.context, **where, ln=linker, data=data, kb=data.kb)
         target.write_text(html, encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
@@ -122,50 +157,28 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def plan(data: SiteData) -> list[Job]:
-    """Every page of the site, with its template and context."""
-    jobs = [
-        Job("index.html", "home.html", {"title": "", "current": "home"}),
-        Job("contents.html", "contents.html", {"title": "Sommaire · Contents", "current": "contents"}),
-        Job("glossary.html", "glossary.html", {"title": "Glossaire · Glossary", "current": "glossary"}),
-        Job("cards.html", "cards.html", {"title": "Cartes · Cards", "current": "cards", "index": card_index(data)}),
-        Job(
-            "report.html",
-            "report.html",
-            {"title": "Translation report", "current": "report", "coverage": coverage(data)},
-        ),
-        Job(
-            "search.html",
-            "search.html",
-            {"title": "Recherche · Search", "current": "search", "search_langs": data.search_langs},
-        ),
-    ]
-    pages = data.rule_pages
-    for i, page in enumerate(pages):
-        nav = {"prev": pages[i - 1] if i else None, "next": pages[i + 1] if i + 1 < len(pages) else None}
-        ctx = {"title": page.label(data.langs), "current": "contents", "page": page, **nav}
-        jobs.append(Job(page.path, "rule.html", ctx))
-    for info in data.kb.faqs:
-        notes = data.faq_notes[info.document]
-        cards = faq_cards(data.kb, info, {n.id for n in notes})
-        ctx = {"title": info.title or info.document, "current": "faq", "info": info, "notes": notes, "cards": cards}
-        jobs.append(Job(data.faq_path[info.document], "faq.html", ctx))
-    for card in data.kb.cards:
-        ctx = {
-            "title": " · ".join(dict.fromkeys(card.names.values())) or card.id,
-            "current": "cards",
-            "card": card,
-            "groups": data.card_rulings[card.id],
-        }
-        jobs.append(Job(data.card_path[card.id], "card.html", ctx))
-    jobs += search_jobs(data)
-    return jobs
+def _where(job: Job) -> dict[str, str]:
+    """Relative prefixes of a page: `root` (its interface tree), `site_root`, and `alt` (it in the other tree).
+
+    Pages outside the trees (the root page, the 404 page) link into the default interface's tree.
+    """
+    site_root = "../" * job.path.count("/")
+    ui = job.context.get("ui")
+    if ui is None:
+        return {"root": f"{site_root}{UI_LANGS[0]}/", "site_root": site_root}
+    path = job.path[len(ui) + 1 :]
+    other = other_ui(ui)
+    return {
+        "t": labels.words(ui),
+        "root": "../" * path.count("/"),
+        "site_root": site_root,
+        "alt": f"{site_root}{other}/{path}",
+        "other": other,
+    }
 
 
-def card_index(data: SiteData) -> dict[str, list[tuple[str, str]]]:
-    """Language -> (name, path) of every card, alphabetical."""
-    index: dict[str, list[tuple[str, str]]] = {}
-    for card in data.kb.cards:
-        for lang, name in card.names.items():
-            index.setdefault(lang, []).append((name, data.card_path[card.id]))
-    return {lang: sorted(index[lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(index)}
+def run_search(new: Path, data: SiteData, langs: list[str], bar) -> None:
+    """Write the search index (kb's own, shared with `kb search`) when the site has languages to search."""
+    if langs:
+        write_search(new, data)
+    bar.update(len(langs))

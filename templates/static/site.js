@@ -1,11 +1,16 @@
-/* Language switch (remembered), reference previews on hover and focus, permalink copy. No framework. */
+/* Text columns switch (remembered), interface language switch (remembered, keeps the anchor), reference previews
+   on hover and focus, a row's link copied when its number is clicked, `/` to search, the phone menu. No framework. */
 (function () {
   "use strict";
   var html = document.documentElement;
 
+  function remember(key, value) {
+    try { localStorage.setItem(key, value); } catch (e) { /* storage may be disabled */ }
+  }
+
   function setShow(value) {
     html.setAttribute("data-show", value);
-    try { localStorage.setItem("kb-show", value); } catch (e) { /* ignore */ }
+    remember("kb-show", value);
     document.querySelectorAll(".langswitch button").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.dataset.show === value));
     });
@@ -13,12 +18,17 @@
 
   function initSwitch() {
     var current = html.getAttribute("data-show") || "both";
-    var known = Array.prototype.some.call(document.querySelectorAll(".langswitch button"), function (b) {
-      return b.dataset.show === current;
-    });
+    var buttons = document.querySelectorAll(".langswitch button");
+    var known = Array.prototype.some.call(buttons, function (b) { return b.dataset.show === current; });
     setShow(known ? current : "both");
-    document.querySelectorAll(".langswitch button").forEach(function (b) {
+    buttons.forEach(function (b) {
       b.addEventListener("click", function () { setShow(b.dataset.show); });
+    });
+    document.querySelectorAll("a.ui-switch").forEach(function (a) {
+      a.addEventListener("click", function () {
+        remember("kb-ui", a.dataset.ui);
+        if (location.hash) { a.setAttribute("href", a.getAttribute("href").split("#")[0] + location.hash); }
+      });
     });
   }
 
@@ -72,22 +82,60 @@
     document.addEventListener("keydown", function (e) { if (e.key === "Escape") { hide(); } });
   }
 
+  /* Clicking a row's number goes to the row, as any link, and copies the row's address. */
   function initCopy() {
-    if (!navigator.clipboard) { return; }
-    document.querySelectorAll(".row > .cell:not(.gap) .num .permalink").forEach(function (a) {
-      var b = document.createElement("button");
-      b.type = "button";
-      b.className = "copy";
-      b.textContent = "¶";
-      b.title = "Copier le lien · Copy link";
-      b.setAttribute("aria-label", "Copier le lien · Copy link " + a.textContent);
-      b.addEventListener("click", function () {
-        navigator.clipboard.writeText(a.href).then(function () { b.textContent = "✓"; });
-      });
-      a.after(b);
+    var toast = document.getElementById("toast");
+    var words = document.body.dataset.copied || "{n}";
+    var timer = null;
+    document.addEventListener("click", function (e) {
+      var a = e.target.closest && e.target.closest(".row > a.num");
+      if (!a || !navigator.clipboard || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
+      navigator.clipboard.writeText(a.href).then(function () {
+        if (!toast) { return; }
+        toast.textContent = words.replace("{n}", a.textContent);
+        toast.classList.add("shown");
+        clearTimeout(timer);
+        timer = setTimeout(function () { toast.classList.remove("shown"); }, 2500);
+      }, function () { /* no clipboard permission: the link still works */ });
     });
   }
 
-  function init() { initSwitch(); initPreviews(); initCopy(); }
+  /* `/` goes to the search box, unless the reader is typing somewhere. */
+  function initSlash() {
+    document.addEventListener("keydown", function (e) {
+      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) { return; }
+      var el = document.activeElement;
+      if (el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName))) { return; }
+      var box = document.getElementById("q") || document.getElementById("q-top");
+      if (box) { e.preventDefault(); box.focus(); box.select(); }
+    });
+  }
+
+  function initMenu() {
+    var button = document.querySelector(".menu-button");
+    var top = document.querySelector(".top");
+    if (!button || !top) { return; }
+    button.addEventListener("click", function () {
+      var open = button.getAttribute("aria-expanded") !== "true";
+      button.setAttribute("aria-expanded", String(open));
+      top.classList.toggle("open", open);
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && top.classList.contains("open")) {
+        button.setAttribute("aria-expanded", "false");
+        top.classList.remove("open");
+        button.focus();
+      }
+    });
+  }
+
+  /* On a phone the list at the top of a long rule starts folded: the text comes first. */
+  function initOnPage() {
+    if (window.matchMedia && window.matchMedia("(max-width: 700px)").matches) {
+      document.querySelectorAll(".onpage details").forEach(function (d) { d.open = false; });
+    }
+  }
+
+  function init() { initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();

@@ -1,0 +1,141 @@
+"""Benchmark: `kb build` against MkDocs building the same Comprehensive Rules, alternating runs in one script.
+
+The content folder is a copy of the bundled content (the 2015 and 2026 English CR, the French extracts, the
+Dissension card data), the two English editions added if it lacks them. MkDocs gets the same CR documents as
+Markdown, one page per three-digit rule of each CR document (both English editions and the French extracts)
+plus a glossary page per document, with its search plugin on. Both run as commands (`kb build`,
+`mkdocs build`), wall time, cold processes, one after the other in turn; then an unchanged `kb build` is
+timed, and the largest pages of the kb site are listed.
+
+Run: python bench/bench_site_vs_mkdocs.py [--runs 5] [--content DIR]
+Targets: kb / MkDocs <= 1.0 (medians); an unchanged rebuild < 0.3 s. Needs `pip install -e '.[bench]'`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kb.link.load import load  # noqa: E402
+from kb.model.numbers import sort_key  # noqa: E402
+
+CORPUS = Path("/work/shared/corpus")
+FIXTURES = ROOT / "tests" / "fixtures"
+EDITIONS = ("cr-en-20150926.txt", "cr-en-20260116.txt")
+
+
+def make_content(root: Path) -> Path:
+    """A copy of the bundled content, with the 2015 and 2026 English CR added where it lacks them."""
+    content = root / "content"
+    shutil.copytree(ROOT / "content", content)
+    for name in EDITIONS:
+        if not (content / "en" / name).exists():
+            source = CORPUS / name if (CORPUS / name).is_file() else FIXTURES / name
+            shutil.copy(source, content / "en" / name)
+    return content
+
+
+def make_mkdocs(content: Path, root: Path) -> tuple[Path, int]:
+    """A MkDocs project holding every CR document of the content, one Markdown page per rule; its page count."""
+    kb = load(content)
+    project = root / "mkdocs"
+    docs = project / "docs"
+    docs.mkdir(parents=True)
+    pages: dict[str, dict[str, list[str]]] = {}
+    for rule in sorted(kb.rules, key=lambda r: sort_key(r.number)):
+        head = rule.number.split(".")[0]
+        if len(head) == 3:
+            line = f"**{rule.number}** {rule.title} {rule.text}".replace("\n", "\n\n")
+            examples = "".join(f"\n\n*Example:* {e}" for e in rule.examples)
+            pages.setdefault(rule.document, {}).setdefault(head, []).append(line + examples)
+    count = 0
+    for doc, heads in pages.items():
+        folder = docs / doc.replace("/", "-")
+        folder.mkdir()
+        for head, blocks in heads.items():
+            (folder / f"{head}.md").write_text(f"# {head}\n\n" + "\n\n".join(blocks) + "\n", encoding="utf-8")
+            count += 1
+        entries = [g for g in kb.glossary if g.document == doc]
+        if entries:
+            body = "\n\n".join(f"## {g.term}\n\n{g.definition}" for g in entries)
+            (folder / "glossary.md").write_text(f"# Glossary\n\n{body}\n", encoding="utf-8")
+            count += 1
+    (docs / "index.md").write_text("# Comprehensive Rules\n", encoding="utf-8")
+    (project / "mkdocs.yml").write_text("site_name: CR\nplugins:\n  - search\n", encoding="utf-8")
+    return project, count + 1
+
+
+def timed(command: list[str], cwd: Path | None = None) -> float:
+    """Wall time of one command, which must succeed."""
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed: {(done.stderr or done.stdout).strip()[-400:]}")
+    return elapsed
+
+
+def largest_pages(site: Path, count: int = 5) -> list[tuple[str, int]]:
+    """The largest HTML pages of the site (search sources and bundles aside), in bytes."""
+    skip = ("pagefind-", "index-src")
+    found = [p for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith(skip)]
+    biggest = sorted(found, key=lambda p: p.stat().st_size, reverse=True)[:count]
+    return [(p.relative_to(site).as_posix(), p.stat().st_size) for p in biggest]
+
+
+def _list(times: list[float]) -> str:
+    """Run times, comma-separated."""
+    return ", ".join(f"{t:.2f}" for t in times)
+
+
+def main() -> None:
+    """Alternate kb and MkDocs builds, print the medians, the ratio, the unchanged rebuild and the largest pages."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--content", type=Path, default=None, help="content folder (default: built as described)")
+    args = parser.parse_args()
+    mkdocs = shutil.which("mkdocs")
+    if mkdocs is None:
+        sys.exit("mkdocs is not installed: pip install -e '.[bench]'")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        content = args.content or make_content(tmp_path)
+        project, md_pages = make_mkdocs(content, tmp_path)
+        site = tmp_path / "site"
+        kb_cmd = [sys.executable, "-m", "kb", "build", "--content", str(content), "--out", str(site)]
+        md_cmd = [mkdocs, "build", "--quiet", "--clean", "--site-dir", str(tmp_path / "md-site")]
+        kb_times, md_times, again, bare = [], [], [], []
+        for _ in range(args.runs):
+            shutil.rmtree(site, ignore_errors=True)  # a full build each time
+            kb_times.append(timed(kb_cmd))
+            md_times.append(timed(md_cmd, cwd=project))
+            again.append(timed(kb_cmd))  # nothing changed since the build above
+            bare.append(timed([sys.executable, "-c", "pass"]))  # the interpreter's own start, for scale
+        kb_med, md_med = statistics.median(kb_times), statistics.median(md_times)
+        pages = sum(1 for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith("pagefind-"))
+        print(f"content: {content}")
+        print(f"kb build:     median {kb_med:.2f} s  (runs {_list(kb_times)}; {pages} pages)")
+        print(f"mkdocs build: median {md_med:.2f} s  (runs {_list(md_times)}; {md_pages} pages)")
+        print(f"ratio kb / mkdocs: {kb_med / md_med:.2f}  (target <= 1.0: {'OK' if kb_med <= md_med else 'MISSED'})")
+        unchanged = statistics.median(again)
+        verdict = "OK" if unchanged < 0.3 else "MISSED"
+        print(
+            f"unchanged kb build: median {unchanged:.2f} s  (target < 0.3 s: {verdict}; "
+            f"python -c pass: {statistics.median(bare):.2f} s)"
+        )
+        print("largest pages:")
+        for path, size in largest_pages(site):
+            print(f"  {path:45} {size / 1024:8.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()

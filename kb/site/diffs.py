@@ -1,0 +1,190 @@
+"""Rule histories and changes pages as HTML: word diffs (`<del>`, `<ins>`), numbers across editions.
+
+A diff is the same in every interface: it is rendered once per build (`Linker.cached`) and shared by the
+rule page's history and the changes page; only the interface words around it are written per interface.
+Unchanged stretches of text are cut to a few words on each side of a change: the full text is on the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup, escape
+
+from kb.link.history import Change
+from kb.model.base import KnowledgeBase
+from kb.site.editions import ChangesPage, PageHistory, Story, today_row
+from kb.site.gather import SiteData, short_label
+from kb.site.labels import lang_label, long_date
+from kb.site.render import REF_WORDS, Linker, with_symbols
+
+CONTEXT = 8
+"""Words of unchanged text kept on each side of a change."""
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def diff_html(ops: tuple[tuple[str, str], ...], lang: str) -> str:
+    """A word diff as HTML: removed words in `<del>`, added ones in `<ins>`, long unchanged stretches cut."""
+    out, last = [], len(ops) - 1
+    for i, (op, text) in enumerate(ops):
+        if op == "equal":
+            out.append(_text(_cut(text, i > 0, i < last), lang))
+        else:
+            tag, word = "del" if op == "delete" else "ins", text.rstrip()
+            out.append(f"<{tag}>{_text(word, lang)}</{tag}>{_text(text[len(word) :], lang)}")  # spaces unmarked
+    return "".join(out)
+
+
+def _cut(text: str, after: bool, before: bool) -> str:
+    """Unchanged text kept only near the changes it stands `after` and `before`, the middle replaced by `…`."""
+    words = _WORD.findall(text)
+    if len(words) <= CONTEXT * 2 + 2 or (not after and not before):
+        return text
+    head = "".join(words[:CONTEXT]) + "…" if after else "…"
+    tail = " " + "".join(words[-CONTEXT:]) if before else ""
+    return head + tail
+
+
+def _text(text: str, lang: str) -> str:
+    """Escaped text with its symbols drawn, line breaks kept."""
+    return str(with_symbols(text, lang)).replace("\n", "<br>")
+
+
+def cached_diff(ln: Linker, lang: str, old: tuple[str, str], new: tuple[str, str], ops) -> Markup:
+    """The diff between a rule of one edition (edition, number) and of the next, rendered once per build."""
+    return ln.cached(("diff", lang, *old, *new), lambda: diff_html(ops, lang))
+
+
+def edition_label(kb: KnowledgeBase, edition: str, ui: str) -> str:
+    """An edition as a reader names it: its effective date in the interface's words, else its id."""
+    found = kb.editions.get(edition)
+    return long_date(found.effective_date, ui) if found is not None and found.effective_date else edition
+
+
+def history_html(history: PageHistory, ui: str, t: dict[str, str], ln: Linker, data: SiteData) -> Markup:
+    """A rule page's history in one language: collapsed, then numbers in each edition and word diffs."""
+    kb, lang = data.kb, history.lang
+    names = _short_names(kb, history.editions, ui)
+    count = t["history_count"].format(n=len(history.editions), changed=len(history.stories))
+    out = [
+        '<details class="history">\n',
+        f"<summary>{escape(t['history_summary'].format(lang=lang_label(lang, ui)))} "
+        f'<span class="count">({escape(count)})</span></summary>\n<div class="history-body">\n',
+    ]
+    out += _translated(history, ui, t, data)
+    if history.stories:
+        out.append(
+            f'<p class="diff-legend"><del>{escape(t["diff_removed"])}</del> <ins>{escape(t["diff_added"])}</ins></p>\n'
+            '<ol class="stories">\n'
+        )
+        out += [_story(story, lang, names, ui, t, ln, data) for story in history.stories]
+        out.append("</ol>\n")
+    for ed, rows in history.new:
+        links = ", ".join(f'<a href="#{escape(row)}">{escape(row)}</a>' for row in rows)
+        date = edition_label(kb, ed, ui)
+        out.append(f"<p>{escape(t['history_new'].format(date=date, colon=t['colon']))} {links}</p>\n")
+    if history.same:
+        out.append(f"<p>{escape(t['history_same'].format(n=history.same))}</p>\n")
+    out += _changes_links(history, ui, t, ln, data)
+    out.append("</div>\n</details>\n")
+    return Markup("".join(out))
+
+
+def _short_names(kb: KnowledgeBase, editions: tuple[str, ...], ui: str) -> dict[str, str]:
+    """Each edition by its year when no two share one, else by its full date."""
+    years = {ed: (kb.editions[ed].effective_date or "")[:4] for ed in editions if ed in kb.editions}
+    if all(years.get(ed) for ed in editions) and len(set(years.values())) == len(editions):
+        return years
+    return {ed: edition_label(kb, ed, ui) for ed in editions}
+
+
+def _translated(history: PageHistory, ui: str, t: dict[str, str], data: SiteData) -> list[str]:
+    """The line saying which of these editions each translation on the page was made from."""
+    out = []
+    for other, (edition, _score, _how) in data.kb.links.alignment.counterparts.items():
+        if edition in history.editions and data.kb.editions[edition].lang == history.lang:
+            date = edition_label(data.kb, edition, ui)
+            text = t["history_translated"].format(lang=lang_label(other, ui), date=date)
+            out.append(f'<p class="hint">{escape(text)}</p>\n')
+    return out
+
+
+def _story(story: Story, lang: str, names: dict[str, str], ui: str, t: dict[str, str], ln: Linker, data) -> str:
+    """One rule across its editions: its number in each, what happened, the word diff of each change."""
+    parts, diffs = [], []
+    for i, (edition, number, status, ops) in enumerate(story.steps):
+        moved = escape(t.get(f"status_{status}", status)) if i and status not in ("same", "changed") else ""
+        parts.append(
+            f'<span class="hist-step">{escape(number)} <span class="hint">({escape(names.get(edition, edition))}'
+            f"{f', {moved}' if moved else ''})</span></span>"
+        )
+        if ops:
+            before = story.steps[i - 1]
+            diff = cached_diff(ln, lang, (before[0], before[1]), (edition, number), ops)
+            diffs.append(f'<p class="diff" lang="{escape(lang)}">{diff}</p>\n')
+    stale = ""
+    if story.row in data.stale and lang == data.kb.reference:
+        stale = f' <span class="badge" title="{escape(t["history_stale_title"])}">{escape(t["history_stale"])}</span>'
+    head = (
+        f'<a class="toc-num" href="#{escape(story.row)}">{escape(story.row)}</a>{t["colon"]} {" → ".join(parts)}{stale}'
+    )
+    return f"<li>{head}\n{''.join(diffs)}</li>\n"
+
+
+def _changes_links(history: PageHistory, ui: str, t: dict[str, str], ln: Linker, data: SiteData) -> list[str]:
+    """Links to the changes pages between the editions of the history."""
+    out = []
+    for page in data.changes:
+        if page.lang == history.lang and page.diff.old in history.editions and page.diff.new in history.editions:
+            label = changes_label(page, ui, t, data.kb)
+            out.append(f'<p><a href="{ln.root}{escape(page.path)}">{escape(label)}</a></p>\n')
+    return out
+
+
+def changes_label(page: ChangesPage, ui: str, t: dict[str, str], kb: KnowledgeBase) -> str:
+    """`anglais : du 26 septembre 2015 au 16 janvier 2026`."""
+    old, new = edition_label(kb, page.diff.old, ui), edition_label(kb, page.diff.new, ui)
+    return t["changes_link"].format(lang=lang_label(page.lang, ui).capitalize(), old=old, new=new)
+
+
+def change_list(page: ChangesPage, status: str, ln: Linker, data: SiteData) -> Markup:
+    """The changes of one kind as list items: numbers (today's linked), a short label, the diff collapsed.
+
+    Only the texts' own words are in it: it is rendered once per build and shared by the interface trees.
+    """
+    return ln.cached(("changes", page.path, status), lambda: _change_items(page, status, ln, data))
+
+
+def _change_items(page: ChangesPage, status: str, ln: Linker, data: SiteData) -> str:
+    """`change_list` as a str of HTML."""
+    kb, diff, lang = data.kb, page.diff, page.lang
+    old_ed, new_ed = kb.editions[diff.old], kb.editions[diff.new]
+    out = []
+    for change in diff.changes:
+        if change.status != status:
+            continue
+        rule = new_ed.rules.get(change.new) if change.new else old_ed.rules.get(change.old)
+        label = f'<span lang="{escape(lang)}">{escape(short_label(rule))}</span>' if rule is not None else ""
+        numbers = _numbers(change, page, ln, data)
+        if change.diff:
+            ops = cached_diff(ln, lang, (diff.old, change.old), (diff.new, change.new), change.diff)
+            body = f'<details><summary>{label}</summary><p class="diff" lang="{escape(lang)}">{ops}</p></details>'
+        else:
+            body = f"<p>{label}</p>"
+        out.append(f'<li class="change"><span class="nums">{numbers}</span>\n{body}</li>\n')
+    return "".join(out)
+
+
+def _numbers(change: Change, page: ChangesPage, ln: Linker, data: SiteData) -> str:
+    """`120.2 → 121.2`: the old number as it was, the new one linked to the row showing that rule today (a tooltip
+    in the text's language gives today's number when it is another)."""
+    parts = []
+    if change.old and change.status not in ("added", "changed"):
+        parts.append(f'<span class="old-num">{escape(change.old)}</span>')
+    if change.new:
+        row = today_row(data.kb, data.rows, page.lang, page.diff.new, change.new)
+        date = data.kb.editions[page.diff.new].effective_date or page.diff.new
+        words = REF_WORDS.get(page.lang, REF_WORDS["en"])
+        title = words["dated"].format(n=change.new, date=date, today=row) if row and row != change.new else ""
+        parts.append(ln.row_link(row, page.lang, change.new, title, preview=False) if row else escape(change.new))
+    return " → ".join(parts)

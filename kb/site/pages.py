@@ -1,0 +1,306 @@
+"""Every page of the site: one tree per interface language (`fr/…`, `en/…`), a root page choosing between them,
+and a 404 page.
+
+The trees hold the same pages at the same paths; only the interface words differ, so a page's switch link
+leads to the same page in the other tree. What a page shows beyond the site data is computed here.
+"""
+
+from __future__ import annotations
+
+from kb.model import Card, FaqInfo, card_name
+from kb.model.base import KnowledgeBase
+from kb.model.langs import ordered_langs
+from kb.model.numbers import TYPED_PATTERN
+from kb.site.diffs import changes_label
+from kb.site.editions import stale_diffs, today_row
+from kb.site.gather import SiteData
+from kb.site.labels import UI_LANGS, lang_label, long_date, words
+from kb.site.output import Job
+from kb.site.terms import keyword_rules
+from kb.sources import search_fold as fold
+from kb.sources import sort_name
+
+
+def plan(data: SiteData) -> list[Job]:
+    """Every page of the site, with its template and context."""
+    shared = {"default_ui": UI_LANGS[0], "ui_langs": UI_LANGS}
+    jobs = [Job("index.html", "choose.html", shared), Job("404.html", "404.html", shared)]
+    for ui in UI_LANGS:
+        jobs += [Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}) for job in tree_jobs(data, ui)]
+    return jobs
+
+
+def tree_jobs(data: SiteData, ui: str) -> list[Job]:
+    """The pages of one interface language, paths relative to its tree."""
+    t = words(ui)
+    jobs = [
+        Job("index.html", "home.html", {"title": "", "current": "home", "loaded": loaded_items(data, ui)}),
+        Job("contents.html", "contents.html", {"title": t["contents"], "current": "contents",
+                                               "partial_langs": partial_langs(data),
+                                               "terms": any((ui, p.head) in data.rule_labels for p in data.rule_pages
+                                                            if ui not in p.titles)}),
+        Job("glossary.html", "glossary.html", {"title": t["glossary"], "current": "glossary",
+                                               "terms": any(lang == ui for lang, _ in data.glossary_labels)}),
+        Job("cards.html", "cards.html", {"title": t["card_index"], "current": "cards", "index": card_index(data)}),
+        Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources"}),
+        Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
+                                           "coverage": coverage(data), "only_groups": only_groups(data),
+                                           "stale": stale_diffs(data.kb), "mismatches": mismatches(data)}),
+        Job("search.html", "search.html", {"title": t["search"], "current": "search",
+                                           "search_langs": data.search_langs}),
+    ]  # fmt: skip
+    sections = {section["number"]: section for section in data.sections}
+    pages = data.rule_pages
+    for i, page in enumerate(pages):
+        nav = {"prev": pages[i - 1] if i else None, "next": pages[i + 1] if i + 1 < len(pages) else None}
+        title = f"{page.head}. {page.title_in(ui)[0]}".rstrip(". ")
+        section = sections[page.head[0]]
+        shown = [page.head, *(row.number for row in page.rows), *(other.head for other in section["rules"])]
+        ctx = {"title": title, "current": "contents:item", "page": page, "section": section, **nav,
+               "histories": data.histories.get(page.head, []),
+               "terms": any((ui, number) in data.rule_labels for number in shown)}  # fmt: skip
+        jobs.append(Job(page.path, "rule.html", ctx))
+    for changes in data.changes:
+        label = changes_label(changes, ui, t, data.kb)
+        ctx = {"title": label, "current": "contents:item", "changes": changes}
+        jobs.append(Job(changes.path, "changes.html", ctx))
+    for info in data.kb.faqs:
+        notes = data.faq_notes[info.document]
+        cards = faq_cards(data.kb, info, {n.id for n in notes})
+        ctx = {"title": info.title or info.document, "current": "faq", "info": info, "notes": notes, "cards": cards,
+               "quoted": quoted_rows(data, notes)}  # fmt: skip
+        jobs.append(Job(data.faq_path[info.document], "faq.html", ctx))
+    keywords = keyword_index(data)
+    for card in data.kb.cards:
+        name = card.names.get(ui) or next(iter(card.names.values()), card.id)
+        ctx = {"title": name, "current": "cards:item", "card": card, "sides": card_sides(card),
+               "rulings": ruling_rows(data, card), "keywords": card_keywords(keywords, card)}  # fmt: skip
+        jobs.append(Job(data.card_path[card.id], "card.html", ctx))
+    return jobs
+
+
+def card_index(data: SiteData) -> dict[str, list[tuple[str, str]]]:
+    """Language -> (name, path) of every card, alphabetical."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for card in data.kb.cards:
+        for lang, name in card.names.items():
+            index.setdefault(lang, []).append((name, data.card_path[card.id]))
+    return {lang: sorted(index[lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(index)}
+
+
+def partial_langs(data: SiteData) -> list[str]:
+    """Languages with text on some rule pages but not all: the contents marks the pages that have it."""
+    return [lang for lang in data.langs if not all(lang in page.langs for page in data.rule_pages)]
+
+
+def only_groups(data: SiteData) -> dict[str, list[dict]]:
+    """Language -> its one-language rule numbers grouped by page: `{head, page, numbers, count, whole}`."""
+    sizes = {page.head: len(page.rows) for page in data.rule_pages}
+    out: dict[str, list[dict]] = {}
+    for lang, numbers in data.kb.links.alignment.only_in.items():
+        groups: dict[str, list[str]] = {}
+        for number in numbers:
+            groups.setdefault(number.split(".")[0], []).append(number)
+        out[lang] = [
+            {
+                "head": head,
+                "page": f"rules/{head}.html" if head in sizes else f"contents.html#{head[0]}",
+                "numbers": found,
+                "count": len(found),
+                "whole": sizes.get(head) == len(found),
+            }
+            for head, found in groups.items()
+        ]
+    return out
+
+
+def loaded_items(data: SiteData, ui: str) -> list[dict]:
+    """What the home page lists as loaded: each rules edition, FAQ and card data, with dates, in the interface."""
+    t, kb = words(ui), data.kb
+    items = []
+    editions = sorted(kb.links.editions, key=lambda ed: (ordered_langs([ed.lang, *data.langs]).index(ed.lang),
+                                                         not ed.current, ed.effective_date or ""))  # fmt: skip
+    for ed in editions:
+        lang = lang_label(ed.lang, ui)
+        if ed.complete:
+            label = t["edition_cr"].format(lang=lang)
+        else:
+            heads = sorted({n.split(".")[0] for n in ed.rules})
+            label = t["edition_extract"].format(lang=lang, numbers=", ".join(heads))
+        detail = [t["rules_count"].format(n=_count(len(ed.rules), ui))]
+        terms = sum(1 for g in kb.glossary if g.document in ed.documents)
+        if terms:
+            detail.append(t["glossary_count"].format(n=_count(terms, ui)))
+        date = t["effective"].format(date=long_date(ed.effective_date, ui)) if ed.effective_date else t["undated"]
+        items.append({"label": label, "date": date, "detail": " · ".join(detail)})
+    for info in kb.faqs:
+        date = long_date(info.last_modified, ui) if info.last_modified else ""
+        items.append({"label": t["faq_item"].format(title=info.title or info.document), "date": date, "detail": ""})
+    for doc in kb.documents:
+        if doc.kind == "cards":
+            count = len(kb.cards_by_document.get(doc.id, ()))
+            label = t["cards_item"].format(n=_count(count, ui)) + (f" ({doc.title})" if doc.title else "")
+            items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": ""})
+    return items
+
+
+def _count(n: int, ui: str) -> str:
+    """A count with the interface's thousands separator (`3 269`, `3,269`)."""
+    return f"{n:,}".replace(",", "\u202f" if ui == "fr" else ",")
+
+
+def coverage(data: SiteData) -> list[dict]:
+    """Per section: rows with text from each language's aligned edition, rows with all of them, total, percentages."""
+    rows: dict[str, dict] = {}
+    primary = {lang: ed.id for lang, ed in data.kb.primary.items()}
+    for number in data.kb.numbers():
+        row = rows.setdefault(
+            number[0], {"section": number[0], "total": 0, "aligned": 0, "counts": dict.fromkeys(data.langs, 0)}
+        )
+        row["total"] += 1
+        aligned = data.kb.aligned(number)
+        present = [lang for lang, rule in aligned.items() if data.kb.edition_of(rule).id == primary.get(lang)]
+        for lang in present:
+            row["counts"][lang] += 1
+        row["aligned"] += len(present) == len(data.langs)
+    for lang, orphans in data.kb.orphans.items():  # rows of their own: no counterpart in today's numbering
+        for rule in orphans:
+            row = rows.setdefault(
+                rule.number[0],
+                {"section": rule.number[0], "total": 0, "aligned": 0, "counts": dict.fromkeys(data.langs, 0)},
+            )
+            row["total"] += 1
+            row["counts"][lang] += 1
+    for row in rows.values():
+        row["pct"] = {lang: round(100 * n / row["total"]) for lang, n in row["counts"].items()}
+    return [rows[k] for k in sorted(rows)]
+
+
+def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card]:
+    """Cards a FAQ prints or rules on, in source order."""
+    by_doc = {r.card for r in kb.rulings if r.source_document == info.document}
+    return [c for c in kb.cards if c.id in by_doc or note_ids.intersection(c.notes)]
+
+
+def jump_map(data: SiteData) -> dict:
+    """Rule numbers and folded card names -> page, for the search box's direct jump."""
+    numbers = {}
+    for page in data.rule_pages:
+        numbers[page.head] = page.path + (f"#{page.head}" if page.rows[0].number == page.head else "")
+        for row in page.rows:
+            numbers[row.number] = f"{page.path}#{row.number}"
+    for section in data.sections:
+        numbers.setdefault(section["number"], f"contents.html#{section['number']}")
+    cards = {}
+    for card in data.kb.cards:
+        for name in card.names.values():
+            cards.setdefault(fold(name), data.card_path[card.id])
+            for face in name.split(" // "):
+                cards.setdefault(fold(face), data.card_path[card.id])
+    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN}
+
+
+def mismatches(data: SiteData) -> list[dict]:
+    """Aligned rules whose references differ, each number with the row showing it today:
+    `{"row", "edition", "cells": {lang: (number, row, [(target, row)])}}`."""
+    out = []
+    for m in data.kb.links.alignment.reference_mismatches:
+        cells = {}
+        for lang in data.langs:
+            number = m.get("numbers", {}).get(lang, m["number"])
+            found = [(target, _row_of(data, lang, m.get("edition"), target)) for target in m.get(lang, ())]
+            cells[lang] = (number, _row_of(data, lang, m.get("edition"), number), found)
+        out.append({"row": m["number"], "edition": m.get("edition"), "cells": cells})
+    return out
+
+
+def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str | None:
+    """The row showing today a number as `lang` cites it: the reference language's in `edition` (followed through
+    lineage), a translation's in its own numbering (else today's number of a rule it cites without having it, else
+    the same number in another language, as its text's references are linked)."""
+    if lang == data.kb.reference and edition:
+        return today_row(data.kb, data.rows, lang, edition, number)
+    return data.rows.get(lang, {}).get(number) or data.today.get(lang, {}).get(number, number)  # as its text links
+
+
+def card_sides(card: Card) -> list[dict]:
+    """The card's text in each language, French first: `[{lang, faces: [{name, cost, type, text, power,
+    toughness}]}]`, from the printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces'."""
+    langs = {face.lang for face in card.faces} | {key[:-5] for key in card.oracle if key.endswith("_text")}
+    sides = []
+    for lang in ordered_langs(list(langs)):
+        texts = _split(card.oracle.get(f"{lang}_text"), "\n//\n", len(card.faces))
+        types = _split(card.oracle.get(f"{lang}_type"), " // ", len(card.faces))
+        faces = []
+        for i, face in enumerate(card.faces):
+            own = face.lang == lang
+            if texts is None and not own:
+                continue
+            name = face.names.get(lang) or (card_name(card, lang) if len(card.faces) == 1 else card_name(face, lang))
+            faces.append({
+                "name": name, "cost": face.mana_cost, "power": face.power, "toughness": face.toughness,
+                "type": types[i] if types else (face.type_line if own else ""),
+                "text": texts[i] if texts else face.text,
+            })  # fmt: skip
+        if faces:
+            sides.append({"lang": lang, "faces": faces})
+    return sides
+
+
+def _split(value: str | None, separator: str, count: int) -> list[str] | None:
+    """A card-data field cut into its faces' parts (`A // B`), or None when absent or cut otherwise."""
+    if not value:
+        return None
+    parts = value.split(separator) if count > 1 else [value]
+    return parts if len(parts) == count else None
+
+
+def ruling_rows(data: SiteData, card: Card) -> dict:
+    """A card's rulings, each with the ruling of the other language saying the same (`translation_of`):
+    `{"langs", "rows": [{lang: ruling}], "plain": {id: bool}, "source": {id: label}, "heads": {lang: labels},
+    "where": {lang: card-data label or ""}}`, FAQ rulings first in their order, then the rest."""
+    groups = data.card_rulings[card.id]
+    plain = {r.id: group[3] for group in groups for r in group[2]}
+    source = {r.id: group[1] for group in groups for r in group[2]}
+    langs = ordered_langs(list(dict.fromkeys(group[0] for group in groups)))
+    placed: set[str] = set()
+    rows = []
+    for ruling in (r for group in groups for r in group[2]):
+        if ruling.id in placed:
+            continue
+        row = {ruling.lang: ruling}
+        partner = data.kb.ruling.get(ruling.translation_of or "")
+        if partner is not None and partner.id in plain and partner.id not in placed and partner.lang != ruling.lang:
+            row[partner.lang] = partner
+        placed.update(r.id for r in row.values())
+        rows.append(row)
+    heads: dict[str, str] = {}
+    where: dict[str, str] = {}
+    for lang, label, _rulings, is_plain in groups:
+        heads[lang] = f"{heads[lang]}, {label}" if lang in heads else label
+        where.setdefault(lang, label if is_plain else "")
+    return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where}
+
+
+def keyword_index(data: SiteData) -> dict[str, str]:
+    """Folded keyword ability -> the row of its rule (`flying` -> `702.9`)."""
+    return {fold(name): number for number, name in keyword_rules(data.kb).items()} if data.kb.reference == "en" else {}
+
+
+def card_keywords(index: dict[str, str], card: Card) -> list[tuple[str, str | None]]:
+    """(keyword, the row of its rule or None) of the card's keyword abilities."""
+    return [(name, index.get(fold(name))) for name in card.keywords]
+
+
+def quoted_rows(data: SiteData, notes: list) -> dict[tuple[str, str], tuple[str, str]]:
+    """(note id, quoted number) -> (row, language) of today's rule an FAQ's quoted rule was found to be
+    (`QuotedRule.today`); quotes without one stay dated and unlinked."""
+    found = {}
+    for note in notes:
+        for quote in note.quoted_rules:
+            edition = data.kb.editions.get(quote.today_edition or "")
+            if quote.today and edition is not None:
+                row = today_row(data.kb, data.rows, edition.lang, edition.id, quote.today)
+                if row:
+                    found[(note.id, quote.number)] = (row, edition.lang)
+    return found

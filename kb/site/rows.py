@@ -1,0 +1,142 @@
+"""The rows, the section list and the list of numbered rules of a rule page, as HTML.
+
+Written here rather than in `rule.html` for speed: a whole CR has over 3,000 rows, rendered once per interface
+language. A cell's text (rule text, examples, "cited by") is the same in every interface and rendered once per
+build; only the interface words around it (tooltips, notes) are written per interface.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from kb.site.gather import Row, Run, SiteData
+from kb.site.labels import lang_label, long_date, pick
+from kb.site.render import Linker
+
+CELL_WORDS = {"fr": ("Exemple :", "Cité par :"), "en": ("Example:", "Cited by:")}
+"""Words inside a cell, in the cell's language (they belong to the text, not to the interface)."""
+
+
+def run_rows(run: Run, rows: tuple[Row, ...], ui: str, t: dict[str, str], ln: Linker, data: SiteData) -> Markup:
+    """The HTML of a run's rows: number link, the inline run's note, one cell per language, mentions."""
+    multi = len(run.langs) > 1
+    out = []
+    for i, row in enumerate(rows):
+        number, shown = escape(row.number), escape(row.label or row.number)
+        title = escape(t["permalink"].format(n=row.label or row.number))
+        out.append(f'<div class="row d{row.depth}" id="{number}">\n')
+        out.append(f'<a class="num" href="#{number}" title="{title}">{shown}</a>\n')
+        if run.inline and i == 0:
+            out += [_inline_note(run, miss, ui, t, data) for miss in run.missing]
+        for lang in run.langs:
+            out.append(_cell(row, lang, multi, run.inline, ui, t, ln, data))
+        if row.mentions:
+            links = ", ".join(f'<a href="{escape(ln.root + path)}">{escape(label)}</a>' for label, path in row.mentions)
+            out.append(f'<p class="mentions">{escape(t["cited_in"])} {links}</p>\n')
+        out.append("</div>\n")
+    return Markup("".join(out))
+
+
+def _inline_note(run: Run, miss: str, ui: str, t: dict[str, str], data: SiteData) -> str:
+    """The note standing in a short one-language run's missing column, on its first row."""
+    names = {"lang": lang_label(miss, ui), "range": run.span, "other": lang_label(run.langs[0], ui)}
+    removed = _removed_since(run, miss, data)
+    if removed:
+        text = t["removed_run"].format(**names, date=long_date(data.kb.editions[removed].effective_date, ui))
+    else:
+        text = t["missing_run"].format(**names)
+    at = data.langs.index(miss) + 2
+    return f'<p class="missing-note" data-missing="{escape(miss)}" style="--at: {at}">{escape(text)}</p>\n'
+
+
+def _removed_since(run: Run, miss: str, data: SiteData) -> str | None:
+    """The edition a run of translated rows was translated from, when lineage says that edition's rules of those
+    numbers were removed from the language `miss` since (orphan rows: French 703.4h, a step gone after 2015)."""
+    found = data.kb.links.alignment.counterparts.get(run.langs[0])
+    chain = data.kb.links.lineage.get(miss)
+    source = found[0] if found else ""
+    if chain is None or source not in chain.editions or not data.kb.editions[source].effective_date:
+        return None
+    then = chain.numbers[chain.editions.index(source)]
+    gone = all(row.label in then and not chain.today(source, row.label) for row in run.rows if row.label)
+    return source if gone and all(row.label for row in run.rows) else None
+
+
+def _cell(row: Row, lang: str, multi: bool, inline: bool, ui: str, t: dict[str, str], ln: Linker, data) -> str:
+    """One language's cell: the interface's tags (own number, edition) around the text, rendered once per build."""
+    rule = row.cells[lang]
+    if multi:
+        where = f' data-col="{escape(lang)}"'
+    elif inline:
+        where = f' style="--at: {data.langs.index(lang) + 2}"'
+    else:
+        where = ""
+    tags = ""
+    if rule.number != (row.label or row.number):
+        title = t["own_number"].format(lang=lang_label(lang, ui), n=rule.number)
+        tags += f'<span class="own-num" title="{escape(title)}">{escape(rule.number)}</span>\n'
+    if lang in row.fallback:
+        title = t["fallback"].format(aligned=data.kb.primary[lang].id, edition=row.fallback[lang])
+        tags += f'<span class="ed-tag" title="{escape(title)}">{escape(row.fallback[lang])}</span>\n'
+    body = ln.cached(("cell", lang, row.number), lambda: _cell_text(row, lang, ln))
+    term = data.rule_labels.get((ui, row.number)) if ui not in row.langs else None
+    if term:  # the interface's term beside the rule's own first line: `Trample · Piétinement*`
+        body = Markup(str(body).replace("</p>", f"{lex_term(term, ui, t)}</p>", 1))
+    return f'<div class="cell"{where} lang="{escape(lang)}">\n{tags}{body}</div>\n'
+
+
+def _cell_text(row: Row, lang: str, ln: Linker) -> str:
+    """A cell's text: title, paragraphs, examples and the rules citing it, in the cell's language."""
+    rule = row.cells[lang]
+    example, cited = CELL_WORDS.get(lang, CELL_WORDS["en"])
+    out = [f'<p class="rule-title">{escape(rule.title)}</p>\n'] if rule.title else []
+    out.append(ln.paragraphs(rule.text, lang) + "\n")
+    out += [f'<p class="example"><em>{escape(example)}</em> {ln.text(e, lang)}</p>\n' for e in rule.examples]
+    citing = row.cited_by.get(lang)
+    if citing:
+        links = ", ".join(ln.rule_link(n, lang) for n in citing)
+        out.append(f'<p class="cited">{escape(cited)} {links}</p>\n')
+    return "".join(out)
+
+
+def lex_term(term: str, ui: str, t: dict[str, str]) -> Markup:
+    """A term of the interface's language found on printed cards, set beside a text lacking it, marked as such."""
+    return Markup(
+        f'<span class="lex"> · <i lang="{escape(ui)}">{escape(term)}</i>'
+        f'<abbr class="lex-mark" lang="{escape(ui)}" title="{escape(t["lex_mark"])}">*</abbr></span>'
+    )
+
+
+def lex_legend(t: dict[str, str], ui: str) -> Markup:
+    """The line explaining the mark of terms found on printed cards."""
+    legend = escape(t["lex_legend"])
+    return Markup(f'<p class="lex-legend" lang="{escape(ui)}"><span aria-hidden="true">* </span>{legend}</p>\n')
+
+
+def titled(title: str, lang: str, term: str | None, ui: str, t: dict[str, str]) -> Markup:
+    """A title in its language, with the interface's printed-card term beside it when it is in another language."""
+    extra = lex_term(term, ui, t) if term and lang != ui else ""
+    return Markup(f'<span lang="{escape(lang)}">{escape(title)}</span>{extra}')
+
+
+def side_list(section: dict, current: str, ui: str, t: dict[str, str], labels: dict[tuple[str, str], str]) -> Markup:
+    """The section's rule pages as list items, the current one marked."""
+    out = []
+    for page in section["rules"]:
+        title, lang = page.title_in(ui)
+        mark = ' aria-current="page"' if page.head == current else ""
+        shown = titled(title, lang, labels.get((ui, page.head)), ui, t)
+        out.append(f'<li><a href="{page.head}.html"{mark}>{page.head}. {shown}</a></li>\n')
+    return Markup("".join(out))
+
+
+def toc_list(toc: tuple[tuple[str, dict[str, str]], ...], ui: str, t: dict[str, str], labels: dict) -> Markup:
+    """The page's numbered rules as list items, each labelled in the interface's language when it can be."""
+    out = []
+    for number, names in toc:
+        label, lang = pick(names, ui)
+        out.append(
+            f'<li><a href="#{escape(number)}"><span class="toc-num">{escape(number)}</span> '
+            f"{titled(label, lang, labels.get((ui, number)), ui, t)}</a></li>\n"
+        )
+    return Markup("".join(out))

@@ -1,0 +1,112 @@
+"""French terms for English-only rules and glossary entries, from the lexicon mined from printed cards.
+
+The site shows them beside the English text (`702.19 Trample · Piétinement*`), always marked as terms found
+on printed cards, never as the official translation of the rules. Doubtful entries (`Lexicon.unsure`) are
+left out: a wrong French name is worse than the English one alone.
+"""
+
+from __future__ import annotations
+
+from kb.model.base import KnowledgeBase
+from kb.sources import fold
+
+KEYWORD_WORDS = 4
+"""A numbered rule whose whole text is this short names a keyword (`702.2 Deathtouch`)."""
+KEYWORD_RULE = "702"
+"""The rule of keyword abilities: their names are nouns the lexicon translates well (keyword actions, 701,
+are verbs it gives in some conjugated form, so they are left unlabelled)."""
+TYPE_SECTION = "3"
+"""The section of card types: its rules are titled with a type in the plural (`302. Creatures`)."""
+HEADWORD_CATEGORIES = ("type", "subtype")
+"""Lexicon categories whose terms can stand as glossary headwords (beside keyword abilities)."""
+
+
+def _sure(kb: KnowledgeBase) -> dict[tuple[str, str], str] | None:
+    """(folded English term, category) -> French term of the lexicon's sure entries (words aside: they are stems
+    and inflections); None when there is nothing to label."""
+    lexicon = getattr(kb, "lexicon", None)
+    if lexicon is None or kb.reference != "en" or "en" not in kb.primary:
+        return None
+    unsure = {(e.english, e.category) for e in lexicon.unsure()}
+    found: dict[tuple[str, str], str] = {}
+    for entry in lexicon.entries:
+        if entry.category != "word" and entry.french and (entry.english, entry.category) not in unsure:
+            found.setdefault((fold(entry.english).strip(), entry.category), _capital(entry.french[0].text))
+    return found
+
+
+def _capital(term: str) -> str:
+    """A term as a heading writes it (`lien de vie` -> `Lien de vie`)."""
+    return term[:1].upper() + term[1:]
+
+
+def keyword_rules(kb: KnowledgeBase) -> dict[str, str]:
+    """Number of each keyword-ability rule -> its keyword (`702.19` -> `Trample`)."""
+    found = {}
+    for number, rule in kb.primary["en"].rules.items():
+        text = rule.text.strip()
+        if (
+            rule.parent == KEYWORD_RULE
+            and rule.kind == "numbered"
+            and len(text.split()) <= KEYWORD_WORDS
+            and not text.endswith(".")
+            and "\n" not in text
+        ):
+            found[number] = text
+    return found
+
+
+def lexicon_labels(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
+    """("fr", number) -> the French term of a keyword or card-type rule the French text lacks, from sure entries."""
+    sure = _sure(kb)
+    if sure is None:
+        return {}
+    keywords = keyword_rules(kb)
+    types = {
+        number: rule.title
+        for number, rule in kb.primary["en"].rules.items()
+        if number.startswith(TYPE_SECTION) and rule.kind == "rule" and rule.title
+    }
+    french = kb.primary.get("fr")
+    found = {}
+    for category, named in (("keyword", keywords), ("type", types)):
+        for number, english in named.items():
+            if french is not None and "fr" in kb.aligned(number):
+                continue
+            term = _lookup(sure, english, category)
+            same = term and term.casefold() in (english.casefold(), english.casefold().rstrip("s"))
+            if term and not same:  # `Flash · Flash` would only say the same twice
+                found[("fr", number)] = term
+    return found
+
+
+def _lookup(sure: dict[tuple[str, str], str], english: str, category: str) -> str | None:
+    """The French term of an English one, a plural title taken in the singular (`Sorceries` -> `Sorcery`) for
+    card types."""
+    key = fold(english).strip()
+    found = sure.get((key, category))
+    if found or category != "type":
+        return found
+    for plural, singular in (("ies", "y"), ("s", "")):
+        if key.endswith(plural) and (found := sure.get((key[: -len(plural)] + singular, category))):
+            return found
+    return None
+
+
+def glossary_labels(kb: KnowledgeBase) -> dict[tuple[str, int], str]:
+    """("fr", index in `kb.glossary` of an English entry) -> its French headword: a keyword ability, a card type
+    or subtype printed on cards. Only where no French glossary is loaded."""
+    sure = _sure(kb)
+    if sure is None or any(entry.lang == "fr" for entry in kb.glossary):
+        return {}
+    keywords = {fold(name).strip() for name in keyword_rules(kb).values()}
+    found = {}
+    for index, entry in enumerate(kb.glossary):
+        if entry.lang != "en":
+            continue
+        key = fold(entry.term).strip()
+        categories = (("keyword",) if key in keywords else ()) + HEADWORD_CATEGORIES
+        term = next((sure[(key, c)] for c in categories if (key, c) in sure), None)
+        if term and term.casefold() != entry.term.casefold():
+            found[("fr", index)] = term
+    return found
