@@ -43,8 +43,17 @@ def make_content(edition: str | None, folder: Path) -> Path:
     shutil.copy(CORPUS / "cr-en-20260116.txt", folder / "en" / "cr-en-20260116.txt")
     shutil.copy(CORPUS / "mtgjson3-DIS.json", folder / "en" / "cards-dissension-mtgjson.json")
     (folder / "fr").mkdir()
-    for name in ("cr-120-piocher-une-carte.txt", "cr-703-actions-obligatoires-du-tour.txt", "faq-discorde-2006.txt"):
+    french = ("cr-120-piocher-une-carte.txt", "cr-703-actions-obligatoires-du-tour.txt", "faq-discorde-2006.txt")
+    for name in (*french, "lexique-cartes-mtgjson5.json"):
         shutil.copy(ROOT / "content" / "fr" / name, folder / "fr" / name)
+    return folder
+
+
+def add_lexicon(folder: Path) -> Path:
+    """Copy the bundled lexicon into a content folder made before the benchmark asked across languages."""
+    lexicon = ROOT / "content" / "fr" / "lexique-cartes-mtgjson5.json"
+    if (folder / "fr").is_dir() and not (folder / "fr" / lexicon.name).exists():
+        shutil.copy(lexicon, folder / "fr" / lexicon.name)
     return folder
 
 
@@ -131,7 +140,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-site", action="store_true", help="leave the site out (no Chromium)")
     parser.add_argument("--misses", action="store_true", help="also list kb's questions below rank 1")
     args = parser.parse_args(argv)
-    folders = {None: make_content(None, args.content), "2015-09-26": make_content("2015-09-26", args.content_2015)}
+    folders = {
+        None: add_lexicon(make_content(None, args.content)),
+        "2015-09-26": make_content("2015-09-26", args.content_2015),
+    }
     questions = load_questions()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

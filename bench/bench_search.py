@@ -1,8 +1,8 @@
 """Search benchmark: index build, warm query latency (mixed queries and natural questions), cold `kb search` against
 a bare interpreter, and the worst snippets (a rule with 40,000 matches, a 5 MB line).
 
-Run: `python bench/bench_search.py [--stress-timeout SECONDS]` (2015 English CR + the French seeds, in a temporary
-folder). The natural questions are those of bench/relevance/questions.json.
+Run: `python bench/bench_search.py [--stress-timeout SECONDS]` (2015 English CR + the French seeds and the lexicon,
+in a temporary folder). The natural questions are those of bench/relevance/questions.json.
 """
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ QUERIES = [
     "maximum hand size",
     "hexproof",
     "layers continuous effects",
+    "piétinement",
+    "piétinement contact mortel",
+    "forecast upkeep",
+    "étape d'entretien",
 ]
 STRESS = {
     "a rule with 40,000 matches": "999.1. " + "trample " * 40_000 + "\n",
@@ -62,7 +66,7 @@ STRESS = {
 
 
 def make_content(root: Path) -> Path:
-    """The 2015 English CR plus the French seeds."""
+    """The 2015 English CR plus the French seeds and the lexicon (French words also search their translations)."""
     content = root / "content"
     (content / "en").mkdir(parents=True)
     (content / "fr").mkdir()
@@ -70,6 +74,7 @@ def make_content(root: Path) -> Path:
     for path in (ROOT / "content" / "fr").glob("cr-*.txt"):
         shutil.copy(path, content / "fr")
     shutil.copy(ROOT / "content" / "fr" / "faq-discorde-2006.txt", content / "fr")
+    shutil.copy(ROOT / "content" / "fr" / "lexique-cartes-mtgjson5.json", content / "fr")
     return content
 
 
@@ -132,7 +137,7 @@ def main() -> None:
             start = time.perf_counter()
             kb = load(content)
             parsed = time.perf_counter()
-            publish(index_root(content), index_key(content), entries(kb))
+            publish(index_root(content), index_key(content), entries(kb), kb.lexicon)
             runs.append((time.perf_counter() - start, parsed - start))
         total, parse = sorted(runs)[1]
         counts = f"{len(kb.rules)} rules, {len(kb.glossary)} glossary, {len(kb.cards)} cards"

@@ -1,5 +1,6 @@
 """The site's search in real headless Chromium: kb's own ranking (the CLI's results), one result per rule, the
-reader's language first, `-word` and `lang:`, spelling corrections, messages for `edition:` and for file://."""
+reader's language first, `-word` and `lang:`, spelling corrections, words found through the lexicon of printed
+cards (labelled so), messages for `edition:` and for file://."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The 2026 English CR, the French seeds and the Dissension cards: built, served on 127.0.0.1, and indexed
-    for the CLI too."""
+    """The 2026 English CR, the French seeds, the Dissension cards and the lexicon: built, served on 127.0.0.1, and
+    indexed for the CLI too."""
     from kb.link.load import load
     from kb.search.index import open_index
     from kb.site.serve import make_server, url_of
@@ -33,7 +34,7 @@ def site(tmp_path_factory):
     shutil.copy(CR2026, content / "en" / CR2026.name)
     for path in (CONTENT / "en").glob("cards-*.json"):
         shutil.copy(path, content / "en" / path.name)
-    for path in (CONTENT / "fr").glob("*.txt"):
+    for path in [*(CONTENT / "fr").glob("*.txt"), *(CONTENT / "fr").glob("lexique-*.json")]:
         shutil.copy(path, content / "fr" / path.name)
     kb = load(content)
     build_site(kb, root / "site")
@@ -91,7 +92,8 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
 @pytest.mark.parametrize(
     "query",
     ["trample", "deathtouch trample", "storm count", "can a tapped creature block", "{T}", "bibliotheque vide",
-     "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "isper", "étape de fin"],
+     "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "isper", "étape de fin",
+     "piétinement", "piétinement contact mortel", "forecast upkeep"],
 )  # fmt: skip
 def test_the_site_ranks_as_the_cli(page, site, query):
     expected = [r.id for r in site[1].search(query, limit=30)]
@@ -103,18 +105,33 @@ def test_trample_gives_its_rule_first_linking_its_anchor(page, site):
     assert page.locator("#results > li > a").first.get_attribute("href") == "rules/702.html#702.19"
 
 
+def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
+    found = ask(page, site, "piétinement", "fr")
+    assert "702.19" in found[:3]
+    item = page.locator("#results > li[data-id='702.19']")
+    assert item.locator("a").first.get_attribute("href") == "rules/702.html#702.19"
+    label = item.locator(".via")
+    assert label.inner_text() == "par traduction : piétinement → trample"
+    assert "pas par une traduction officielle" in label.get_attribute("title")
+    assert item.locator(".snippet mark").first.inner_text().lower() == "trample"
+    direct = page.locator("#results > li[data-kind=card]").first  # its French text holds the word as typed
+    assert direct.locator(".via").count() == 0 and direct.locator(".snippet[lang=fr] mark").count() > 0
+    ask(page, site, "piétinement")
+    assert page.locator("#results > li[data-id='702.19'] .via").inner_text() == "by translation: piétinement → trample"
+
+
 def test_one_result_per_rule_and_every_rule_reachable(page, site):
-    found = ask(page, site, "pioche", "fr")
+    found = ask(page, site, "pioche lang:fr", "fr")  # French texts only: English ones through `draw` aside
     assert len(found) == len(set(found))
     assert "120.1" in found  # no longer hidden behind its page's first three subrules
 
 
 def test_words_never_match_symbols_or_stop_words(page, site):
     ask(page, site, "pioche", "fr")
-    marks = page.locator("#results mark").all_inner_texts()
+    marks = page.locator("#results .snippet[lang=fr] mark").all_inner_texts()  # English ones: its translation
     assert marks and all(m.lower().startswith("pioch") for m in marks)  # never {P}
     ask(page, site, "étape de fin", "fr")
-    marks = {m.lower() for m in page.locator("#results mark").all_inner_texts()}
+    marks = {m.lower() for m in page.locator("#results .snippet[lang=fr] mark").all_inner_texts()}
     assert "de" not in marks and "des" not in marks and marks <= {"étape", "étapes", "fin", "fins", "etape"}
 
 
@@ -136,14 +153,13 @@ def test_reader_language_first_the_other_one_click_away(page, site):
 
 
 def test_minus_word_and_lang_filter(page, site):
-    with_word = ask(page, site, "pioche", "fr")
-    without = ask(page, site, "pioche -bibliothèque", "fr")
+    with_word = ask(page, site, "pioche lang:fr", "fr")
+    without = ask(page, site, "pioche -bibliothèque lang:fr", "fr")
     assert "120.4" in with_word and "120.4" not in without and without
-    ask(page, site, "lang:fr draw", "en")
-    assert page.locator("#results > li").count() == 0 or all(
-        "fr" in langs
-        for langs in page.locator("#results .snippet").evaluate_all("els => els.map(e => e.getAttribute('lang'))")
-    )
+    ask(page, site, "lang:fr draw", "en")  # French texts only, found through the translation of `draw`
+    items = page.locator("#results > li")
+    assert items.count() > 0 and page.locator("#results > li:not(:has(.snippet[lang=fr]))").count() == 0
+    assert page.locator("#results > li > .via").count() == items.count()
 
 
 def test_misspelling_is_corrected_with_a_link(page, site):

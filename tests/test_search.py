@@ -42,6 +42,15 @@ def bundled_content(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def lexicon():
+    """The bundled French–English lexicon (mined from printed cards)."""
+    from kb.link.lexicons import read_lexicon
+
+    found, _ = read_lexicon(CONTENT / "fr" / "lexique-cartes-mtgjson5.json", "fr/lexique-cartes-mtgjson5.json")
+    return found
+
+
+@pytest.fixture(scope="module")
 def seeds_kb(bundled_content):
     from kb.link.load import load
 
@@ -678,6 +687,122 @@ def test_cli_says_which_edition_it_searched(two_editions):
     assert payload["editions"] == {"searched": ["en:2015-09-26"], "others": ["en:2015-09-26"]}
 
 
+# --- across languages, through the lexicon mined from printed cards ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def full_content(tmp_path_factory) -> Path:
+    """The bundled content (2015 and 2026 CRs, French extracts, FAQ, cards, lexicon) in a temporary folder."""
+    content = tmp_path_factory.mktemp("full") / "content"
+    shutil.copytree(CONTENT, content)
+    return content
+
+
+@pytest.fixture(scope="module")
+def full(full_content):
+    index = S.open_index(full_content)
+    yield index
+    index.close()
+
+
+def test_french_keyword_finds_the_english_rule_marked_as_translated(full_content):
+    payload = json.loads(run("piétinement", "--json", "--content", str(full_content)).output)
+    results = payload["results"]
+    rule = next(r for r in results[:3] if r["id"] == "702.19")
+    assert rule["via"] == "lexicon" and rule["langs"] == ["en"]
+    assert rule["translated"] == [{"from": "fr", "to": "en", "source": "piétinement", "targets": ["trample"]}]
+    direct = [r for r in results if "fr" in r["langs"] and "**piétinement**" in r["snippets"]["fr"].lower()]
+    assert direct and all("via" not in r and "translated" not in r for r in direct)  # found as typed
+    assert "**trample**" in rule["snippets"]["en"].lower()
+    text = run("piétinement", "--limit", "3", "--content", str(full_content)).output
+    assert "702.19  Trample\n  (par traduction : piétinement → trample)\n" in text
+
+
+def test_two_french_keywords_find_both_english_rules(full):
+    found = full.search("piétinement contact mortel", limit=5)
+    numbers = [r.number or "" for r in found]
+    assert any(n.startswith("702.19") for n in numbers) and any(n.startswith("702.2") for n in numbers)
+    assert "702.2" in numbers
+    assert all(r.translated for r in found if r.langs == ("en",))
+    both = next(r for r in found if r.number == "702.2c")
+    assert {t[2] for t in both.translated} == {"piétinement", "contact mortel"}
+    assert full.last["corrected"] is None  # `contact` and `mortel` are understood, never "corrected"
+
+
+def test_a_word_as_typed_outranks_its_translation(full):
+    first = full.search("pioche")[0]
+    assert "fr" in first.langs and not first.translated and "**pioch" in first.snippets["fr"].lower()
+    found = full.search("prevision")
+    assert found[0].id == "fr/faq-discorde-2006#prevision" and not found[0].translated
+    assert "702.57" in ids(found)[:3] and found[ids(found).index("702.57")].translated
+
+
+def test_english_words_reach_the_french_faq(full):
+    found = full.search("forecast upkeep", limit=20)
+    note = next(r for r in found if r.id == "fr/faq-discorde-2006#prevision")
+    assert note.translated == (("en", "fr", "forecast", ("prévision",)), ("en", "fr", "upkeep", ("entretien",)))
+    assert "**prévision**" in note.snippets["fr"]
+    assert ids(full.search("forecast upkeep kind:note"))[0] == "fr/faq-discorde-2006#prevision"
+    rulings = [r for r in full.search("haste kind:ruling") if r.translated]
+    assert rulings and all(r.langs == ("fr",) for r in rulings)
+    assert rulings[0].translated == (("en", "fr", "haste", ("célérité",)),)
+
+
+def test_translation_only_into_searched_languages(full):
+    assert all("fr" in r.langs and not r.translated for r in full.search("piétinement lang:fr"))
+    assert ids(full.search("piétinement lang:en"))[0] == "702.19"
+
+
+def test_lexicon_tables_keep_sure_entries_and_meaningful_words(seeds_kb):
+    from kb.link.lexicon import ExampleCard, FrenchTerm, Lexicon, LexiconEntry
+
+    card = (ExampleCard("Assault Zeppelid", "Zeppelide d'assaut"),)
+
+    def entry(english, french, evidence=20, category="keyword"):
+        return LexiconEntry(english, category, tuple(FrenchTerm(f, evidence) for f in french), 1.0, evidence, card)
+
+    lexicon = Lexicon((
+        entry("Trample", ["Piétinement"]),
+        entry("Deathtouch", ["Contact mortel"], evidence=1),  # one card: unsure
+        entry("discard", ["défausse", "défaussez-vous"], category="word"),  # conflicting: unsure
+        entry("the", ["de"], category="word"),  # stop words
+        entry("draw", ["piochez"], category="word"),  # in 12% of these English texts: says nothing
+        entry("shuffle", ["mélangez"], category="word"),
+    ))  # fmt: skip
+    items = [e for e in S.entries(seeds_kb) if e.current]
+    index = S.memory_index(items, lexicon)
+    tables = index.reader.lexicon()
+    assert set(tables["fr>en"]["keys"]) == {"pietinement", "melangez"}
+    assert tables["en>fr"]["keys"] == {"shuffle": [["mélangez"], []], "trample": [["piétinement"], []]}
+    melange = index.reader.vocab("fr", "melange")  # another form of `mélangez`, through its index term
+    assert tables["fr>en"]["terms"][str(melange)] == [["shuffle"], []]
+    found = index.search("mélange", lang="en")
+    assert found and all(r.translated == (("fr", "en", "mélange", ("shuffle",)),) for r in found)
+    assert index.search("contact mortel", lang="en") == []
+    index.close()
+    assert S.memory_index(items).reader.lexicon() == {}  # no lexicon, no translation
+
+
+def test_rules_without_counterpart_today_are_searchable(full, full_content):
+    found = full.search("ordre d'assignation des blessures", limit=3)
+    assert {"703.4h@fr:undated", "703.4i@fr:undated"} & set(ids(found))
+    orphan = next(r for r in full.search("703.4h") if r.id == "703.4h@fr:undated")
+    assert orphan.number == "703.4h" and orphan.langs == ("fr",) and orphan.editions == {"fr": "fr:undated"}
+    assert "ordre d'assignation" in orphan.snippets["fr"]
+
+
+def test_the_site_links_a_rule_without_counterpart_to_its_own_row(bundled_kb):
+    from kb.search.entries import entries
+    from kb.site.gather import gather
+    from kb.site.searchpages import _pages
+
+    page = _pages(gather(bundled_kb))
+    rules = {e.id: e for e in entries(bundled_kb) if e.kind == "rule" and e.current}
+    assert page(rules["703.4h@fr:undated"]) == "rules/703.html#fr-703.4h"
+    assert page(rules["703.4h"]) == "rules/703.html#703.4h"  # the row of today's 703.4h, its French rule 703.4e
+    assert page(rules["121.2"]) == "rules/121.html#121.2"  # French 120.2 sits in the row of today's 121.2
+
+
 # --- the site's JavaScript ranks as Python does ------------------------------------------------------------
 
 JS_QUESTIONS = [
@@ -710,18 +835,28 @@ JS_QUESTIONS = [
     "shufflings",
     "summoning sickness",
     "xyzzy",
+    "piétinement",
+    "piétinement contact mortel",
+    "contact mortel trample",
+    "forecast upkeep",
+    "kind:note forecast",
+    "piochées",
+    "lang:en pioche",
+    "vol initiative",
+    "sur le champ de bataille",
+    "graft -greffe",
 ]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015):
+def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015, lexicon):
     from kb.search.static import write_static
 
     items = [e for e in (*S.entries(seeds_kb),) if e.current]
     items += [e for e in S.entries(kb_2015) if e.current and e.kind in ("rule", "glossary")]
     items = list({e.id: e for e in items}.values())
-    write_static(tmp_path / "search", S.build_data(items), lambda n: f"page-{n}")
-    index = S.memory_index(items)
+    write_static(tmp_path / "search", S.build_data(items, lexicon), lambda n: f"page-{n}")
+    index = S.memory_index(items, lexicon)
     module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
     script = tmp_path / "run.mjs"
     script.write_text(JS_RUNNER.replace("MODULE", json.dumps(module)), encoding="utf-8")
@@ -734,7 +869,13 @@ def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015):
     )
     for question, js in zip(JS_QUESTIONS, json.loads(done.stdout), strict=True):
         python = [
-            {"id": r.id, "score": round(r.score, 9), "snippets": r.snippets, "langs": list(r.langs)}
+            {
+                "id": r.id,
+                "score": round(r.score, 9),
+                "snippets": r.snippets,
+                "langs": list(r.langs),
+                "translated": [[a, b, c, list(d)] for a, b, c, d in r.translated],
+            }
             for r in index.search(question)
         ]
         assert js["results"] == python, question
@@ -750,7 +891,8 @@ for (const q of JSON.parse(readFileSync(questions, "utf8"))) {
   const { results, corrected } = await index.search(q, 10);
   const text = (parts) => parts.map((p) => (p.mark ? `**${p.text}**` : p.text)).join("");
   out.push({ corrected, results: results.map((r) => ({ id: r.id, score: Math.round(r.score * 1e9) / 1e9,
-    snippets: Object.fromEntries(Object.entries(r.snippets).map(([l, p]) => [l, text(p)])), langs: r.langs })) });
+    snippets: Object.fromEntries(Object.entries(r.snippets).map(([l, p]) => [l, text(p)])), langs: r.langs,
+    translated: r.translated })) });
 }
 console.log(JSON.stringify(out));
 """

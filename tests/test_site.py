@@ -24,7 +24,6 @@ from kb.site import render
 from kb.sources import search_fold
 from tests.conftest import CONTENT, FIXTURES, write
 
-SKIP = ("pagefind-",)
 NOT_FOUND = "404.html"
 
 
@@ -46,8 +45,8 @@ class _Collect(HTMLParser):
 
 
 def pages(site: Path) -> list[Path]:
-    """Every HTML page of the site, Pagefind's own files excluded."""
-    return sorted(p for p in site.rglob("*.html") if not p.relative_to(site).parts[0].startswith(SKIP))
+    """Every HTML page of the site."""
+    return sorted(site.rglob("*.html"))
 
 
 def html5_errors(page: Path) -> list[str]:

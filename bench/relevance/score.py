@@ -68,7 +68,8 @@ def pick(ranker: Ranker | Mapping[str | None, Ranker], question: dict) -> Ranker
 
 
 def score(questions: Sequence[dict], ranker: Ranker | Mapping[str | None, Ranker]) -> dict:
-    """Score a ranker (or {edition: ranker}, None as fallback): metrics overall, per language, half, edition."""
+    """Score a ranker (or {edition: ranker}, None as fallback): metrics overall, per language, half, edition, and
+    for the questions asked across languages (`translated`: form `translation`) apart from the others."""
     ranks = {q["id"]: first_hit(q["expect"], pick(ranker, q)(q["q"])) for q in questions}
 
     def group(key: Callable[[dict], str]) -> dict:
@@ -81,6 +82,7 @@ def score(questions: Sequence[dict], ranker: Ranker | Mapping[str | None, Ranker
         "half": group(lambda q: q["half"]),
         "edition": group(lambda q: q["edition"] or "undated"),
         "half_lang": group(lambda q: f"{q['half']}/{q['lang']}"),
+        "across": group(lambda q: "translated" if q["form"] == "translation" else "as-typed"),
         "ranks": ranks,
     }
 
@@ -125,7 +127,7 @@ def table(results: Mapping[str, dict]) -> str:
     lines = [f"{'slice':<14}{'ranker':<8}" + "".join(f"{c:>8}" for c in cols)]
     slices = [("overall", lambda s: s["overall"])]
     some = next(iter(results.values()))
-    for group in ("half", "lang", "edition", "half_lang"):
+    for group in ("half", "lang", "edition", "half_lang", "across"):
         slices += [(key, lambda s, g=group, k=key: s[g][k]) for key in some[group]]
     for label, get in slices:
         for name, result in results.items():

@@ -12,6 +12,8 @@ from kb.commands.options import content_option, echo, json_text, printable
 
 KINDS = ["rule", "glossary", "card", "ruling", "note"]
 HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
+THROUGH = {"fr": "par traduction : {}", "en": "by translation: {}"}
+"""How a result found through the lexicon says so, in the language of the words typed."""
 
 
 @click.command("search", context_settings={"ignore_unknown_options": True})  # `-1/-1 counters`, `-word`
@@ -30,7 +32,9 @@ def command(
     QUERY is a rule number (120.2a, 120, "règle 703.4k", "CR 120", r120.2a) or keywords: results matching
     more of the words first, misspelt words corrected ("did you mean"), OR between alternatives, -word to
     exclude, "quoted phrases", lang:fr|en (any language of the content), kind:rule|glossary|card|ruling|note
-    and edition:DATE filters. With several editions of a language loaded, the current one is searched
+    and edition:DATE filters. A word of the lexicon mined from printed cards also finds its translation
+    (piétinement: the English rule of trample); such results say so. With several editions of a language
+    loaded, the current one is searched
     unless edition: or --edition names another. When the build folder cannot be written, the index is
     built in memory (with a warning). Exit status: 0 (even with no result), 2 for a malformed query, an
     unknown language or edition, or an unreadable content folder.
@@ -77,8 +81,17 @@ def _print_result(result) -> None:
     header = click.style(label, fg="cyan", bold=True)
     title = click.style(printable(result.title, newlines=False), bold=True) if result.title else ""
     click.echo(f"{header}  {title}".rstrip())
+    if result.translated:
+        click.echo("  " + click.style(printable(through(result.translated), newlines=False), fg="magenta"))
     for lang in result.langs:
         snippet = printable(result.snippets[lang], newlines=False)
         text = HIGHLIGHT.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), snippet)
         click.echo(f"  {click.style(printable(lang.upper()), fg='green')}  {text}")
     click.echo()
+
+
+def through(translated) -> str:
+    """`(par traduction : piétinement → trample)`: the words of a result found through the lexicon of printed cards."""
+    first = translated[0][0]
+    pairs = ", ".join(f"{typed} → {' / '.join(targets)}" for _, _, typed, targets in translated)
+    return "(" + THROUGH.get(first, THROUGH["en"]).format(pairs) + ")"

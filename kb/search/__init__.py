@@ -2,7 +2,8 @@
 
 In: `KnowledgeBase`. Out: ranked `SearchResult`s, and the site's JSON index. `entries` (records -> entries),
 `text` (tokens, symbols, stop words), `build` (analysis, terms, BM25F postings), `db` (the SQLite file),
-`query` (the query box), `lookup` (query words -> terms, spelling), `rank` (one score order), `results`
-(snippets), `static` (the site's index), `store` (index folder, atomic switch), `index` (the entry point; the only
-module importing whoosh, for its stemmers, at index time only).
+`query` (the query box), `lookup` (query words -> terms, spelling), `lexicon` (the lexicon's translation tables,
+index time), `translate` (query words across languages), `rank` (one score order), `results` (snippets), `static`
+(the site's index), `store` (index folder, atomic switch), `index` (the entry point; the only module importing
+whoosh, for its stemmers, at index time only).
 """

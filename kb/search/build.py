@@ -98,6 +98,8 @@ class IndexData:
     lang_index: dict[str, LangIndex]
     docs: list[DocInfo]
     payloads: list[Payload]
+    lexicon: dict = field(default_factory=dict)
+    """Translation tables (`kb.search.lexicon`): `{"fr>en": table, "en>fr": table}`, empty without a lexicon."""
 
 
 def build(items: Iterable[Entry], texts: Mapping[str, LangText], order: list[str]) -> IndexData:

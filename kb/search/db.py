@@ -74,7 +74,8 @@ def write(path: Path | str, data: IndexData) -> sqlite3.Connection:
     brief = [(d.kind, d.key, d.number, d.order, d.boost, d.langs, d.current, d.editions) for d in data.docs]
     stops = {lang: sorted(li.stops) for lang, li in data.lang_index.items()}
     meta = {"langs": data.langs, "stops": stops, "n": {lang: _count(data, lang) for lang in data.langs}}
-    db.executemany("INSERT INTO meta VALUES (?, ?)", [("meta", json.dumps(meta)), ("brief", marshal.dumps(brief))])
+    rows = [("meta", json.dumps(meta)), ("brief", marshal.dumps(brief)), ("lexicon", json.dumps(data.lexicon))]
+    db.executemany("INSERT INTO meta VALUES (?, ?)", rows)
     db.executemany(
         "INSERT INTO docs VALUES (?, ?, ?)",
         ((n, _dump_info(d), _dump_payload(p)) for n, (d, p) in enumerate(zip(data.docs, data.payloads, strict=True))),
@@ -156,6 +157,7 @@ class Reader:
         self.editions = [b[7] for b in brief]
         self._terms: dict[tuple[str, int], Postings] = {}
         self._infos: dict[int, tuple] = {}
+        self._lexicon: dict | None = None
 
     @classmethod
     def open(cls, folder: Path) -> Reader:
@@ -208,6 +210,13 @@ class Reader:
             found = Postings(*marshal.loads(row[0])) if row else Postings(0.0, [], [], [], [], [])
             self._terms[(lang, term)] = found
         return found
+
+    def lexicon(self) -> dict:
+        """The translation tables (`{"fr>en": table, …}`, see `kb.search.lexicon`), read on first use."""
+        if self._lexicon is None:
+            row = self._one("SELECT value FROM meta WHERE key='lexicon'")
+            self._lexicon = json.loads(row[0]) if row else {}
+        return self._lexicon
 
     def concept(self, lang: str, term: int) -> list[tuple[int, float]]:
         """(term, weight) of what a one-word headword's term names (empty for other terms)."""

@@ -68,12 +68,24 @@ def rule_entries(kb) -> Iterator[Entry]:
         per = {lang: rule for lang, rule in kb.aligned(number).items() if kb.edition_of(rule).id in ids}
         if per:
             yield _rule_entry(kb, number, number, per, order, True)
+    yield from orphan_entries(kb)
     others = [ed for ed in kb.links.editions if ed.id not in {e.id for e in current.values()}]
     base = len(kb.numbers())
     for ed in others:
         for k, (number, rule) in enumerate(ed.rules.items()):
             yield _rule_entry(kb, f"{number}@{ed.id}", number, {ed.lang: rule}, base + k, False)
         base += len(ed.rules)
+
+
+def orphan_entries(kb) -> Iterator[Entry]:
+    """A translation's rules with no counterpart today whose number today's numbering gives to another rule (French
+    703.4h): entries of their own, `703.4h@fr:undated`, searched by default (the site shows them as rows
+    `fr-703.4h` of their rule's page)."""
+    order = {number: k for k, number in enumerate(kb.numbers())}
+    for lang, rules in kb.orphans.items():
+        for rule in rules:
+            key = f"{rule.number}@{kb.edition_of(rule).id}"
+            yield _rule_entry(kb, key, rule.number, {lang: rule}, order.get(rule.number, 0), True)
 
 
 def heading(rule) -> str:

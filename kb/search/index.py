@@ -11,12 +11,13 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from kb.model.numbers import descends, sort_key
 from kb.search.db import Reader, write
-from kb.search.lookup import Slot, resolve
+from kb.search.lookup import Slot
 from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
 from kb.search.rank import CONCEPT_CREDIT, phrase_docs, score
 from kb.search.results import SearchResult, make_result
@@ -24,6 +25,7 @@ from kb.search.store import IndexNotWritable, current, index_root
 from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
 from kb.search.text import NEGATIONS, LangText, query_tokens, stop_words
+from kb.search.translate import translate
 
 __all__ = [
     "IndexNotWritable",
@@ -59,7 +61,7 @@ def entries(kb):
     return found(kb)
 
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 """Bump when the analysis, the tables or the ranking data change: old indexes are then rebuilt."""
 
 
@@ -78,22 +80,26 @@ def lang_text(lang: str) -> LangText:
     return LangText(lang, stem, stops, NEGATIONS.get(lang, ()))
 
 
-def build_data(items: Iterable):
-    """Analyse entries into an `IndexData` (every language of the entries, in display order)."""
+def build_data(items: Iterable, lexicon=None):
+    """Analyse entries into an `IndexData` (every language of the entries, in display order), with the translation
+    tables of a lexicon (`kb.link.lexicon.Lexicon`, None for none)."""
     from kb.model.langs import ordered_langs
     from kb.search.build import build
+    from kb.search.lexicon import tables
 
     items = list(items)
     langs = ordered_langs(lang for e in items for lang in (*e.texts, *e.titles))
-    return build(items, {lang: lang_text(lang) for lang in langs}, langs)
+    data = build(items, {lang: lang_text(lang) for lang in langs}, langs)
+    data.lexicon = tables(lexicon, data, lang_text)
+    return data
 
 
-def write_index(folder: Path, items: Iterable) -> None:
-    """Create an index in a folder (created if needed) holding the entries."""
+def write_index(folder: Path, items: Iterable, lexicon=None) -> None:
+    """Create an index in a folder (created if needed) holding the entries (and a lexicon's tables)."""
     from kb.search.db import FILE
 
     folder.mkdir(parents=True, exist_ok=True)
-    write(folder / FILE, build_data(items)).close()
+    write(folder / FILE, build_data(items, lexicon)).close()
 
 
 # --- index life cycle -----------------------------------------------------------------------------------
@@ -104,10 +110,10 @@ def index_key(content: Path) -> str:
     return _index_key(content, f"{INDEX_VERSION} {sys.version_info[:2]} {sqlite3.sqlite_version}")
 
 
-def publish(root: Path, key: str, items: Iterable) -> Path:
+def publish(root: Path, key: str, items: Iterable, lexicon=None) -> Path:
     """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
     items = list(items)
-    return _publish(root, key, lambda folder: write_index(folder, items))
+    return _publish(root, key, lambda folder: write_index(folder, items, lexicon))
 
 
 def ensure_index(content: Path, kb=None) -> Path:
@@ -116,7 +122,8 @@ def ensure_index(content: Path, kb=None) -> Path:
     live = current(root)
     if live and live[0] == key and (root / live[1]).is_dir():
         return root / live[1]
-    return publish(root, key, entries(kb if kb is not None else _load(content)))
+    kb = kb if kb is not None else _load(content)
+    return publish(root, key, entries(kb), kb.lexicon)
 
 
 def _load(content: Path):
@@ -132,8 +139,8 @@ def open_index(content: Path, kb=None) -> SearchIndex:
         try:
             folder = ensure_index(content, kb)
         except IndexNotWritable as err:
-            items = entries(kb if kb is not None else _load(content))
-            return SearchIndex(Reader(write(":memory:", build_data(items))), unsaved=str(err))
+            kb = kb if kb is not None else _load(content)
+            return SearchIndex(Reader(write(":memory:", build_data(entries(kb), kb.lexicon))), unsaved=str(err))
         try:
             return SearchIndex(Reader.open(folder))
         except sqlite3.Error:
@@ -142,9 +149,9 @@ def open_index(content: Path, kb=None) -> SearchIndex:
     raise AssertionError("unreachable")
 
 
-def memory_index(items: Iterable) -> SearchIndex:
-    """An index of some entries, in memory only."""
-    return SearchIndex(Reader(write(":memory:", build_data(items))))
+def memory_index(items: Iterable, lexicon=None) -> SearchIndex:
+    """An index of some entries (and a lexicon's translation tables), in memory only."""
+    return SearchIndex(Reader(write(":memory:", build_data(items, lexicon))))
 
 
 # --- searching ------------------------------------------------------------------------------------------
@@ -183,7 +190,7 @@ class SearchIndex:
             found = self._numbers(parsed.number, allowed, limit)
             if found:
                 return found
-        slots = resolve(parsed, self.reader, langs)
+        slots = translate(parsed, self.reader, langs)
         if not slots:
             return []
         fixed = [s for s in slots if s.fixed]
@@ -192,7 +199,7 @@ class SearchIndex:
         allowed = self._exclude(parsed.excluded, langs, allowed)
         ranked = score(slots, langs, self.reader, allowed)[:limit]
         terms = _terms(slots, langs, self.reader)
-        return [make_result(self.reader, d, s, terms, langs) for d, s in ranked]
+        return [_translated(make_result(self.reader, d, s, terms, langs), slots, via) for d, s, via in ranked]
 
     def _numbers(self, number: str, allowed: bytearray, limit: int) -> list[SearchResult]:
         """The rule and everything under it, in rule order."""
@@ -246,13 +253,23 @@ class SearchIndex:
 
 
 def _terms(slots: list[Slot], langs: tuple[str, ...], reader) -> dict[str, set[int]]:
-    """Per language, every term the query matched through (for marking snippets)."""
+    """Per language, every term the query matched through, translations included (for marking snippets)."""
     found: dict[str, set[int]] = {lang: set() for lang in langs}
     for s in slots:
         for lang in langs:
             found[lang] |= {t for t, f, _ in s.words.get(lang, ()) if f >= CONCEPT_CREDIT}
             found[lang] |= {t for terms in s.phrases.get(lang, ()) for t in terms}
+            found[lang] |= {t for terms, f in s.via.get(lang, ()) if f >= CONCEPT_CREDIT for t in terms}
     return found
+
+
+def _translated(result: SearchResult, slots: list[Slot], via: tuple) -> SearchResult:
+    """A result with the translations it was found through, when it matches no word as typed."""
+    if not via:
+        return result
+    lang, picked = via[0], via[1:]
+    found = [t for k in picked for t in slots[k].translated if t[1] == lang]
+    return replace(result, translated=tuple((a, b, c, tuple(d)) for a, b, c, d in found))
 
 
 def _corrected(parsed: ParsedQuery, fixed: list[Slot]) -> str:

@@ -24,6 +24,8 @@ FUZZY_FACTOR = 0.7
 """Weight of a spelling correction."""
 CONCEPT_FACTOR = 0.3
 """Weight of a word that characterises a query headword (see `kb.search.build.LangIndex.concepts`)."""
+TRANSLATED = 0.5
+"""Score factor of a match through a translation (`kb.search.translate`) against a match of the word as typed."""
 FUZZY_MAX = 3
 """Corrections kept for one word, the most frequent first."""
 NAME_MIN = 3
@@ -53,6 +55,12 @@ class Slot:
     """Idf of the card-name prefix match."""
     fixed: str | None = None
     """The spelling correction used, if any."""
+    via: dict[str, list[tuple[list[int], float]]] = field(default_factory=dict)
+    """Language -> (terms, factor) of the slot's translations through the lexicon (`kb.search.translate`): one
+    term is a word in any of its forms, several a phrase; `factor` as for `words` (a match scores TRANSLATED of
+    that); a document they match is found through translation."""
+    translated: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
+    """(source language, target language, words as typed, translations shown) of those translations."""
 
 
 def osa_within_one(a: str, b: str) -> bool:
@@ -72,15 +80,67 @@ def osa_within_one(a: str, b: str) -> bool:
     return a[i + 1 :] == b[i:] if la > lb else a[i:] == b[i + 1 :]
 
 
-def resolve(parsed: ParsedQuery, reader, langs: tuple[str, ...]) -> list[Slot]:
-    """The slots of a query in the given languages; stop-word slots kept only when nothing else is left."""
-    stops = frozenset().union(*(reader.stops[lang] for lang in langs))
-    slots = []
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """What becomes one slot: a word of the query, or a phrase or OR group."""
+
+    tokens: tuple[tuple[str, str, bool], ...]
+    """(kind, folded text, is a phrase) of each alternative."""
+    word: str | None
+    """The folded word when the unit is a lone word typed among others (one the lexicon may translate), else None."""
+    typed: str
+    """The word as typed (the folded word when the typed item holds several)."""
+
+
+def units(parsed: ParsedQuery) -> list[Unit]:
+    """The units of a query, in order."""
+    found = []
     for group in parsed.groups:
-        for tokens in _group_tokens(group):
-            slot = _slot(tokens, reader, langs, stops)
-            if slot is not None:
-                slots.append(slot)
+        parts = _group_tokens(group)
+        plain = len(group) == 1 and not group[0].phrase
+        for tokens in parts:
+            word = tokens[0][1] if plain and tokens[0][0] == "word" else None
+            typed = group[0].text if plain and len(parts) == 1 else " OR ".join(w for _, w, _ in tokens)
+            found.append(Unit(tuple(tokens), word, typed))
+    return found
+
+
+def resolve(parsed: ParsedQuery, reader, langs: tuple[str, ...]) -> list[Slot]:
+    """The slots of a query in the given languages (no translation; see `kb.search.translate`)."""
+    stops = query_stops(reader, langs)
+    return finish([weigh(unit_slot(u, reader, langs, stops), reader, langs) for u in units(parsed)], reader, langs)
+
+
+def query_stops(reader, langs: tuple[str, ...]) -> frozenset[str]:
+    """The stop words of the searched languages."""
+    return frozenset().union(*(reader.stops[lang] for lang in langs))
+
+
+def unit_slot(unit: Unit, reader, langs: tuple[str, ...], stops, fuzzy: bool = True) -> Slot:
+    """The slot of one unit, its weight left for `weigh` (spelling corrections only with `fuzzy`)."""
+    slot = Slot(
+        " OR ".join(w for _, w, _ in unit.tokens), all(not p and is_stop(w, k, stops) for k, w, p in unit.tokens)
+    )
+    for kind, text, phrase in unit.tokens:
+        if phrase:
+            _phrase(slot, text, reader, langs)
+        else:
+            _word(slot, kind, text, reader, langs, fuzzy)
+    return slot
+
+
+def phrase_slot(found: list[Unit], reader, langs: tuple[str, ...]) -> Slot:
+    """The slot of several lone words taken as one term (a phrase), its weight left for `weigh`."""
+    words = [u.word for u in found]
+    slot = Slot(" ".join(words), False)
+    _phrase(slot, " ".join(words), reader, langs)
+    return slot
+
+
+def finish(slots: list[Slot | None], reader, langs: tuple[str, ...]) -> list[Slot]:
+    """The slots a query ranks with: stop words left out unless only they are left, at most MAX_SLOTS, and a
+    headword's characteristic words added when the query pairs several words."""
+    slots = [s for s in slots if s is not None]
     kept = [s for s in slots if not s.stop][:MAX_SLOTS]
     if not kept:  # only stop words: they can only be words of card names (`Up // Down`), all of them
         kept = [_name_words(s, reader, langs) for s in slots[:MAX_SLOTS]]
@@ -107,13 +167,19 @@ def _name_words(slot: Slot, reader, langs) -> Slot:
 
 
 def _concepts(slot: Slot, reader, langs) -> None:
-    """Add what a headword of the query names (`trample`: assign, lethal, excess…) as weak alternatives."""
+    """Add what a headword of the query names (`trample`: assign, lethal, excess…) as weak alternatives; for a
+    word found in a language only through its translation, what the translation names, as weak translations."""
     for lang in langs:
         alts = slot.words.get(lang, [])
         exact = [t for t, f, _ in alts if f == 1.0]
         if len(exact) == 1:
             known = {t for t, _, _ in alts}
             alts += [(t, CONCEPT_FACTOR * w, -1) for t, w in reader.concept(lang, exact[0]) if t not in known]
+        via = slot.via.get(lang, [])
+        translated = [terms[0] for terms, f in via if len(terms) == 1 and f == 1.0]
+        if not exact and len(translated) == 1:
+            known = {terms[0] for terms, _ in via if len(terms) == 1}
+            via += [([t], CONCEPT_FACTOR * w) for t, w in reader.concept(lang, translated[0]) if t not in known]
 
 
 def _group_tokens(group: tuple[Item, ...]) -> list[list[tuple[str, str, bool]]]:
@@ -130,17 +196,13 @@ def _group_tokens(group: tuple[Item, ...]) -> list[list[tuple[str, str, bool]]]:
     return [found] if found else []
 
 
-def _slot(tokens: list[tuple[str, str, bool]], reader, langs, stops) -> Slot | None:
-    """Resolve the alternatives of one slot; None when nothing of it is in the index."""
-    slot = Slot(" OR ".join(w for _, w, _ in tokens), all(not p and is_stop(w, k, stops) for k, w, p in tokens))
-    for kind, text, phrase in tokens:
-        if phrase:
-            _phrase(slot, text, reader, langs)
-        else:
-            _word(slot, kind, text, reader, langs)
+def weigh(slot: Slot, reader, langs) -> Slot | None:
+    """Set a slot's weight (its best alternative's idf, a translation's in full: translating a word does not make
+    it matter less, only its matches count less); None when it has none."""
     weights = [reader.term(lang, t).idf * f for lang in langs for t, f, _ in slot.words.get(lang, ())]
     for lang in langs:
         weights += [sum(reader.term(lang, t).idf for t in terms) for terms in slot.phrases.get(lang, ())]
+        weights += [sum(reader.term(lang, t).idf for t in terms) * f for terms, f in slot.via.get(lang, ())]
     matched = {d for lang in langs for d, _ in slot.names.get(lang, ())}
     if matched:
         n = max(reader.n_docs[lang] for lang in langs)
@@ -159,7 +221,7 @@ def _phrase(slot: Slot, text: str, reader, langs) -> None:
             slot.phrases.setdefault(lang, []).append(terms)
 
 
-def _word(slot: Slot, kind: str, word: str, reader, langs) -> None:
+def _word(slot: Slot, kind: str, word: str, reader, langs, fuzzy: bool = True) -> None:
     """Add a word: as written, else its stem prefix, else its spelling corrections; and card-name prefixes."""
     known = {lang: t for lang in langs if (t := reader.word(lang, word)) is not None}
     if kind == "word" and len(word) >= NAME_MIN and not known:  # a partial name: `isper` for Isperia
@@ -175,14 +237,14 @@ def _word(slot: Slot, kind: str, word: str, reader, langs) -> None:
         return
     if kind != "word" or not word.isalpha() or len(word) > MAX_WORD:
         return
-    stemmed = {lang: t for lang in langs if (t := _stem_prefix(word, lang, reader)) is not None}
+    stemmed = {lang: t for lang in langs if (t := stem_prefix(word, lang, reader)) is not None}
     for lang, t in stemmed.items():
         slot.words.setdefault(lang, []).append((t, STEM_FACTOR, -1))
-    if not stemmed and not slot.names:
+    if not stemmed and not slot.names and fuzzy:
         _fuzzy(slot, word, reader, langs)
 
 
-def _stem_prefix(word: str, lang: str, reader) -> int | None:
+def stem_prefix(word: str, lang: str, reader) -> int | None:
     """The term of the longest proper prefix of `word` that is a stem (at least 5 letters, at most 3 cut)."""
     for k in range(len(word) - 1, max(5, len(word) - 3) - 1, -1):
         t = reader.form(lang, word[:k])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 
-from kb.search.lookup import Slot
+from kb.search.lookup import TRANSLATED, Slot
 
 COVERAGE_POWER = 2.0
 """How much a missing query word costs: the score is multiplied by coverage ** COVERAGE_POWER."""
@@ -30,7 +30,8 @@ WINDOW = 8
 PROXIMITY_BONUS = 1.0
 """Score factor up to 1 + this for consecutive query words next to each other, in order."""
 HEAD_BONUS = 1.0
-"""Score factor 1 + this for a document with a headword that is exactly the query's words."""
+"""Score factor 1 + this for a document with a headword that is exactly the query's words (as typed: a headword
+that is their translation does not count, so a French word's own texts outrank the English rule it names)."""
 HEAD_SHARE = 0.7
 """Share of the query's weight a headword's words must carry for the headword bonus (`discarding cards`
 is about Discard; `deathtouch trample` is about neither alone)."""
@@ -38,17 +39,23 @@ CITED_BONUS = 0.3
 """Score factor up to 1 + this for a rule cited by the other hits (weighted by their scores)."""
 
 
-def allowed_hits(slot: Slot, lang: str, reader, allowed) -> dict[int, tuple[float, int, int, float]]:
-    """Document -> (score, term, index in the term's postings, coverage credit) of a slot in a language.
+def allowed_hits(slot: Slot, lang: str, reader, allowed) -> dict[int, tuple[float, int, int, float, bool]]:
+    """Document -> (score, term, index in the term's postings, coverage credit, through a translation) of a slot
+    in a language.
 
     The best alternative counts (credit 1); a document holding none but some of a headword's characteristic
-    words gets their summed scores, and a credit of their summed factors (at most CONCEPT_CREDIT).
+    words gets their summed scores, and a credit of their summed factors (at most CONCEPT_CREDIT). A slot's
+    translations (`Slot.via`: a word in any of its forms, or a phrase) count like its words, times TRANSLATED.
     """
-    found: dict[int, tuple[float, int, int, float]] = {}
-    near: dict[int, list[float]] = {}
-    for term, factor, bit in slot.words.get(lang, ()):
+    found: dict[int, tuple[float, int, int, float, bool]] = {}
+    near: dict[int, list] = {}
+    words = [(t, f, bit, False) for t, f, bit in slot.words.get(lang, ())]
+    words += [(terms[0], f, -1, True) for terms, f in slot.via.get(lang, ()) if len(terms) == 1]
+    for term, factor, bit, through in words:
         p = reader.term(lang, term)
         weight = p.idf * factor
+        if through:
+            weight *= TRANSLATED
         masks = p.masks
         concept = factor < CONCEPT_CREDIT
         plain = _title_stems(p, bit) if bit >= 0 else {}
@@ -58,30 +65,38 @@ def allowed_hits(slot: Slot, lang: str, reader, allowed) -> dict[int, tuple[floa
                 if concept:
                     acc = near.get(d)
                     if acc is None:
-                        near[d] = [v, factor]
+                        near[d] = [v, factor, through]
                     else:
                         acc[0] += v
                         acc[1] += factor
+                        acc[2] = acc[2] and through
                     continue
                 if bit >= 0 and not masks[i] >> bit & 1:
                     v *= INEXACT
                 old = found.get(d)
                 if old is None or v > old[0]:
-                    found[d] = (v, term, i, 1.0)
+                    found[d] = (v, term, i, 1.0, through)
     for terms in slot.phrases.get(lang, ()):
         for d, v, i in phrase_docs(terms, lang, reader, allowed):
             old = found.get(d)
             if old is None or v > old[0]:
-                found[d] = (v, terms[0], i, 1.0)
+                found[d] = (v, terms[0], i, 1.0, False)
+    for terms, factor in slot.via.get(lang, ()):
+        if len(terms) > 1:
+            for d, v, i in phrase_docs(terms, lang, reader, allowed):
+                v = v * factor * TRANSLATED
+                old = found.get(d)
+                if old is None or v > old[0]:
+                    found[d] = (v, terms[0], i, 1.0, True)
     for d, factor in slot.names.get(lang, ()):
         if allowed[d]:
             v = slot.name_idf * NAME_IMPACT * factor
             old = found.get(d)
             if old is None or v > old[0]:
-                found[d] = (v, -1, -1, 1.0)
-    for d, (v, credit) in near.items():
+                found[d] = (v, -1, -1, 1.0, False)
+    for d, (v, credit, through) in near.items():
         if d not in found:
-            found[d] = (v, -1, -1, min(credit, CONCEPT_CREDIT))
+            found[d] = (v, -1, -1, min(credit, CONCEPT_CREDIT), through)
     return found
 
 
@@ -116,8 +131,12 @@ def _index(p, d: int) -> int:
     return i if i < len(p.docs) and p.docs[i] == d else -1
 
 
-def score(slots: list[Slot], langs: tuple[str, ...], reader, allowed) -> list[tuple[int, float]]:
-    """(document, score) of the best RERANK-refined documents, best first (ties in index order)."""
+def score(slots: list[Slot], langs: tuple[str, ...], reader, allowed) -> list[tuple[int, float, tuple]]:
+    """(document, score, translated) of the best RERANK-refined documents, best first (ties in index order).
+
+    `translated` is empty for a document matching some word of the query as typed, else it gives the language
+    and the slots it matches through a translation only: (lang, slot index, slot index…).
+    """
     total = sum(s.weight for s in slots)
     base: dict[int, float] = {}
     best_lang: dict[int, str] = {}
@@ -140,7 +159,15 @@ def score(slots: list[Slot], langs: tuple[str, ...], reader, allowed) -> list[tu
     top = heapq.nsmallest(RERANK, base, key=lambda d: (-base[d], d))
     refined = {d: base[d] * _features(d, slots, hits[best_lang[d]], best_lang[d], reader) for d in top}
     refined = _cited(refined, reader)
-    return sorted(refined.items(), key=lambda pair: (-pair[1], pair[0]))
+    ranked = sorted(refined.items(), key=lambda pair: (-pair[1], pair[0]))
+    return [(d, s, _through(d, hits, best_lang[d])) for d, s in ranked]
+
+
+def _through(d: int, hits: dict[str, list[dict]], lang: str) -> tuple:
+    """(lang, slot indices) of a document matched only through translations, else ()."""
+    if any(h[4] is False for per_slot in hits.values() for found in per_slot if (h := found.get(d))):
+        return ()
+    return (lang, *(k for k, found in enumerate(hits[lang]) if (h := found.get(d)) and h[4]))
 
 
 def _features(d: int, slots: list[Slot], per_slot: list[dict], lang: str, reader) -> float:
@@ -154,7 +181,11 @@ def _features(d: int, slots: list[Slot], per_slot: list[dict], lang: str, reader
     total = sum(s.weight for s in slots)
     for head in reader.info(d)[1].get(lang, ()):
         terms = set(head)
-        by_head = [s.weight for s, found in zip(slots, per_slot, strict=True) if (h := found.get(d)) and h[1] in terms]
+        by_head = [
+            s.weight
+            for s, found in zip(slots, per_slot, strict=True)
+            if (h := found.get(d)) and h[1] in terms and not h[4]
+        ]
         if len(by_head) >= len(terms) and sum(by_head) >= HEAD_SHARE * total:
             return factor * (1 + HEAD_BONUS)
     return factor

@@ -40,6 +40,9 @@ class SearchResult:
     """Relevance score (0 for rule-number lookups, which list in rule order)."""
     editions: dict[str, str] | None = None
     """Edition id per language (rules and glossary terms)."""
+    translated: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
+    """(source language, target language, words as typed, their translations) when the result was found through
+    the lexicon mined from printed cards (its score comes from the query's translation), else empty."""
 
     def to_json(self) -> dict:
         """The result as a JSON-ready dict."""
@@ -55,6 +58,12 @@ class SearchResult:
         }
         if self.editions:
             found["editions"] = self.editions
+        if self.translated:
+            found["via"] = "lexicon"
+            found["translated"] = [
+                {"from": source, "to": target, "source": text, "targets": list(targets)}
+                for source, target, text, targets in self.translated
+            ]
         return found
 
 

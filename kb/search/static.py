@@ -1,10 +1,10 @@
 """The search index for the static site: the same `IndexData` as the CLI's, as JSON files the browser loads.
 
 Pure Python (no whoosh). `core.json` holds what reading a query needs (vocabulary, stems, card-name words,
-headword concepts, idf, document data and the ranking constants); the postings are split into shards
-(`terms-<k>.json`, a term's shard is `term % shards`) and the texts shown in results into chunks of
-CHUNK documents (`docs-<k>.json`), fetched when a query needs them. `templates/static/kbsearch.js` reads
-them and ranks exactly as `kb.search.rank` does.
+headword concepts, idf, document data, the lexicon's translation tables and the ranking constants); the
+postings are split into shards (`terms-<k>.json`, a term's shard is `term % shards`) and the texts shown in
+results into chunks of CHUNK documents (`docs-<k>.json`), fetched when a query needs them.
+`templates/static/kbsearch.js` reads them and ranks exactly as `kb.search.rank` does.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def constants() -> dict:
         "SNIPPET": results.SNIPPET,
         "LEAD": results.LEAD,
         "GAP": build.GAP,
+        "TRANSLATED": lookup.TRANSLATED,
     }
 
 
@@ -69,6 +70,7 @@ def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | No
         "chunk": CHUNK,
         "docs": _docs(data, url_of),
         "lang": {lang: _lang(li, sum(lang in d.bounds for d in data.docs)) for lang, li in data.lang_index.items()},
+        "lexicon": data.lexicon,
     }
     _dump(folder / "core.json", core)
     for k in range(shards):

@@ -1,6 +1,7 @@
-/* The search box and its words, in the browser: kb/search/query.py (the query box) and kb/search/lookup.py
-   (query words -> index terms: as written, by stem prefix, by spelling, as card-name prefixes), step by step,
-   over the tables of kb/search/static.py. kbsearch.js ranks with what this resolves. */
+/* The search box and its words, in the browser: kb/search/query.py (the query box), kb/search/lookup.py
+   (query words -> index terms: as written, by stem prefix, by spelling, as card-name prefixes) and
+   kb/search/translate.py (words through the lexicon of printed cards), step by step, over the tables of
+   kb/search/static.py. kbsearch.js ranks with what this resolves. */
 
 import { fold, ruleNumber } from "./kbtext.js";
 const W = String.raw`[\p{L}\p{N}_]`;
@@ -128,16 +129,127 @@ export function osaWithinOne(a, b) {
 
 export function isAlpha(word) { return /^\p{L}+$/u.test(word); }
 
-export function resolve(parsed, r, langs) {
-  const stops = new Set();
-  for (const lang of langs) { for (const w of r.stops[lang]) { stops.add(w); } }
-  const slots = [];
+/* The units of a query (kb.search.lookup.units): [tokens, word (a lone word the lexicon may translate, else
+   null), as typed]. */
+export function units(parsed) {
+  const found = [];
   for (const group of parsed.groups) {
-    for (const tokens of groupTokens(group)) {
-      const slot = makeSlot(tokens, r, langs, stops);
-      if (slot) { slots.push(slot); }
+    const parts = groupTokens(group);
+    const plain = group.length === 1 && !group[0].phrase;
+    for (const tokens of parts) {
+      const word = plain && tokens[0][0] === "word" ? tokens[0][1] : null;
+      const typed = plain && parts.length === 1 ? group[0].text : tokens.map((t) => t[1]).join(" OR ");
+      found.push({ tokens, word, typed });
     }
   }
+  return found;
+}
+
+/* The slots of a query with their translations (kb.search.translate.translate). */
+export function translate(parsed, r, langs) {
+  const found = units(parsed);
+  const spans = [];
+  for (const name of Object.keys(r.lexicon()).sort()) {
+    const [source, target] = name.split(">");
+    if (langs.includes(target)) {
+      for (const [a, b, entry] of findSpans(found, r.lexicon()[name], source, r)) {
+        spans.push([a, b, source, target, entry]);
+      }
+    }
+  }
+  const stops = queryStops(r, langs);
+  const slots = [];
+  let k = 0;
+  while (k < found.length) {
+    const mine = spans.filter((s) => s[0] === k);
+    if (!mine.length) {
+      slots.push(weigh(unitSlot(found[k], r, langs, stops, true), r, langs));
+      k++;
+      continue;
+    }
+    const end = Math.max(...mine.map((s) => s[1]));
+    const slot = end - k === 1 ? unitSlot(found[k], r, langs, stops, false) : phraseSlot(found.slice(k, end), r, langs);
+    const typed = found.slice(k, end).map((u) => u.typed).join(" ");
+    for (const [, , source, target, entry] of mine) {
+      if (addTranslation(slot, entry, r, target)) {
+        slot.translated.push([source, target, typed, entry[0].length ? [...entry[0]] : entry[1].slice(0, 1)]);
+      }
+    }
+    slots.push(weigh(slot, r, langs));
+    k = end;
+  }
+  return finish(slots, r, langs);
+}
+
+function findSpans(found, table, source, r) {
+  const keys = table.keys;
+  const spans = [];
+  let k = 0;
+  while (k < found.length) {
+    if (found[k].word === null) { k++; continue; }
+    let end = k;
+    while (end < found.length && end - k < table.longest && found[end].word !== null) { end++; }
+    let done = false;
+    for (let size = end - k; size > 0; size--) {
+      const key = found.slice(k, k + size).map((u) => u.word).join(" ");
+      if (Object.prototype.hasOwnProperty.call(keys, key)) {
+        spans.push([k, k + size, keys[key]]);
+        k += size;
+        done = true;
+        break;
+      }
+    }
+    if (!done) {
+      const entry = byTerm(found[k].word, source, table.terms, r);
+      if (entry) { spans.push([k, k + 1, entry]); }
+      k++;
+    }
+  }
+  return spans;
+}
+
+function byTerm(word, source, terms, r) {
+  if (!terms || !Object.keys(terms).length || !r.langs.includes(source) || isStop(word, "word", r.stops[source])) {
+    return null;
+  }
+  let term = r.word(source, word);
+  term = term ? term[0] : null;
+  if (term === null && isAlpha(word) && [...word].length <= r.c.MAX_WORD) { term = stemPrefix(word, source, r); }
+  return term !== null && Object.prototype.hasOwnProperty.call(terms, String(term)) ? terms[String(term)] : null;
+}
+
+function addTranslation(slot, entry, r, lang) {
+  const found = slot.via[lang] = slot.via[lang] || [];
+  const before = found.length;
+  for (const target of [...entry[0], ...entry[1]]) {
+    const words = queryTokens(target).map((t) => t[1]);
+    let terms = words.map((w) => { const f = r.word(lang, w); return f ? f[0] : null; });
+    let factor = 1.0;
+    if (words.length === 1 && terms[0] === null && isAlpha(words[0]) && [...words[0]].length <= r.c.MAX_WORD) {
+      terms = [stemPrefix(words[0], lang, r)];
+      factor = r.c.STEM_FACTOR;
+    }
+    const same = (a, b) => a.length === b.length && a.every((t, i) => t === b[i]);
+    if (terms.length && !terms.includes(null) && found.every(([t]) => !same(t, terms))) { found.push([terms, factor]); }
+  }
+  if (!found.length) { delete slot.via[lang]; }
+  return found.length > before;
+}
+
+function queryStops(r, langs) {
+  const stops = new Set();
+  for (const lang of langs) { for (const w of r.stops[lang]) { stops.add(w); } }
+  return stops;
+}
+
+/* The slots of a query without translation (kb.search.lookup.resolve). */
+export function resolve(parsed, r, langs) {
+  const stops = queryStops(r, langs);
+  return finish(units(parsed).map((u) => weigh(unitSlot(u, r, langs, stops, true), r, langs)), r, langs);
+}
+
+function finish(all, r, langs) {
+  const slots = all.filter((s) => s !== null);
   let kept = slots.filter((s) => !s.stop).slice(0, r.c.MAX_SLOTS);
   if (!kept.length) {
     kept = slots.slice(0, r.c.MAX_SLOTS).map((s) => nameWords(s, r, langs));
@@ -177,6 +289,14 @@ function addConcepts(slot, r, langs) {
         if (!known.has(t)) { alts.push([t, r.c.CONCEPT_FACTOR * w, -1]); }
       }
     }
+    const via = slot.via[lang] || [];
+    const translated = via.filter(([terms, f]) => terms.length === 1 && f === 1.0).map(([terms]) => terms[0]);
+    if (!exact.length && translated.length === 1) {
+      const known = new Set(via.filter(([terms]) => terms.length === 1).map(([terms]) => terms[0]));
+      for (const [t, w] of r.concept(lang, translated[0])) {
+        if (!known.has(t)) { via.push([[t], r.c.CONCEPT_FACTOR * w]); }
+      }
+    }
   }
 }
 
@@ -196,18 +316,32 @@ function groupTokens(group) {
   return found.length ? [found] : [];
 }
 
-function makeSlot(tokens, r, langs, stops) {
-  const stop = tokens.every(([kind, w, phrase]) => !phrase && isStop(w, kind, stops));
-  const slot = newSlot(tokens.map((t) => t[1]).join(" OR "), stop);
-  for (const [kind, text, phrase] of tokens) {
-    if (phrase) { addPhrase(slot, text, r, langs); } else { addWord(slot, kind, text, r, langs); }
+function unitSlot(unit, r, langs, stops, fuzzy) {
+  const stop = unit.tokens.every(([kind, w, phrase]) => !phrase && isStop(w, kind, stops));
+  const slot = newSlot(unit.tokens.map((t) => t[1]).join(" OR "), stop);
+  for (const [kind, text, phrase] of unit.tokens) {
+    if (phrase) { addPhrase(slot, text, r, langs); } else { addWord(slot, kind, text, r, langs, fuzzy); }
   }
+  return slot;
+}
+
+function phraseSlot(found, r, langs) {
+  const words = found.map((u) => u.word).join(" ");
+  const slot = newSlot(words, false);
+  addPhrase(slot, words, r, langs);
+  return slot;
+}
+
+function weigh(slot, r, langs) {
   const weights = [];
   for (const lang of langs) {
     for (const [t, f] of slot.words[lang] || []) { weights.push(r.idf(lang, t) * f); }
   }
   for (const lang of langs) {
     for (const terms of slot.phrases[lang] || []) { weights.push(terms.reduce((sum, t) => sum + r.idf(lang, t), 0)); }
+    for (const [terms, f] of slot.via[lang] || []) {
+      weights.push(terms.reduce((sum, t) => sum + r.idf(lang, t), 0) * f);
+    }
   }
   const matched = new Set();
   for (const lang of langs) { for (const [d] of slot.names[lang] || []) { matched.add(d); } }
@@ -222,7 +356,7 @@ function makeSlot(tokens, r, langs, stops) {
 
 /* A slot (kb.search.lookup.Slot): alternatives per language, weight, spelling correction. */
 function newSlot(text, stop) {
-  return { text, stop, words: {}, phrases: {}, names: {}, weight: 0, nameIdf: 0, fixed: null };
+  return { text, stop, words: {}, phrases: {}, names: {}, weight: 0, nameIdf: 0, fixed: null, via: {}, translated: [] };
 }
 
 function addPhrase(slot, text, r, langs) {
@@ -233,7 +367,7 @@ function addPhrase(slot, text, r, langs) {
   }
 }
 
-function addWord(slot, kind, word, r, langs) {
+function addWord(slot, kind, word, r, langs, fuzzy) {
   const known = {};
   for (const lang of langs) { const t = r.word(lang, word); if (t) { known[lang] = t; } }
   const size = [...word].length;
@@ -264,7 +398,7 @@ function addWord(slot, kind, word, r, langs) {
       stemmed = true;
     }
   }
-  if (!stemmed && !Object.keys(slot.names).length) { fuzzy(slot, word, r, langs); }
+  if (!stemmed && !Object.keys(slot.names).length && fuzzy) { correct(slot, word, r, langs); }
 }
 
 function stemPrefix(word, lang, r) {
@@ -275,7 +409,7 @@ function stemPrefix(word, lang, r) {
   return null;
 }
 
-function fuzzy(slot, word, r, langs) {
+function correct(slot, word, r, langs) {
   if ([...word].length < r.c.FUZZY_MIN) { return; }
   const found = new Map();
   for (const [lang, cand, term, df, bit] of r.near(word)) {

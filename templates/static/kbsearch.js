@@ -3,7 +3,7 @@
    the same results; tests/test_search.py runs both on the same questions. Ranking constants come from the
    index (core.json), never copied by hand. */
 
-import { KINDS, SearchError, compareKeys, descends, isAlpha, osaWithinOne, parseQuery, queryTokens, resolve, sortKey }
+import { KINDS, SearchError, compareKeys, descends, isAlpha, osaWithinOne, parseQuery, queryTokens, sortKey, translate }
   from "./kbquery.js";
 
 export { SearchError };
@@ -17,13 +17,17 @@ function indexOf(p, d) {
   return lo < p.docs.length && p.docs[lo] === d ? lo : -1;
 }
 
+/* kb.search.rank.allowed_hits: document -> [score, term, index, coverage credit, through a translation]. */
 function allowedHits(slot, lang, r, allowed) {
   const c = r.c;
   const found = new Map();
   const near = new Map();
-  for (const [term, factor, bit] of slot.words[lang] || []) {
+  const words = (slot.words[lang] || []).map(([t, f, bit]) => [t, f, bit, false]);
+  for (const [terms, f] of slot.via[lang] || []) { if (terms.length === 1) { words.push([terms[0], f, -1, true]); } }
+  for (const [term, factor, bit, through] of words) {
     const p = r.term(lang, term);
-    const weight = r.idf(lang, term) * factor;
+    let weight = r.idf(lang, term) * factor;
+    if (through) { weight *= c.TRANSLATED; }
     const concept = factor < c.CONCEPT_CREDIT;
     const plain = bit >= 0 ? titleStems(p, bit) : new Map();
     for (let i = 0; i < p.docs.length; i++) {
@@ -32,29 +36,43 @@ function allowedHits(slot, lang, r, allowed) {
       let v = weight * (plain.has(i) ? plain.get(i) : p.impacts[i]);
       if (concept) {
         const acc = near.get(d);
-        if (acc === undefined) { near.set(d, [v, factor]); } else { acc[0] += v; acc[1] += factor; }
+        if (acc === undefined) {
+          near.set(d, [v, factor, through]);
+        } else {
+          acc[0] += v;
+          acc[1] += factor;
+          acc[2] = acc[2] && through;
+        }
         continue;
       }
       if (bit >= 0 && !((p.masks[i] >> bit) & 1)) { v *= c.INEXACT; }
       const old = found.get(d);
-      if (old === undefined || v > old[0]) { found.set(d, [v, term, i, 1.0]); }
+      if (old === undefined || v > old[0]) { found.set(d, [v, term, i, 1.0, through]); }
     }
   }
   for (const terms of slot.phrases[lang] || []) {
     for (const [d, v, i] of phraseDocs(terms, lang, r, allowed)) {
       const old = found.get(d);
-      if (old === undefined || v > old[0]) { found.set(d, [v, terms[0], i, 1.0]); }
+      if (old === undefined || v > old[0]) { found.set(d, [v, terms[0], i, 1.0, false]); }
+    }
+  }
+  for (const [terms, factor] of slot.via[lang] || []) {
+    if (terms.length < 2) { continue; }
+    for (const [d, phrase, i] of phraseDocs(terms, lang, r, allowed)) {
+      const v = phrase * factor * c.TRANSLATED;
+      const old = found.get(d);
+      if (old === undefined || v > old[0]) { found.set(d, [v, terms[0], i, 1.0, true]); }
     }
   }
   for (const [d, factor] of slot.names[lang] || []) {
     if (allowed[d]) {
       const v = slot.nameIdf * c.NAME_IMPACT * factor;
       const old = found.get(d);
-      if (old === undefined || v > old[0]) { found.set(d, [v, -1, -1, 1.0]); }
+      if (old === undefined || v > old[0]) { found.set(d, [v, -1, -1, 1.0, false]); }
     }
   }
-  for (const [d, [v, credit]] of near) {
-    if (!found.has(d)) { found.set(d, [v, -1, -1, Math.min(credit, c.CONCEPT_CREDIT)]); }
+  for (const [d, [v, credit, through]] of near) {
+    if (!found.has(d)) { found.set(d, [v, -1, -1, Math.min(credit, c.CONCEPT_CREDIT), through]); }
   }
   return found;
 }
@@ -118,7 +136,18 @@ function score(slots, langs, r, allowed) {
     return [d, base.get(d) * features(d, slots, hits[lang], lang, r)];
   }));
   refined = cited(refined, r);
-  return [...refined.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const ranked = [...refined.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return ranked.map(([d, s]) => [d, s, through(d, hits, bestLang.get(d))]);
+}
+
+/* kb.search.rank._through: [lang, slot indices] of a document matched only through translations, else []. */
+function through(d, hits, lang) {
+  for (const perSlot of Object.values(hits)) {
+    for (const found of perSlot) { const h = found.get(d); if (h && h[4] === false) { return []; } }
+  }
+  const picked = [];
+  hits[lang].forEach((found, k) => { const h = found.get(d); if (h && h[4]) { picked.push(k); } });
+  return [lang, ...picked];
 }
 
 function features(d, slots, perSlot, lang, r) {
@@ -133,7 +162,10 @@ function features(d, slots, perSlot, lang, r) {
   for (const head of r.heads(d, lang)) {
     const terms = new Set(head);
     const byHead = [];
-    slots.forEach((s, k) => { const h = perSlot[k].get(d); if (h && terms.has(h[1])) { byHead.push(s.weight); } });
+    slots.forEach((s, k) => {
+      const h = perSlot[k].get(d);
+      if (h && terms.has(h[1]) && !h[4]) { byHead.push(s.weight); } /* a translation is not the headword typed */
+    });
     if (byHead.length >= terms.size && byHead.reduce((a, b) => a + b, 0) >= c.HEAD_SHARE * total) {
       return factor * (1 + c.HEAD_BONUS);
     }
@@ -258,6 +290,8 @@ export class Index {
 
   idf(lang, t) { return this.core.lang[lang].idf[t]; }
 
+  lexicon() { return this.core.lexicon || {}; }
+
   concept(lang, t) {
     const concepts = this.core.lang[lang].concepts;
     return Object.prototype.hasOwnProperty.call(concepts, String(t)) ? concepts[String(t)] : [];
@@ -313,6 +347,7 @@ export class Index {
       for (const lang of langs) {
         for (const [t] of s.words[lang] || []) { needed.add(t % this.core.shards); }
         for (const terms of s.phrases[lang] || []) { for (const t of terms) { needed.add(t % this.core.shards); } }
+        for (const [terms] of s.via[lang] || []) { for (const t of terms) { needed.add(t % this.core.shards); } }
       }
     }
     for (const t of excluded) { needed.add(t % this.core.shards); }
@@ -352,7 +387,7 @@ export class Index {
         return { results: found, corrected: null };
       }
     }
-    const slots = resolve(parsed, this, langs);
+    const slots = translate(parsed, this, langs);
     const excludedTerms = this.excludedTerms(parsed.excluded, langs);
     await this.fetchShards(slots, langs, excludedTerms.flatMap((e) => e[1]));
     if (!slots.length) { return { results: [], corrected: null }; }
@@ -363,7 +398,14 @@ export class Index {
     this.exclude(excludedTerms, allowed);
     const ranked = score(slots, langs, this, allowed).slice(0, limit);
     const terms = matchedTerms(slots, langs, this.c);
-    const results = await Promise.all(ranked.map(([d, s]) => this.result(d, s, terms, langs)));
+    const results = await Promise.all(ranked.map(async ([d, s, via]) => {
+      const result = await this.result(d, s, terms, langs);
+      if (via.length) {
+        const [lang, ...picked] = via;
+        result.translated = picked.flatMap((k) => slots[k].translated.filter((x) => x[1] === lang));
+      }
+      return result;
+    }));
     return { results, corrected };
   }
 
@@ -416,7 +458,7 @@ export class Index {
       }
     }
     const [id, number, url] = [docs.key[d], docs.number[d], docs.url[d]];
-    return { kind, id, number, title, names: payload.names, langs: order, snippets, score, url };
+    return { kind, id, number, title, names: payload.names, langs: order, snippets, score, url, translated: [] };
   }
 
   positions(d, lang, t) {
@@ -459,6 +501,9 @@ function matchedTerms(slots, langs, c) {
     for (const lang of langs) {
       for (const [t, f] of s.words[lang] || []) { if (f >= c.CONCEPT_CREDIT) { found[lang].add(t); } }
       for (const terms of s.phrases[lang] || []) { for (const t of terms) { found[lang].add(t); } }
+      for (const [terms, f] of s.via[lang] || []) {
+        if (f >= c.CONCEPT_CREDIT) { for (const t of terms) { found[lang].add(t); } }
+      }
     }
   }
   return found;

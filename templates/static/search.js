@@ -15,10 +15,12 @@ const LIMIT = 30;
 const WORDS = {
   fr: { results: (n) => `${n} résultat${n > 1 ? "s" : ""}`, none: "Aucun résultat.", mean: "Vouliez-vous dire",
         other: (lang) => `Voir en ${lang === "en" ? "anglais" : lang === "fr" ? "français" : lang.toUpperCase()}`,
-        broken: "La recherche n'a pas pu charger son index." },
+        broken: "La recherche n'a pas pu charger son index.", via: "par traduction",
+        viaTitle: "Trouvé par le lexique tiré des cartes imprimées, pas par une traduction officielle" },
   en: { results: (n) => `${n} result${n > 1 ? "s" : ""}`, none: "No result.", mean: "Did you mean",
         other: (lang) => `Show in ${lang === "en" ? "English" : lang === "fr" ? "French" : lang.toUpperCase()}`,
-        broken: "Search could not load its index." },
+        broken: "Search could not load its index.", via: "by translation",
+        viaTitle: "Found through the lexicon mined from printed cards, not an official translation" },
 };
 const say = WORDS[ui] || WORDS.en;
 
@@ -83,6 +85,17 @@ function snippetNode(lang, parts) {
   return p;
 }
 
+/* The label of a result found only through the lexicon: the words typed and what they were taken for. */
+function viaNode(translated) {
+  const p = document.createElement("p");
+  p.className = "via";
+  p.lang = ui;
+  p.title = say.viaTitle;
+  const pairs = translated.map(([, , typed, targets]) => `${typed} → ${targets.join(" / ")}`);
+  p.textContent = `${say.via}${ui === "fr" ? " : " : ": "}${pairs.join(", ")}`;
+  return p;
+}
+
 function resultNode(r) {
   const li = document.createElement("li");
   li.dataset.kind = r.kind;
@@ -91,6 +104,7 @@ function resultNode(r) {
   a.href = root + r.url;
   a.textContent = r.kind === "rule" ? `${r.number}${r.title ? " " + r.title : ""}` : r.title || r.id;
   li.appendChild(a);
+  if (r.translated && r.translated.length) { li.appendChild(viaNode(r.translated)); }
   const langs = r.langs.filter((lang) => r.snippets[lang]);
   const first = langs.includes(readerLang()) ? readerLang() : langs[0];
   if (first) { li.appendChild(snippetNode(first, r.snippets[first])); }
