@@ -6,6 +6,7 @@ Command modules are imported only when their verb runs, so `kb --help` and `kb s
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import click
 
@@ -14,7 +15,9 @@ from kb import __version__
 COMMANDS = {
     "build": "Build the static bilingual website.",
     "check": "Parse and link the content; list every diagnostic and counts.",
+    "diff": "Compare two editions of the rules: added, removed, renumbered, changed.",
     "export": "Write the whole knowledge base as one JSON document.",
+    "lexicon": "The French–English lexicon mined from the French printed text of cards.",
     "search": "Search rules, glossary, cards, rulings and notes.",
     "serve": "Serve the built site on 127.0.0.1.",
     "show": "Show a rule (both languages) or a card by number or name.",
@@ -40,5 +43,11 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kb")
-def main() -> None:
+@click.option(
+    "--content",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Content folder for every command (as `kb CMD --content DIR`, which wins when both are given).",
+)
+def main(content: Path | None) -> None:
     """kb: the Magic: The Gathering Comprehensive Rules and set FAQs, French and English side by side."""

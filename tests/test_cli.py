@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from kb.cli import COMMANDS, main
 
-from .conftest import CONTENT, ROOT, write
+from .conftest import CONTENT, FIXTURES, ROOT, write
 
 
 def run(*args):
@@ -35,7 +35,7 @@ def test_check_bundled_content_has_no_error():
 
 
 def test_check_json_and_strict(tmp_path):
-    write(tmp_path / "c" / "en" / "a.txt", "100.1. One.\n\n100.1. Again.\n")
+    write(tmp_path / "c" / "en" / "a.txt", "100.1. One.\n\n100.2 Two, no dot after its number.\n")
     result = run("check", "--content", str(tmp_path / "c"), "--json")
     payload = json.loads(result.output)
     assert result.exit_code == 0
@@ -52,9 +52,9 @@ def test_check_missing_folder_is_one_line(tmp_path):
 
 
 def test_show_json_contract():
-    result = run("show", "120.2a", "--json", "--content", str(CONTENT))
+    result = run("show", "121.2c", "--json", "--content", str(CONTENT))
     payload = json.loads(result.output)
-    assert payload["number"] == "120.2a"
+    assert payload["number"] == "121.2c"
     assert set(payload["rules"]) == {"fr", "en"}
     fr = payload["rules"]["fr"]
     for key in (
@@ -72,7 +72,8 @@ def test_show_json_contract():
         "source",
     ):
         assert key in fr
-    assert fr["parent"] == "120.2" and fr["kind"] == "subrule"
+    assert fr["number"] == "120.2a" and fr["parent"] == "120.2" and fr["kind"] == "subrule"
+    assert fr["aligned_with"] == {"edition": "en:2026-01-16", "number": "121.2c", "via": "lineage", "confidence": 0.954}
     assert fr["source"] == {"path": "content/fr/cr-120-piocher-une-carte.txt", "line": 7}
 
 
@@ -84,9 +85,16 @@ def test_show_accepts_number_forms(query):
 
 
 def test_show_side_by_side_lists_references():
-    result = run("show", "120.4", "--content", str(CONTENT))
+    result = run("show", "121.4", "--content", str(CONTENT))
+    assert "120.4 [fr]" in result.output and "121.4 [en]" in result.output  # the French rule keeps its number
     assert "Cite: 704 (introuvable)" in result.output
-    assert "Cites: 704 (not found)" in result.output
+    assert "Cites: 704" in result.output and "Cites: 704 (not found)" not in result.output
+
+
+def test_show_never_pairs_rules_of_different_content():
+    result = run("show", "120.2", "--json", "--content", str(CONTENT))
+    payload = json.loads(result.output)
+    assert set(payload["rules"]) == {"en"} and payload["rules"]["en"]["text"] == "Any object can deal damage."
 
 
 def test_show_unknown_number():
@@ -103,15 +111,25 @@ def test_export_contract(tmp_path):
     for key in ("kb_version", "documents", "rules", "glossary", "alignment", "diagnostics"):
         assert key in data
     assert {d["kind"] for d in data["documents"]} >= {"rules"}
-    assert data["alignment"]["only_in"]["fr"][0] == "703.1"
-    rule = next(r for r in data["rules"] if r["number"] == "703.4d")
+    assert data["alignment"]["only_in"]["fr"] == ["703.4h", "703.4i"]
+    rule = next(r for r in data["rules"] if r["number"] == "703.4d" and r["lang"] == "fr")
     assert rule["references"] == [{"target": "904", "resolved": False}, {"target": "701.21", "resolved": False}]
+    editions = {e["id"]: e for e in data["editions"]}
+    assert editions["en:2026-01-16"]["current"] and not editions["en:2015-09-26"]["current"]
+    assert editions["en:2015-09-26"]["documents"] == ["en/cr-en-20150926", "en/cr-120-drawing-a-card"]
+    pair = {"fr": {"edition": "fr:undated", "number": "120.2"}, "en": {"edition": "en:2026-01-16", "number": "121.2"}}
+    assert {**pair, "via": "lineage", "confidence": 0.97} in data["alignment"]["pairs"]
+    assert data["alignment"]["matches"]["fr"]["edition"] == "en:2015-09-26"
+    drawing = next(r for r in data["rules"] if r["number"] == "121.2" and r["edition"] == "en:2026-01-16")
+    assert drawing["lineage"]["previous"][0]["number"] == "120.2" and drawing["lineage"]["status"] == "renumbered"
+    numbers = [(r["edition"], r["number"]) for r in data["rules"]]
+    assert len(numbers) == len(set(numbers)), "an extract never duplicates its edition's rules"
 
 
 def test_alignment_reports_reference_mismatch(kb_2015):
-    mismatches = {m["number"]: m for m in kb_2015.links.alignment.reference_mismatches}
+    mismatches = {m["numbers"]["fr"]: m for m in kb_2015.links.alignment.reference_mismatches}
     assert mismatches["703.4d"]["fr"] == ["904", "701.21"]
-    assert mismatches["703.4d"]["en"] == ["904", "701.22"]
+    assert mismatches["703.4d"]["en"] == ["904", "701.22"] and mismatches["703.4d"]["edition"] == "en:2015-09-26"
     assert kb_2015.links.alignment.editions == {"fr": "fr:undated", "en": "en:2015-09-26"}
 
 
@@ -169,7 +187,7 @@ def test_show_rule_lists_rulings_that_cite_it(tmp_path):
 def test_same_stem_gives_distinct_documents(tmp_path):
     content = tmp_path / "c"
     write(content / "en" / "x.txt", "100.1. One.\n")
-    write(content / "en" / "x.json", (CONTENT / "en" / "cards-dissension-mtgjson.json").read_bytes())
+    write(content / "en" / "x.json", (FIXTURES / "mtgjson3-DIS.json").read_bytes())
     payload = json.loads(run("check", "--content", str(content), "--json").output)
     assert set(payload["documents"]) == {"en/x", "en/x.txt"}  # files are read in name order: x.json first
     assert payload["documents"]["en/x.txt"]["numbered"] == 1
@@ -194,3 +212,35 @@ def test_export_to_stdout_and_file_mode(tmp_path):
     os.umask(mask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # like any file the user writes, not mkstemp's 0600
     assert [p.name for p in tmp_path.iterdir()] == ["kb.json"]
+
+
+def test_diff_between_editions_counts_and_lists_changes():
+    result = run("diff", "2015-09-26", "2026-01-16", "--json", "--content", str(CONTENT))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    counts = data["counts"]
+    # Every 2015 rule is removed or reaches 2026; every 2026 rule is added or reached.
+    assert counts["removed"] + counts["renumbered"] + counts["changed"] + counts["unchanged"] >= 2184 - 10
+    assert counts["added"] > 1000 and counts["renumbered"] > 1000 and counts["changed"] > 300
+    moved = {(c["old"], c["new"]) for c in data["changes"] if c["status"] == "renumbered"}
+    assert ("120.2", "121.2") in moved and ("702.56", "702.57") in moved  # drawing; forecast
+    changed = next(c for c in data["changes"] if c["old"] == "100.2" and c["new"] == "100.2")
+    assert ["delete", "his or her "] in changed["diff"] and ["insert", "their "] in changed["diff"]
+
+
+def test_diff_text_and_bad_editions():
+    text = run("diff", "en:2015-09-26", "en:2026-01-16", "--only", "renumbered", "--content", str(CONTENT))
+    assert "~ 120.2 -> 121.2 (renumbered)" in text.output and "+ 100.2c" not in text.output
+    for args in (["2026-01-16", "2015-09-26"], ["1999-01-01", "2026-01-16"], ["fr:undated", "en:2026-01-16"]):
+        bad = CliRunner().invoke(main, ["diff", *args, "--content", str(CONTENT)])
+        assert bad.exit_code == 2 and bad.output.startswith("kb: ")
+
+
+def test_show_history_of_a_rule():
+    result = run("show", "702.57", "--history", "--json", "--content", str(CONTENT))
+    history = json.loads(result.output)["history"]["en"]
+    assert [(h["edition"], h["number"], h["status"]) for h in history] == [
+        ("en:2015-09-26", "702.56", "origin"),
+        ("en:2026-01-16", "702.57", "renumbered"),
+    ]
+    assert "702.56" in run("show", "702.57", "--history", "--content", str(CONTENT)).output

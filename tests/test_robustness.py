@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from pathlib import Path
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,3 +93,83 @@ def test_ten_megabyte_file(tmp_path):
     result = parse_rules(SourceText("big.txt", "en", split_lines(text), "utf-8", "0"), "en/big")
     assert len(result.rules) == 899 * 7
     assert any("duplicate" in d.message for d in result.diagnostics)
+
+
+# Decoding, names and terminal output (issue 13): properties of the fixes, over any input.
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_utf8_text_decodes_unchanged(text):
+    assert decode(text.encode("utf-8")) == (text, "utf-8")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=3000))
+def test_any_bytes_read_as_valid_text(tmp_path, raw):
+    from kb.sources import read_source
+
+    source, diags = read_source(write(tmp_path / "a.txt", raw), "en", "a.txt")
+    if source is not None:
+        "\n".join(source.lines).encode("utf-8")  # no lone surrogate left: printable, JSON-able
+        assert all(d.line <= len(source.lines) for d in diags)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(min_size=1, max_size=40), st.lists(st.integers(0, 39), max_size=3))
+def test_a_few_bad_bytes_keep_utf8(text, cuts):
+    chars = [c.encode("utf-8") for c in "é" * (len(cuts) + 1) + text]
+    for cut in sorted(set(cuts), reverse=True):  # between characters: more valid accents than bad bytes
+        chars.insert(cut, b"\xff")
+    decoded, encoding = decode(b"".join(chars))
+    assert encoding == "utf-8" and decoded.count("\ufffd") >= len(set(cuts))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=1, max_size=300))
+def test_any_file_name_is_shown_as_text(name):
+    import os
+
+    from kb.sources import hash_entry, shown_name
+
+    shown = shown_name(os.fsdecode(name))
+    shown.encode("utf-8")
+    assert hash_entry("en", Path(os.fsdecode(name)), "0")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_file_slug_is_bounded_and_safe(text):
+    from kb.sources import file_slug
+
+    found = file_slug(text)
+    assert 1 <= len(found) <= 100 and re.fullmatch(r"[a-z0-9-]+|x", found)
+    assert found == file_slug(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_printable_never_emits_a_control_character(text):
+    from kb.commands.options import printable
+
+    shown = printable(text)
+    assert not any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in shown)
+    assert "\n" not in printable(text, newlines=False)
+    if not any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in text):
+        assert shown == text
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(NEAR_CR, st.text(max_size=60))
+def test_load_index_and_render_never_raise(tmp_path_factory, rules, card):
+    from kb.search.index import open_index
+    from kb.site.write import build_site
+
+    root = tmp_path_factory.mktemp("p")
+    write(root / "c" / "fr" / "cr.txt", "120.1. Règle.\n" + rules)
+    head = "Foire aux questions : X\n\nNOTES SUR DES CARTES SPÉCIFIQUES\n\n"
+    faq = f"{head}{card or 'Nom'}\n{{G}}\nÉphémère\nTexte.\n\n* Oui.\n"
+    write(root / "c" / "fr" / "faq.txt", faq)
+    kb = load(root / "c")
+    build_site(kb, root / "site", search=False)
+    open_index(root / "c", kb).search("règle")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, load_or_exit
+from kb.commands.options import content_option, echo, json_text, load_or_exit
 
 
 def _umask() -> int:
@@ -31,7 +30,7 @@ def command(content: Path | None, output: Path | None) -> None:
     from kb.export.json import to_json
 
     kb = load_or_exit(content)
-    text = json.dumps(to_json(kb), ensure_ascii=False, indent=1) + "\n"
+    text = json_text(to_json(kb)) + "\n"
     if output is None or str(output) == "-":
         sys.stdout.write(text)
         return
@@ -46,6 +45,6 @@ def command(content: Path | None, output: Path | None) -> None:
     except OSError as err:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
-        click.echo(f"kb: cannot write {output}: {err.strerror}", err=True)
+        echo(f"kb: cannot write {output}: {err.strerror}", err=True, newlines=False)
         sys.exit(1)
-    click.echo(f"wrote {output} ({len(kb.rules)} rules, {len(kb.cards)} cards)", err=True)
+    echo(f"wrote {output} ({len(kb.rules)} rules, {len(kb.cards)} cards)", err=True, newlines=False)

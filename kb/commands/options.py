@@ -1,7 +1,9 @@
-"""Options and helpers shared by the CLI commands."""
+"""Options and helpers every command shares: `--content`, loading, the diagnostics, safe terminal output."""
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -9,12 +11,58 @@ import click
 
 from kb.sources.paths import default_content
 
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters (C0 but tab and newline, DEL, C1): a terminal would act on them (`\\x1b]0;…\\x07`)."""
+NAMED = {"\r": "\\r", "\n": "\\n"}
+JSON_UNSAFE = re.compile(r"[\x7f-\x9f]")
+"""What json.dumps leaves raw (it escapes C0 itself); C1 `\\x9b` is a terminal's control sequence introducer."""
+
+
+def _content_default(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """`--content` after the verb, else the one given before it (`kb --content DIR check`)."""
+    if value is None:
+        value = ctx.find_root().params.get("content")
+    return value
+
+
+CONTENT_HELP = "Content folder holding <lang>/*.txt (default: ./content, else the bundled content)."
 content_option = click.option(
     "--content",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Content folder holding <lang>/*.txt (default: ./content, else the bundled content).",
+    callback=_content_default,
+    help=CONTENT_HELP,
 )
+
+
+def printable(text: str, newlines: bool = True) -> str:
+    """Text safe for a terminal: control characters from the content shown escaped (`\\x1b`), never emitted.
+
+    Tabs stay; newlines stay unless `newlines` is False (one diagnostic, one line).
+    """
+    pattern = CONTROL if newlines else _CONTROL_AND_NEWLINE
+    return pattern.sub(lambda m: NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+
+
+_CONTROL_AND_NEWLINE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def echo(text: str = "", err: bool = False, newlines: bool = True) -> None:
+    """Print text from the content (or naming it) with its control characters escaped."""
+    click.echo(printable(text, newlines), err=err)
+
+
+def json_text(payload: object, indent: int | None = 1) -> str:
+    """JSON as kb prints it: UTF-8 text, with DEL and C1 controls escaped too (json.dumps escapes only C0)."""
+    text = json.dumps(payload, ensure_ascii=False, indent=indent)
+    return JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def diagnostics(kb) -> list:
+    """Every diagnostic of the content: the loader's, then the site paths `kb build` will have to shorten."""
+    from kb.site.output import page_name_notes
+
+    return [*kb.diagnostics, *page_name_notes(kb)]
 
 
 def load_or_exit(content: Path | None):
@@ -25,5 +73,5 @@ def load_or_exit(content: Path | None):
     try:
         return load(content or default_content())
     except ContentError as err:
-        click.echo(f"kb: {err}", err=True)
+        echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(2)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from kb.commands.build import build_or_exit, out_option
-from kb.commands.options import content_option
+from kb.commands.build import build_or_exit, force_option, out_option
+from kb.commands.options import content_option, echo
 from kb.sources.paths import default_content
 
 
@@ -22,11 +22,13 @@ from kb.sources.paths import default_content
     show_default=True,
     help="Interface to listen on; give 0.0.0.0 explicitly to serve other machines.",
 )
-def command(content: Path | None, out: Path, port: int, host: str) -> None:
+@force_option
+def command(content: Path | None, out: Path, port: int, host: str, force: bool) -> None:
     """Serve the built site on 127.0.0.1, building it first when it is missing or out of date.
 
     The site records the hash of the content, the kb version and the hash of the templates it was
-    built from; when any differs, the content is loaded and the site rebuilt. Stop with Ctrl+C.
+    built from; when any differs, the content is loaded and the site rebuilt (not when the content has errors,
+    unless --force). Stop with Ctrl+C.
     """
     from kb.site.output import site_is_current
     from kb.site.serve import make_server, url_of
@@ -37,13 +39,13 @@ def command(content: Path | None, out: Path, port: int, host: str) -> None:
     except ContentError:
         current = False  # loading says what is wrong with the folder
     if not current:
-        build_or_exit(content, out)
+        build_or_exit(content, out, force=force)
     try:
         server = make_server(out, host, port)
     except OSError as err:
-        click.echo(f"kb: cannot listen on {host}:{port}: {err.strerror or err}; try --port 0", err=True)
+        echo(f"kb: cannot listen on {host}:{port}: {err.strerror or err}; try --port 0", err=True, newlines=False)
         sys.exit(1)
-    click.echo(f"Serving {out} at {url_of(server)} (Ctrl+C to stop)")
+    echo(f"Serving {out} at {url_of(server)} (Ctrl+C to stop)", newlines=False)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

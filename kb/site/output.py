@@ -1,23 +1,39 @@
-"""The output folder: what may be built into, the stamp of a built site, the atomic swap of a new site.
+"""The output folder: what may be built into, the stamp and manifest of a built site, the atomic swap of a new site.
 
-A folder that is not a kb site (no `kb-site.json` stamp) is never replaced, nor the content or project folder.
+A folder that is not a kb site (no `kb-site.json` stamp) is never replaced, nor the content or project folder, nor
+a folder inside the content. A rebuild replaces only what an earlier build wrote (listed in `kb-manifest.json`):
+anything else in the folder (`CNAME`, `.git`, a user's files) is carried over into the new site before the swap.
 """
 
 from __future__ import annotations
 
 import ctypes
+import glob
 import hashlib
 import json
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from kb import __version__
+from kb.model import Diagnostic, card_name
+from kb.model.base import KnowledgeBase
+from kb.sources import file_slug, slug
 from kb.sources.paths import PROJECT, TEMPLATES
 
 STAMP = "kb-site.json"
+MANIFEST = "kb-manifest.json"
+LEGACY_OUTPUT = re.compile(
+    r"(?:index|contents|glossary|cards|report|search|404)\.html|jump\.json|kb-site\.json"
+    r"|rules|faq|cards|index-src|static|search|pagefind-[a-z]{2}|[a-z]{2}"
+)
+"""What a build wrote before sites had a manifest (top-level names, language folders included): these are
+replaced, anything else is kept."""
+NAME_MAX = 200
+"""Longest `--out` name used as is in the names of its temporary siblings (`.NAME.new-PID`)."""
 
 
 class SiteError(Exception):
@@ -68,11 +84,24 @@ def site_is_current(out: Path, content_hash: str) -> bool:
 
 
 def check_out(out: Path, content: Path | None = None) -> Path:
-    """The resolved output folder, or SiteError when building there could destroy something."""
+    """The resolved output folder, or SiteError when building there could destroy something or cannot work."""
+    try:
+        return _check_out(out, content)
+    except OSError as err:  # a name too long, a folder that cannot be read…
+        raise SiteError(f"cannot build into {out}: {err.strerror or err}; pass another --out") from None
+
+
+def _check_out(out: Path, content: Path | None) -> Path:
+    """`check_out` without the translation of system errors."""
     target = Path(out).resolve()
     protected = [("the project folder", PROJECT)]
     if content is not None:
-        protected.insert(0, ("the content folder", Path(content).resolve()))
+        folder = Path(content).resolve()
+        protected.insert(0, ("the content folder", folder))
+        if folder in target.parents:
+            raise SiteError(
+                f"refusing to build into {out}: it is inside the content folder ({folder}); pass another --out"
+            )
     for label, folder in protected:
         if target == folder or target in folder.parents:
             what = label if target == folder else f"a folder holding {label} ({folder})"
@@ -87,12 +116,128 @@ def check_out(out: Path, content: Path | None = None) -> Path:
     return target
 
 
+def page_name_notes(kb: KnowledgeBase) -> list[Diagnostic]:
+    """A note for each card or FAQ whose id is too long for a file name: its page gets a shortened, hashed name."""
+    notes = []
+    for card in kb.cards:
+        if file_slug(card.id) != slug(card.id):
+            where = (card.source.path, card.source.line)
+            name = card_name(card)
+            notes.append(_name_note(*where, f"card {name[:40] + '…' if len(name) > 40 else name!r}", card.id, "cards"))
+    for info in kb.faqs:
+        if file_slug(info.document) != slug(info.document):
+            doc = kb.document.get(info.document)
+            notes.append(_name_note(doc.source if doc else info.document, 0, "document id", info.document, "faq"))
+    return notes
+
+
+def _name_note(path: str, line: int, what: str, page_id: str, folder: str) -> Diagnostic:
+    """The note for one shortened page name."""
+    message = (
+        f"{what}: a page named after it would be {len(slug(page_id))} characters, too long for a file name; "
+        f"its page is {folder}/{file_slug(page_id)}.html"
+    )
+    return Diagnostic("note", path, line, message)
+
+
+def sibling(out: Path, kind: str) -> Path:
+    """The temporary folder `.NAME.KIND-PID` next to `out` (`new`: the site being built; `old`: the one replaced)."""
+    return out.parent / f".{_short_name(out.name)}.{kind}-{os.getpid()}"
+
+
+def _short_name(name: str) -> str:
+    """`name`, or for a very long one its start and a hash, so that `.NAME.new-PID` is still a valid file name."""
+    if len(os.fsencode(name)) <= NAME_MAX:
+        return name
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:10]
+    return os.fsdecode(os.fsencode(name)[: NAME_MAX - 11]) + "-" + digest
+
+
+def write_manifest(new: Path) -> list[str]:
+    """Record every file the build wrote into `new` (relative, `/`-separated) in MANIFEST; return the list."""
+    files = sorted(path.relative_to(new).as_posix() for path in new.rglob("*") if not path.is_dir())
+    files = sorted({*files, MANIFEST})
+    (new / MANIFEST).write_text(json.dumps({"files": files}, indent=0) + "\n", encoding="utf-8")
+    return files
+
+
+def _built_files(out: Path) -> set[str] | None:
+    """The files an earlier build says it wrote into `out`, or None when it left no readable manifest."""
+    try:
+        files = json.loads((out / MANIFEST).read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return set(files) if isinstance(files, list) and all(isinstance(f, str) for f in files) else None
+
+
+def carry_over(old: Path, new: Path) -> tuple[list[str], list[str]]:
+    """Copy into `new` what the site `old` holds that no build wrote; return (kept, clashing) relative paths.
+
+    Kept: a file or link no build wrote, or a whole folder holding none (`.git/`). Clashing: a file of the user's
+    at a path the new build writes; the new file wins, and the build names it.
+    """
+    kept: list[str] = []
+    clashing: list[str] = []
+    if (old / STAMP).is_file():
+        for path in _foreign(old, _built_files(old)):
+            _carry(old / path, new / path, path, kept, clashing)
+    return kept, clashing
+
+
+def _foreign(old: Path, built: set[str] | None) -> Iterator[str]:
+    """Relative paths under `old` that no build wrote (without a manifest: the names a build never writes)."""
+    if built is None:
+        yield from (
+            e.name for e in sorted(os.scandir(old), key=lambda e: e.name) if not LEGACY_OUTPUT.fullmatch(e.name)
+        )
+        return
+    owned = {parent.as_posix() for f in built for parent in Path(f).parents if parent != Path(".")}
+
+    def visit(folder: Path, rel: str) -> Iterator[str]:
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            path = rel + entry.name
+            if entry.is_dir(follow_symlinks=False) and path in owned:
+                yield from visit(Path(entry.path), path + "/")
+            elif path not in built:
+                yield path
+
+    yield from visit(old, "")
+
+
+def _carry(src: Path, dst: Path, path: str, kept: list[str], clashing: list[str]) -> None:
+    """Copy one file, link or folder into the new site (hard links where possible: the old site goes away)."""
+    if src.is_dir() and not src.is_symlink() and dst.is_dir() and not dst.is_symlink():
+        for entry in sorted(os.scandir(src), key=lambda e: e.name):  # a folder the new build also writes: merge
+            _carry(src / entry.name, dst / entry.name, f"{path}/{entry.name}", kept, clashing)
+        return
+    if dst.exists() or dst.is_symlink():
+        clashing.append(path)
+        return
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if src.is_symlink():
+        os.symlink(os.readlink(src), dst)
+    elif src.is_dir():
+        shutil.copytree(src, dst, symlinks=True, copy_function=_link_or_copy)
+        path += "/"
+    else:
+        _link_or_copy(src, dst)
+    kept.append(path)
+
+
+def _link_or_copy(src: str | Path, dst: str | Path) -> None:
+    """Hard-link `src` as `dst`, or copy it when the system cannot."""
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
 def swap(new: Path, out: Path) -> None:
     """Put the new site in place of the old one (atomically where the system can), then delete the old one."""
     if out.exists() and _exchange(new, out):
         shutil.rmtree(new, ignore_errors=True)  # `new` now holds the previous site
         return
-    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    old = sibling(out, "old")
     if out.exists():
         out.rename(old)
     try:
@@ -116,8 +261,9 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def clean_leftovers(out: Path) -> None:
     """Delete the `.NAME.new-PID` and `.NAME.old-PID` folders of builds that died before cleaning up."""
-    pattern = re.compile(rf"\.{re.escape(out.name)}\.(?:new|old)-(\d+)")
-    for path in out.parent.glob(f".{out.name}.*-*") if out.parent.is_dir() else ():
+    name = _short_name(out.name)
+    pattern = re.compile(rf"\.{re.escape(name)}\.(?:new|old)-(\d+)")
+    for path in out.parent.glob(f".{glob.escape(name)}.*-*") if out.parent.is_dir() else ():
         m = pattern.fullmatch(path.name)
         if m and path.is_dir() and not path.is_symlink() and not _alive(int(m.group(1))):
             shutil.rmtree(path, ignore_errors=True)

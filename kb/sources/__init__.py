@@ -13,9 +13,10 @@ from kb.sources.files import (
     hash_entry,
     ignored_entries,
     read_source,
+    shown_name,
     split_lines,
 )
-from kb.sources.text import clean, fold, search_fold, slug, sort_name, unique
+from kb.sources.text import clean, file_slug, fold, search_fold, slug, sort_name, unique
 
 __all__ = [
     "ContentError",
@@ -23,12 +24,14 @@ __all__ = [
     "content_hash",
     "decode",
     "display_path",
+    "file_slug",
     "find_sources",
     "fold",
     "hash_entry",
     "ignored_entries",
     "read_source",
     "search_fold",
+    "shown_name",
     "slug",
     "sort_name",
     "split_lines",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import os
 import re
 import unicodedata
 from pathlib import Path
@@ -13,6 +14,11 @@ from kb.model import Diagnostic, SourceText
 LANG_DIR = re.compile(r"^[a-z]{2}$")
 LINE_END = re.compile(r"\r\n|\r|\n")
 MAX_BYTES = 64 * 1024 * 1024
+MAX_LINE_REPORTS = 20
+"""Lines with invalid UTF-8 bytes reported one by one; the others are counted in one more warning."""
+INVALID_BYTES = re.compile("[\udc80-\udcff]+")
+"""Bytes that are not UTF-8, as `surrogateescape` (and so `os.fsdecode`) decodes them: one `\\udcXX` per byte."""
+_HIGH_BYTES = bytes(range(0x80, 0x100))
 
 
 def _undefined_as_latin1(err: UnicodeDecodeError) -> tuple[str, int]:
@@ -42,11 +48,21 @@ def ignored_entries(content: Path) -> list[tuple[Path, str]]:
 
 
 def display_path(path: Path, root: Path) -> str:
-    """Return `path` relative to `root`'s parent with `/` separators (as in diagnostics)."""
+    """Return `path` relative to `root`'s parent with `/` separators (as in diagnostics), bad bytes as `\\xff`."""
     try:
-        return path.resolve().relative_to(root.resolve().parent).as_posix()
+        return shown_name(path.resolve().relative_to(root.resolve().parent).as_posix())
     except ValueError:
-        return path.as_posix()
+        return shown_name(path.as_posix())
+
+
+def shown_name(name: str) -> str:
+    """A file name as text: the bytes `os.fsdecode` could not decode (`\\udcff`) written as `\\xff`."""
+    return INVALID_BYTES.sub(lambda m: _as_hex(m.group()), name)
+
+
+def _as_hex(escaped: str) -> str:
+    """Surrogate escapes (`\\udcff`) as the bytes they stand for, written `\\xff`."""
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" for c in escaped)
 
 
 def find_sources(content: Path) -> list[tuple[str, Path]]:
@@ -74,7 +90,7 @@ def _nothing_found(content: Path) -> str:
 
 def hash_entry(lang: str, path: Path, sha256_hex: str) -> bytes:
     """One file's part of a content hash: its `lang/name` and the hash of its bytes."""
-    return f"{lang}/{path.name}\0{sha256_hex}\n".encode()
+    return os.fsencode(f"{lang}/{path.name}\0{sha256_hex}\n")
 
 
 def content_hash(content: Path) -> str:
@@ -89,16 +105,55 @@ def content_hash(content: Path) -> str:
 
 
 def decode(raw: bytes) -> tuple[str, str]:
-    """Decode bytes as UTF-8 (BOM stripped) or, failing that, Windows-1252; return (text, encoding)."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        try:
-            return raw[3:].decode("utf-8"), "utf-8-sig"
-        except UnicodeDecodeError:
-            raw = raw[3:]
+    """Decode bytes as UTF-8 (BOM stripped; invalid bytes replaced) unless the file as a whole is Windows-1252."""
+    text, encoding = _sniff(raw)
+    return INVALID_BYTES.sub(_replacement, text), encoding
+
+
+def _sniff(raw: bytes) -> tuple[str, str]:
+    """Decode bytes; an invalid UTF-8 byte is kept as a surrogate escape (`\\udcXX`) for the caller to report."""
+    bom = raw.startswith(codecs.BOM_UTF8)
+    if bom:
+        raw = raw[3:]
     try:
-        return raw.decode("utf-8"), "utf-8"
+        return raw.decode("utf-8"), "utf-8-sig" if bom else "utf-8"
     except UnicodeDecodeError:
-        return raw.decode("cp1252", errors=_LATIN1_FALLBACK), "cp1252"
+        escaped = raw.decode("utf-8", "surrogateescape")
+    if bom or _mostly_utf8(raw, escaped):
+        return escaped, "utf-8-sig" if bom else "utf-8"
+    return raw.decode("cp1252", errors=_LATIN1_FALLBACK), "cp1252"
+
+
+def _mostly_utf8(raw: bytes, escaped: str) -> bool:
+    """Whether valid multi-byte UTF-8 characters outnumber the invalid sequences.
+
+    Each reading of the bytes garbles something: as UTF-8 every invalid sequence, as Windows-1252 every valid
+    multi-byte character (`é` becomes `Ã©`). Keep the reading that garbles less. Windows-1252 text hardly ever
+    forms a valid multi-byte sequence (a lead byte such as `Ã` followed by `©`), so a real cp1252 file has none.
+    """
+    runs = INVALID_BYTES.findall(escaped)
+    invalid_bytes, invalid_runs = sum(map(len, runs)), len(runs)
+    ascii_chars = len(raw.translate(None, _HIGH_BYTES))
+    multibyte = len(escaped) - ascii_chars - invalid_bytes
+    return multibyte > invalid_runs
+
+
+def _replacement(match: re.Match[str]) -> str:
+    """U+FFFD for each invalid byte."""
+    return "\ufffd" * len(match.group())
+
+
+def _utf16_order(raw: bytes) -> str | None:
+    """`utf-16-le` or `utf-16-be` when the NUL bytes fall on one side of each byte pair, as in UTF-16 text."""
+    sample = raw[:8192]
+    if len(sample) < 4 or b"\x00" not in sample:
+        return None
+    even, odd = sample[0::2].count(0) / len(sample[0::2]), sample[1::2].count(0) / len(sample[1::2])
+    if odd >= 0.3 and even <= 0.05:
+        return "utf-16-le"
+    if even >= 0.3 and odd <= 0.05:
+        return "utf-16-be"
+    return None
 
 
 def split_lines(text: str) -> tuple[str, ...]:
@@ -117,19 +172,53 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         return None, [Diagnostic("error", shown, 0, f"cannot read file: {err.strerror}")]
     if len(raw) > MAX_BYTES:
         return None, [Diagnostic("error", shown, 0, f"file is {len(raw)} bytes, over the {MAX_BYTES} limit; split it")]
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            text, encoding = raw.decode("utf-16"), "utf-16"
-        except UnicodeDecodeError:
-            return None, [Diagnostic("error", shown, 0, "UTF-16 file that does not decode; save it as UTF-8")]
-    elif b"\x00" in raw[:8192]:
-        return None, [Diagnostic("error", shown, 0, "binary file (NUL bytes); remove it from the content folder")]
-    else:
-        text, encoding = decode(raw)
-    diags = []
-    if encoding in ("cp1252", "utf-16"):
-        how = "not valid UTF-8; decoded as Windows-1252" if encoding == "cp1252" else "decoded as UTF-16 (BOM)"
-        diags.append(Diagnostic("note", shown, 0, how))
-    text = unicodedata.normalize("NFC", text)
+    try:
+        text, encoding, how = _decode_file(raw)
+    except ValueError as err:
+        return None, [Diagnostic("error", shown, 0, str(err))]
+    diags = [Diagnostic("note", shown, 0, how)] if how else []
+    if encoding.startswith("utf-8") and INVALID_BYTES.search(text):
+        diags += _invalid_lines(split_lines(text), shown)
+        text = INVALID_BYTES.sub(_replacement, text)
+    if not unicodedata.is_normalized("NFC", text):  # most files are: spare a copy of a large text
+        text = unicodedata.normalize("NFC", text)
     source = SourceText(shown, lang, split_lines(text), encoding, hashlib.sha256(raw).hexdigest())
     return source, diags
+
+
+def _decode_file(raw: bytes) -> tuple[str, str, str]:
+    """Decode a file's bytes: (text, encoding, a note on how, or ""); ValueError when it is not text."""
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        order, how = "utf-16", "decoded as UTF-16 (BOM)"
+    else:
+        order = _utf16_order(raw)
+        how = f"decoded as UTF-16 ({order[-2:].upper()}, no BOM)" if order else ""
+    if order:
+        try:
+            return raw.decode(order), order, how
+        except UnicodeDecodeError:
+            raise ValueError("UTF-16 file that does not decode; save it as UTF-8") from None
+    if b"\x00" in raw[:8192]:
+        raise ValueError("binary file (NUL bytes); remove it from the content folder")
+    text, encoding = _sniff(raw)
+    return text, encoding, "not valid UTF-8; decoded as Windows-1252" if encoding == "cp1252" else ""
+
+
+def _invalid_lines(lines: tuple[str, ...], shown: str) -> list[Diagnostic]:
+    """A warning per line holding invalid UTF-8 bytes (the first MAX_LINE_REPORTS), naming the bytes."""
+    diags: list[Diagnostic] = []
+    bad = [(number, line) for number, line in enumerate(lines, 1) if INVALID_BYTES.search(line)]
+    for number, line in bad[:MAX_LINE_REPORTS]:
+        found = "".join(INVALID_BYTES.findall(line))
+        shown_bytes = _as_hex(found[:8]) + ("…" if len(found) > 8 else "")
+        what = "byte" if len(found) == 1 else "bytes"
+        message = (
+            f"invalid UTF-8 {what} {shown_bytes} replaced by U+FFFD (the rest of the file is UTF-8); "
+            "fix the text or save the file as UTF-8"
+        )
+        diags.append(Diagnostic("warning", shown, number, message))
+    if len(bad) > MAX_LINE_REPORTS:
+        more = len(bad) - MAX_LINE_REPORTS
+        message = f"invalid UTF-8 bytes replaced by U+FFFD on {more} more lines; save the file as UTF-8"
+        diags.append(Diagnostic("warning", shown, bad[MAX_LINE_REPORTS][0], message))
+    return diags

@@ -1,12 +1,14 @@
 """Text folding, slugs and unique ids: the one place every stage folds text for matching.
 
 `fold` is what matching compares (case, accents, apostrophes, spaces); `search_fold` also splits elisions
-(`l’étape` -> `l etape`); `slug` makes ASCII ids for files and anchors; `unique` makes ids unique.
+(`l’étape` -> `l etape`); `slug` makes ASCII ids for files and anchors, `file_slug` bounded ones for file names;
+`unique` makes ids unique.
 The site's JavaScript folds the same way (`templates/static/search.js`, tested against these cases).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -37,6 +39,19 @@ def clean(text: str) -> str:
 def slug(text: str, default: str = "x") -> str:
     """An ASCII slug for ids, file names and anchors (`Résolu // Déterminé` -> `resolu-determine`)."""
     return re.sub(r"[^a-z0-9]+", "-", search_fold(text)).strip("-") or default
+
+
+FILE_SLUG_MAX = 100
+"""Longest slug `file_slug` gives: a page name must stay well under the usual 255-byte limit on a file name."""
+
+
+def file_slug(text: str, default: str = "x", max_len: int = FILE_SLUG_MAX) -> str:
+    """A slug for a file name, at most `max_len` characters: a longer one is cut and ends with a hash of `text`."""
+    found = slug(text, default)
+    if len(found) <= max_len:
+        return found
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return found[: max_len - len(digest) - 1].rstrip("-") + "-" + digest
 
 
 def sort_name(text: str) -> str:

@@ -1,0 +1,357 @@
+"""Reliability: the defects a probe found (issue 13), each reproduced as it was reported."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import main
+from kb.link.load import load
+from kb.sources import read_source
+
+from .conftest import CONTENT, write
+
+SEED_FR = CONTENT / "fr" / "cr-120-piocher-une-carte.txt"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def copy_content(tmp_path: Path) -> Path:
+    """A copy of the bundled content to damage."""
+    return Path(shutil.copytree(CONTENT, tmp_path / "content"))
+
+
+# 1. One bad byte no longer re-decodes the whole file as Windows-1252.
+
+
+def test_one_bad_byte_is_replaced_and_reported_on_its_line(tmp_path):
+    content = copy_content(tmp_path)
+    path = content / "fr" / SEED_FR.name
+    with path.open("ab") as f:
+        f.write(b"\n120.9. ajout\xe9e\n")
+    bad_line = path.read_bytes().splitlines().index(b"120.9. ajout\xe9e") + 1
+    source, diags = read_source(path, "fr", "content/fr/x.txt")
+    assert source.encoding == "utf-8"
+    assert "bibliothèque" in "\n".join(source.lines) and "Ã" not in "\n".join(source.lines)
+    assert source.lines[-1] == "120.9. ajout\ufffde"
+    assert [d.format() for d in diags] == [
+        f"content/fr/x.txt:{bad_line}: warning: invalid UTF-8 byte \\xe9 replaced by U+FFFD "
+        "(the rest of the file is UTF-8); fix the text or save the file as UTF-8"
+    ]
+    kb = load(content)
+    assert "bibliothèque" in next(r.text for r in kb.rules if r.lang == "fr" and r.number == "120.1")
+    assert any(d.severity == "warning" and d.line == bad_line for d in kb.diagnostics)
+
+
+def test_many_bad_lines_are_reported_up_to_a_limit(tmp_path):
+    good = ["Règle é".encode()] * 40
+    bad = [f"{n}.1. ligne é".encode("cp1252") for n in range(100, 125)]
+    raw = b"\n".join(good + bad)
+    source, diags = read_source(write(tmp_path / "a.txt", raw), "fr", "a.txt")
+    assert source.encoding == "utf-8"
+    warnings = [d for d in diags if d.severity == "warning"]
+    assert [d.line for d in warnings[:20]] == list(range(41, 61))
+    assert len(warnings) == 21 and "5 more lines" in warnings[-1].message
+
+
+def test_windows_1252_file_still_decodes_as_such(tmp_path):
+    raw = "Règle 120.1 : la pioche. « Cf. règle 120.2 » — l’étape\n".encode("cp1252") * 3
+    source, diags = read_source(write(tmp_path / "a.txt", raw), "fr", "a.txt")
+    assert source.encoding == "cp1252" and source.lines[0].startswith("Règle")
+    assert [d.severity for d in diags] == ["note"]
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_is_recognised(tmp_path, codec):
+    path = write(tmp_path / "fr" / "a.txt", "120.1. Règle de l’étape.\r\n120.2. Deux.\r\n".encode(codec))
+    source, diags = read_source(path, "fr", "fr/a.txt")
+    assert source.lines == ("120.1. Règle de l’étape.", "120.2. Deux.")
+    assert source.encoding == codec
+    assert [d.message for d in diags] == [f"decoded as UTF-16 ({codec[-2:].upper()}, no BOM)"]
+
+
+def test_utf16_bom_big_endian(tmp_path):
+    path = write(tmp_path / "a.txt", codecs.BOM_UTF16_BE + "120.1. Règle.".encode("utf-16-be"))
+    source, _ = read_source(path, "fr", "a.txt")
+    assert source.lines == ("120.1. Règle.",)
+
+
+# 2. File names of any bytes.
+
+
+@pytest.fixture
+def bad_name_content(tmp_path) -> Path:
+    content = copy_content(tmp_path)
+    shutil.copy(
+        content / "fr" / "cr-703-actions-obligatoires-du-tour.txt", os.fsdecode(bytes(content / "en") + b"/bad\xff.txt")
+    )
+    return content
+
+
+def test_file_name_with_undecodable_bytes_is_loaded_and_shown_escaped(bad_name_content):
+    from kb.sources import content_hash
+
+    kb = load(bad_name_content)
+    assert content_hash(bad_name_content) == kb.content_hash
+    doc = next(d for d in kb.documents if "bad" in d.source)
+    assert doc.source == "content/en/bad\\xff.txt"
+    assert doc.id == "en/bad\\xff"
+
+
+@pytest.mark.parametrize("args", [["check"], ["export"], ["show", "703.4"], ["search", "joueur"], ["check", "--json"]])
+def test_every_command_survives_a_file_name_with_undecodable_bytes(bad_name_content, args):
+    result = run(*args, "--content", str(bad_name_content))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1), result.output
+    assert "\udcff" not in result.output
+
+
+def test_build_survives_a_file_name_with_undecodable_bytes(bad_name_content, tmp_path):
+    result = run("build", "--content", str(bad_name_content), "--out", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "site" / "kb-site.json").read_text())["content_hash"]
+
+
+# 3. FAQ card merging is linear in the number of cards.
+
+
+def faq_with_cards(count: int) -> str:
+    """A French FAQ printing `count` distinct cards, each with a ruling."""
+    blocks = [
+        f"Carte numéro {n}\n{{{1 + n % 5}}}{{G}}\nCréature : elfe\n1/1\nVol.\n\n"
+        f"* Une décision sur la carte {n}.\n-----\n"
+        for n in range(count)
+    ]
+    return "Foire aux questions : Essai\n\nNOTES SUR DES CARTES SPÉCIFIQUES\n\n" + "\n".join(blocks)
+
+
+def test_faq_card_merge_folds_each_name_a_bounded_number_of_times(tmp_path, monkeypatch):
+    import kb.link.cards as cards
+
+    calls = []
+    folded = cards.fold
+    monkeypatch.setattr(cards, "fold", lambda text: calls.append(1) or folded(text))
+    counts = {}
+    for n in (200, 400):
+        write(tmp_path / str(n) / "fr" / "faq.txt", faq_with_cards(n))
+        calls.clear()
+        kb = load(tmp_path / str(n))
+        assert len(kb.cards) == n
+        counts[n] = len(calls)
+    assert counts[400] < 2.2 * counts[200], counts
+
+
+# 5. Generated file names are bounded; `kb check` says which pages get a shortened name.
+
+LONG_NAME = "Gardien " + " ".join(["de la très longue bibliothèque"] * 9)  # 287 characters
+
+
+def long_names_content(tmp_path: Path) -> Path:
+    content = tmp_path / "content"
+    faq = faq_with_cards(2).replace("Carte numéro 1\n", LONG_NAME + "\n")
+    write(content / "fr" / ("faq-" + "x" * 244 + ".txt"), faq)  # a 252-character file name
+    write(content / "fr" / "cr.txt", "120.1. Règle.\n")
+    return content
+
+
+def test_file_slug_is_bounded_stable_and_distinct():
+    from kb.sources import file_slug, slug
+
+    assert file_slug("Résolu // Déterminé") == slug("Résolu // Déterminé") == "resolu-determine"
+    long_a, long_b = "a" * 300, "a" * 299 + "b"
+    assert len(file_slug(long_a)) <= 100 and file_slug(long_a) == file_slug(long_a)
+    assert file_slug(long_a) != file_slug(long_b) and file_slug(long_a).startswith("aaaa")
+
+
+def test_long_card_and_faq_names_build(tmp_path):
+    content = long_names_content(tmp_path)
+    assert len(LONG_NAME) > 255
+    result = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    names = [p.name for p in (tmp_path / "site").rglob("*")]
+    assert max(len(n) for n in names) <= 120
+    assert any(n.startswith("gardien-de-la-tres-longue") for n in names)
+
+
+def test_check_reports_the_pages_whose_names_are_shortened(tmp_path):
+    content = long_names_content(tmp_path)
+    result = run("check", "--content", str(content))
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.output.splitlines() if "too long for a file name" in line]
+    assert len(notes) == 2, result.output
+    assert any(": note: card " in n and "its page is cards/gardien-de-la-tres-longue" in n for n in notes)
+    assert any(": note: document " in n and "its page is faq/fr-faq-xxxx" in n for n in notes)
+
+
+# 6. --out inside the content folder is refused.
+
+
+def test_out_inside_the_content_folder_is_refused(tmp_path):
+    content = copy_content(tmp_path)
+    before = sorted(content.rglob("*"))
+    result = run("build", "--content", str(content), "--out", str(content / "fr" / "site"))
+    assert result.exit_code == 1 and "inside the content folder" in result.output
+    assert sorted(content.rglob("*")) == before
+
+
+# 7. A rebuild deletes only what an earlier build wrote.
+
+
+def test_rebuild_keeps_files_no_build_wrote(tmp_path):
+    content = tmp_path / "c"
+    shutil.copytree(CONTENT.parent / "tests" / "fixtures" / "golden-content", content)
+    out = tmp_path / "site"
+    assert run("build", "--content", str(content), "--out", str(out)).exit_code == 0
+    write(out / "CNAME", "kb.example.org\n")
+    write(out / ".git" / "HEAD", "ref: refs/heads/main\n")
+    page = next(f for f in json.loads((out / "kb-manifest.json").read_text())["files"] if f.endswith("120.html"))
+    mine = Path(page).parent / "notes-perso.txt"  # a file of the user's in a folder kb writes
+    write(out / mine, "mine")
+    (out / page).write_text("edited", encoding="utf-8")  # a page kb wrote: rebuilt
+    result = run("build", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert (out / "CNAME").read_text() == "kb.example.org\n" and (out / ".git" / "HEAD").exists()
+    assert (out / mine).read_text() == "mine"
+    assert (out / page).read_text() != "edited"
+    assert "Kept 3 files not written by kb" in result.output and "CNAME" in result.output
+    manifest = json.loads((out / "kb-manifest.json").read_text())
+    assert page in manifest["files"] and "CNAME" not in manifest["files"]
+
+
+def test_folder_with_a_stamp_but_user_files_keeps_them(tmp_path):
+    out = tmp_path / "F"
+    write(out / "kb-site.json", "{}")
+    write(out / "thesis.txt", "precious\n")
+    content = CONTENT.parent / "tests" / "fixtures" / "golden-content"
+    result = run("build", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert (out / "thesis.txt").read_text() == "precious\n"
+    assert (out / "index.html").exists()
+
+
+# 8. No traceback: an over-long --out; any request path gets an HTTP status.
+
+
+def test_over_long_out_name_builds_or_says_why(tmp_path):
+    content = CONTENT.parent / "tests" / "fixtures" / "golden-content"
+    result = run("build", "--content", str(content), "--out", str(tmp_path / ("s" * 250)))
+    assert result.exit_code == 0, result.output
+    result = run("build", "--content", str(content), "--out", str(tmp_path / ("s" * 300)))
+    assert result.exit_code == 1 and result.output.startswith("kb: ") and result.output.count("\n") == 1
+    assert "name too long" in result.output.lower()
+
+
+def _status(port: int, path: bytes) -> bytes:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"GET " + path + b" HTTP/1.0\r\n\r\n")
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    return reply.split(b"\r\n")[0]
+
+
+def test_server_answers_every_path_with_a_status(tmp_path):
+    import threading
+
+    from kb.site.serve import make_server
+
+    write(tmp_path / "site" / "index.html", "inside")
+    server = make_server(tmp_path / "site", port=0)
+    assert server.request_queue_size >= 128
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        assert _status(port, b"/index.html") == b"HTTP/1.0 200 OK"
+        assert _status(port, b"/%00") == b"HTTP/1.0 400 Bad Request"
+        assert _status(port, b"/a%00b/index.html") == b"HTTP/1.0 400 Bad Request"
+        for path in (
+            b"/" + b"a" * 5000,
+            b"/%ff%fe",
+            b"/%",
+            b"/..%2f..%2fetc%2fpasswd",
+            b"/\\..\\x",
+            b"/" + b"a/" * 900,
+        ):
+            assert _status(port, path).startswith((b"HTTP/1.0 4", b"HTTP/1.0 2")), path
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# 9. Control characters from the content are shown escaped, never sent to the terminal.
+
+ESCAPE = "\x1b]0;PWNED\x07"
+
+
+def escape_content(tmp_path: Path) -> Path:
+    content = tmp_path / "c"
+    write(content / "fr" / "cr.txt", f"120.1. Le joueur pioche {ESCAPE}une carte.\n")
+    write(content / "en" / ("cr\x1b[31m.txt"), f"120.1. The player draws {ESCAPE}a card.\n")
+    return content
+
+
+@pytest.mark.parametrize("args", [["show", "120.1"], ["search", "pioche"], ["check"], ["search", "draws"]])
+def test_control_characters_are_escaped_in_terminal_output(tmp_path, args):
+    result = run(*args, "--content", str(escape_content(tmp_path)))
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b" in result.output
+
+
+def test_printable_keeps_text_and_newlines():
+    from kb.commands.options import printable
+
+    assert printable("règle « 120 »\n\tfin") == "règle « 120 »\n\tfin"
+    assert printable("a\x1b[31mb\x07\x9bc\x7f\r") == "a\\x1b[31mb\\x07\\x9bc\\x7f\\r"
+    assert printable("a\nb", newlines=False) == "a\\nb"
+
+
+# 11. Errors stop the build; --strict stops on warnings; --force builds anyway.
+
+
+def test_build_stops_on_content_errors(tmp_path):
+    content = tmp_path / "c"
+    shutil.copytree(CONTENT.parent / "tests" / "fixtures" / "golden-content", content)
+    out = tmp_path / "site"
+    assert run("build", "--content", str(content), "--out", str(out)).exit_code == 0
+    before = (out / "kb-site.json").read_text()
+    write(content / "en" / "prose.txt", "Just prose.\n")
+    result = run("build", "--content", str(content), "--out", str(out))
+    assert result.exit_code == 1
+    assert "c/en/prose.txt:0: error: cannot tell what this file is" in result.output
+    assert "site not built" in result.output and (out / "kb-site.json").read_text() == before
+    forced = run("build", "--content", str(content), "--out", str(out), "--force")
+    assert forced.exit_code == 0 and "despite 1 error" in forced.output
+    assert (out / "kb-site.json").read_text() != before
+
+
+def test_build_strict_stops_on_warnings(tmp_path):
+    content = tmp_path / "c"
+    write(content / "fr" / "faq.txt", faq_with_cards(2))  # warnings only: no date, a truncated end
+    out = tmp_path / "site"
+    assert run("build", "--content", str(content), "--out", str(out)).exit_code == 0
+    result = run("build", "--content", str(content), "--out", str(out), "--strict")
+    assert result.exit_code == 1 and ": warning: " in result.output
+
+
+# 12. --content before the verb too (after it wins).
+
+
+def test_content_option_before_the_verb(tmp_path):
+    golden = CONTENT.parent / "tests" / "fixtures" / "golden-content"
+    result = run("--content", str(golden), "check")
+    assert result.exit_code == 0 and "golden-content/en/cr-mini.txt" in result.output
+    result = run("--content", str(tmp_path / "nope"), "check", "--content", str(golden))
+    assert result.exit_code == 0 and "golden-content/en/cr-mini.txt" in result.output
+    result = run("--content", str(golden), "show", "120.1", "--json")
+    assert result.exit_code == 0 and json.loads(result.output)["rules"]
