@@ -8,6 +8,8 @@ replaced, nor the content or project folder.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -117,8 +119,12 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
         langs = data.search_langs if search else []
         bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
         with bar:
+            if new.exists():
+                shutil.rmtree(new)
+            new.mkdir(parents=True)
+            searching = start_search(new, data, langs)  # on the other core while the pages render
             write_pages(data, jobs, new, bar)
-            run_search(new, data, langs, bar)
+            finish_search(searching, new, data, langs, bar)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
         check_out(out, Path(kb.content))  # again: the folder may have changed during the build
@@ -135,9 +141,7 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
 
 def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
     """Render every job into the new folder, copy the static files, write the stamp and jump map."""
-    if new.exists():
-        shutil.rmtree(new)
-    new.mkdir(parents=True)
+    new.mkdir(parents=True, exist_ok=True)
     env = environment()
     cache: dict = {}  # rule texts rendered once, shared by both interface trees
     folders: set[Path] = set()
@@ -175,6 +179,47 @@ def _where(job: Job) -> dict[str, str]:
         "alt": f"{site_root}{other}/{path}",
         "other": other,
     }
+
+
+def start_search(new: Path, data: SiteData, langs: list[str]):
+    """Write the search index in a forked process, so that it runs beside the page rendering on a second core.
+
+    Returns the process and the pipe its error message comes back on, or None when there is nothing to index,
+    a single core, or no `fork` (then `finish_search` writes the index itself).
+    """
+    if not langs or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_search_child, args=(new, data, langs, send), daemon=True)
+    process.start()
+    send.close()
+    return process, receive
+
+
+def _search_child(new: Path, data: SiteData, langs: list[str], send) -> None:
+    """The forked process: write the index, send back '' or the error in one line."""
+    try:
+        run_search(new, data, langs, _NoBar())
+        send.send("")
+    except BaseException as err:  # whatever it is, the parent reports it and fails the build
+        send.send(f"{type(err).__name__}: {err}")
+    finally:
+        send.close()
+
+
+def finish_search(searching, new: Path, data: SiteData, langs: list[str], bar) -> None:
+    """Wait for the forked index writer (or write the index now); a failure fails the build."""
+    if searching is None:
+        run_search(new, data, langs, bar)
+        return
+    process, receive = searching
+    message = receive.recv() if receive.poll(None) else "the search index process ended without a word"
+    process.join()
+    receive.close()
+    if message or process.exitcode != 0:
+        raise SiteError(f"search index not written ({message or f'exit status {process.exitcode}'})")
+    bar.update(len(langs))
 
 
 def run_search(new: Path, data: SiteData, langs: list[str], bar) -> None:
