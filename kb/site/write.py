@@ -7,6 +7,7 @@ replaced, nor the content or project folder.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from kb.link.cache import code_hash
 from kb.model import card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import ordered_langs
@@ -38,9 +40,9 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import write_search
+from kb.site.searchpages import SEARCH_DIR, write_search
 from kb.sources import search_fold
-from kb.sources.paths import TEMPLATES
+from kb.sources.paths import TEMPLATES, build_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,8 @@ def start_search(new: Path, data: SiteData, langs: list[str]):
     Returns the process and the pipe its error message comes back on, or None when there is nothing to index,
     a single core, or no `fork` (then `finish_search` writes the index itself).
     """
+    if langs and _reuse_search(new, data, langs):
+        return "reused"
     if not langs or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return None
     context = multiprocessing.get_context("fork")
@@ -210,8 +214,12 @@ def _search_child(new: Path, data: SiteData, langs: list[str], send) -> None:
 
 def finish_search(searching, new: Path, data: SiteData, langs: list[str], bar) -> None:
     """Wait for the forked index writer (or write the index now); a failure fails the build."""
+    if searching == "reused":
+        bar.update(len(langs))
+        return
     if searching is None:
         run_search(new, data, langs, bar)
+        _keep_search(new, data, langs)
         return
     process, receive = searching
     message = receive.recv() if receive.poll(None) else "the search index process ended without a word"
@@ -219,7 +227,43 @@ def finish_search(searching, new: Path, data: SiteData, langs: list[str], bar) -
     receive.close()
     if message or process.exitcode != 0:
         raise SiteError(f"search index not written ({message or f'exit status {process.exitcode}'})")
+    _keep_search(new, data, langs)
     bar.update(len(langs))
+
+
+def _search_cache(data: SiteData, langs: list[str]) -> Path:
+    """Where the site's search index of this content, code and languages is kept between builds."""
+    key = hashlib.sha256(f"{data.kb.content_hash}\0{code_hash()}\0{' '.join(langs)}".encode()).hexdigest()
+    return build_dir(Path(data.kb.content)) / "site-search" / key[:32]
+
+
+def _reuse_search(new: Path, data: SiteData, langs: list[str]) -> bool:
+    """Copy an unchanged search index from an earlier build (same content, same code); False when there is none."""
+    kept = _search_cache(data, langs)
+    if not kept.is_dir():
+        return False
+    try:
+        shutil.copytree(kept, new / SEARCH_DIR)
+    except OSError:
+        shutil.rmtree(new / SEARCH_DIR, ignore_errors=True)
+        return False
+    return True
+
+
+def _keep_search(new: Path, data: SiteData, langs: list[str]) -> None:
+    """Keep the search index just written for the next build (atomically; given up when not writable)."""
+    kept = _search_cache(data, langs)
+    if not langs or kept.is_dir():
+        return
+    tmp = kept.parent / f".{kept.name}.{os.getpid()}"
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        for old in sorted(kept.parent.iterdir(), key=lambda p: p.stat().st_mtime)[:-2]:
+            shutil.rmtree(old, ignore_errors=True)  # keep the last few only
+        shutil.copytree(new / SEARCH_DIR, tmp)
+        os.replace(tmp, kept)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def run_search(new: Path, data: SiteData, langs: list[str], bar) -> None:
