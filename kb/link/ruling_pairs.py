@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kb.sources.text import search_fold
 
@@ -106,7 +107,11 @@ def _alone(chances: Sequence[float]) -> float:
     return _clamp(1 - sum(chances))
 
 
-def _name_patterns(names: Mapping[str, str]) -> list[tuple[re.Pattern[str], re.Pattern[str], str]]:
+_Name = tuple[str, re.Pattern[str]]
+"""A folded name and its whole-word pattern."""
+
+
+def _name_patterns(names: Mapping[str, str]) -> list[tuple[_Name, _Name, str]]:
     """Compile each French and English name (split cards by half too) into folded whole-word patterns."""
     found: dict[str, str] = {}
     for fr_name, en_name in names.items():
@@ -117,15 +122,17 @@ def _name_patterns(names: Mapping[str, str]) -> list[tuple[re.Pattern[str], re.P
     return [(_pattern(f), _pattern(e), e) for f, e in found.items() if f.strip() and e.strip()]
 
 
-def _pattern(name: str) -> re.Pattern[str]:
-    """A pattern finding the folded name as whole words."""
-    return re.compile(r"(?<![a-z0-9])" + re.escape(search_fold(name)) + r"(?![a-z0-9])")
+@lru_cache(maxsize=1 << 14)
+def _pattern(name: str) -> tuple[str, re.Pattern[str]]:
+    """The folded name, and a pattern finding it as whole words (cached: every card's rulings use them all)."""
+    folded = search_fold(name)
+    return folded, re.compile(r"(?<![a-z0-9])" + re.escape(folded) + r"(?![a-z0-9])")
 
 
-def _features(text: str, names: Sequence[tuple[re.Pattern[str], str]]) -> _Features:
+def _features(text: str, names: Sequence[tuple[_Name, str]]) -> _Features:
     """Extract the anchors and cognate keys of one ruling; `names` pairs a name pattern with the English name."""
     folded = search_fold(text)
-    anchors = ["name:" + en_name for pattern, en_name in names if pattern.search(folded)]
+    anchors = ["name:" + en_name for (name, pattern), en_name in names if name in folded and pattern.search(folded)]
     rest = text
     for kind, regex in (("mana", _MANA), ("pt", _PT), ("rule", _RULE), ("n", _NUMBER)):
         anchors += [f"{kind}:{m.replace('−', '-')}" for m in regex.findall(rest)]

@@ -19,11 +19,25 @@ _SPACES = re.compile(r"[\u00a0\u202f\u2007\u2009\t ]+")
 _LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE"})
 
 
+class _Marks(dict):
+    """A `str.translate` table deleting combining marks, filled as characters are met."""
+
+    def __missing__(self, code: int) -> int | None:
+        value = None if unicodedata.combining(chr(code)) else code
+        self[code] = value
+        return value
+
+
+_MARKS = _Marks()
+
+
 def fold(text: str) -> str:
     """Fold for matching: one apostrophe, plain spaces, no accents, ligatures spelt out, case folded."""
-    text = _SPACES.sub(" ", text.translate(_APOSTROPHES)).translate(_LIGATURES)
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    text = _SPACES.sub(" ", text.translate(_APOSTROPHES))
+    if text.isascii():  # most words and rules: nothing to decompose
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
+    return decomposed.translate(_MARKS).casefold()
 
 
 def search_fold(text: str) -> str:
