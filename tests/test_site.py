@@ -242,6 +242,27 @@ def test_search_index_is_shared_by_the_interface_trees(site_bundled):
         assert 'data-root="" data-assets="../"' in html and 'src="../static/search.js"' in html
 
 
+def test_search_index_is_the_same_on_one_core_forked_and_reused(tmp_path, monkeypatch):
+    from kb.link.load import load
+    from kb.site import write as site_module
+
+    def search_files(site: Path) -> dict[str, bytes]:
+        return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted((site / "search").rglob("*"))}
+
+    built = {}
+    for how in ("forked", "one core", "reused"):
+        where = tmp_path / ("forked" if how == "reused" else how.replace(" ", "-"))
+        if how != "reused":
+            shutil.copytree(FIXTURES / "golden-content", where / "content")
+        monkeypatch.setattr(site_module.os, "cpu_count", (lambda: 1) if how == "one core" else os.cpu_count)
+        if how == "reused":  # same content and code as the forked build: its index is copied, not rebuilt
+            monkeypatch.setattr(site_module, "index_data", lambda kb: pytest.fail("index rebuilt"))
+        kb = load(where / "content", use_cache=False)
+        built[how] = search_files(site_module.build_site(kb, where / f"site-{how.replace(' ', '-')}").out)
+    assert built["forked"] and built["forked"] == built["one core"] == built["reused"]
+    assert (tmp_path / "forked" / ".kb" / "site-search").is_dir() and (tmp_path / "one-core" / ".kb").is_dir()
+
+
 def test_fold():
     assert search_fold("L’Étape de PIOCHE") == "l etape de pioche"
     assert search_fold("jusqu'à l'œuvre") == "jusqu a l oeuvre"
@@ -489,7 +510,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "write_search", lambda site, data: (_ for _ in ()).throw(OSError("no disk")))
+    monkeypatch.setattr(site_module, "write_index", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output

@@ -3,12 +3,18 @@
 The CLI and the site share one analysis, one ranking and the lexicon's translation tables: `kb.search.static`
 writes the index that `templates/static/kbsearch.js` reads, so a question gives the same results in `kb search` and
 in the browser. Each result links to the page (and anchor) showing it.
+
+Building the index needs only the knowledge base; its links need the site's pages. So the index is built first
+(`index_data`, in a process of its own beside the gathering and rendering of the pages) and written with the
+pages' addresses once they are known (`write_index`, given the `Pages` of `pages_of`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from kb.model.base import KnowledgeBase
 from kb.site.gather import SiteData
 from kb.sources import fold
 
@@ -16,47 +22,68 @@ SEARCH_DIR = "search"
 """Folder of the search index, at the site's root (shared by the interface trees)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Pages:
+    """Where the site shows each kind of search entry (plain mappings: sent to the index's process)."""
+
+    rules: dict[str, str]
+    """Row number (`120.2`, or `fr-120.2` for a translation's own row) -> page and anchor."""
+    glossary: dict[str, str]
+    """`document#folded term` -> page and anchor."""
+    cards: dict[str, str]
+    """Card id -> page."""
+    notes: dict[str, str]
+    """FAQ note id -> page and anchor."""
+
+
 def write_search(site: Path, data: SiteData) -> dict:
-    """Write the search index of the site's records into `<site>/search/`; return its summary."""
-    from kb.search.index import build_data  # late: importing the site must not load the search package
+    """Build and write the search index of the site's records into `<site>/search/`; return its summary."""
+    return write_index(site, data.kb, index_data(data.kb), pages_of(data))
+
+
+def index_data(kb: KnowledgeBase):
+    """The current entries of the knowledge base and their search index."""
+    from kb.search.entries import entries  # late: importing the site must not load the search package
+    from kb.search.index import build_data
+
+    items = [e for e in entries(kb) if e.current]
+    return items, build_data(items, kb.lexicon)
+
+
+def write_index(site: Path, kb: KnowledgeBase, built, pages: Pages) -> dict:
+    """Write an index built by `index_data`, each entry linked to its page; return its summary."""
     from kb.search.static import write_static
 
-    items = [e for e in _entries(data) if e.current]
-    pages = _pages(data)
-    urls = [pages(e) for e in items]
-    return write_static(site / SEARCH_DIR, build_data(items, data.kb.lexicon), lambda n: urls[n])
+    items, data = built
+    urls = [page_of(pages, kb, e) for e in items]
+    return write_static(site / SEARCH_DIR, data, lambda n: urls[n])
 
 
-def _entries(data: SiteData):
-    from kb.search.entries import entries
-
-    return entries(data.kb)
-
-
-def _pages(data: SiteData):
-    """A function giving the page (relative to an interface tree) of a search entry, or None."""
+def pages_of(data: SiteData) -> Pages:
+    """Where the site shows rules, glossary entries, cards and notes."""
     kb = data.kb
     anchors = {row.number: f"{page.path}#{row.number}" for page in data.rule_pages for row in page.rows}
     for section in data.sections:
         anchors.setdefault(section["number"], f"contents.html#{section['number']}")
-    glossary = {}
+    glossary: dict[str, str] = {}
     for entries in data.glossary.values():
         for anchor, index in entries:
             g = kb.glossary[index]
             glossary.setdefault(f"{g.document}#{fold(g.term)}", f"glossary.html#{anchor}")
+    return Pages(anchors, glossary, dict(data.card_path), dict(data.note_path))
 
-    def page(entry) -> str | None:
-        if entry.kind == "rule" and "@" in entry.id:  # a translation's rule with no counterpart today: its own row
-            return anchors.get(f"{next(iter(entry.texts))}-{entry.number}")
-        if entry.kind == "rule":  # the row of today's number, whatever number each language gives the rule
-            return anchors.get(entry.number)
-        if entry.kind == "glossary":
-            return glossary.get(entry.id)
-        if entry.kind == "card":
-            return data.card_path.get(entry.id)
-        if entry.kind == "ruling":
-            ruling = kb.ruling.get(entry.id)
-            return data.card_path.get(ruling.card) if ruling else None
-        return data.note_path.get(entry.id)
 
-    return page
+def page_of(pages: Pages, kb: KnowledgeBase, entry) -> str | None:
+    """The page (relative to an interface tree) of a search entry, or None when the site does not show it."""
+    if entry.kind == "rule" and "@" in entry.id:  # a translation's rule with no counterpart today: its own row
+        return pages.rules.get(f"{next(iter(entry.texts))}-{entry.number}")
+    if entry.kind == "rule":  # the row of today's number, whatever number each language gives the rule
+        return pages.rules.get(entry.number)
+    if entry.kind == "glossary":
+        return pages.glossary.get(entry.id)
+    if entry.kind == "card":
+        return pages.cards.get(entry.id)
+    if entry.kind == "ruling":
+        ruling = kb.ruling.get(entry.id)
+        return pages.cards.get(ruling.card) if ruling else None
+    return pages.notes.get(entry.id)

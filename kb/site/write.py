@@ -24,7 +24,7 @@ from kb.model import card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import ordered_langs
 from kb.site import diffs, labels, render, rows
-from kb.site.gather import SiteData, gather
+from kb.site.gather import SiteData, gather, search_langs
 from kb.site.labels import UI_LANGS, other_ui
 from kb.site.output import (
     STAMP,
@@ -40,7 +40,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import SEARCH_DIR, write_search
+from kb.site.searchpages import SEARCH_DIR, Pages, index_data, pages_of, write_index
 from kb.sources import search_fold
 from kb.sources.paths import TEMPLATES, build_dir
 
@@ -115,27 +115,32 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
     new = sibling(target, "new")
+    searching = None
     try:
+        if new.exists():
+            shutil.rmtree(new)
+        new.mkdir(parents=True)
+        langs = search_langs(kb, ordered_langs(kb.langs or [d.lang for d in kb.documents])) if search else []
+        searching = start_search(new, kb, langs)  # on the other core while the pages are gathered and rendered
         data = gather(kb)
         jobs = plan(data)
-        langs = data.search_langs if search else []
+        pages = pages_of(data)
+        send_pages(searching, pages)
         bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
         with bar:
-            if new.exists():
-                shutil.rmtree(new)
-            new.mkdir(parents=True)
-            searching = start_search(new, data, langs)  # on the other core while the pages render
             write_pages(data, jobs, new, bar)
-            finish_search(searching, new, data, langs, bar)
+            finish_search(searching, new, kb, langs, pages, bar)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
         check_out(out, Path(kb.content))  # again: the folder may have changed during the build
         kept, replaced = carry_over(target, new)  # CNAME, .git, the user's files: into the new site
         swap(new, target)
     except SiteError:
+        stop_search(searching)
         shutil.rmtree(new, ignore_errors=True)
         raise
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
+        stop_search(searching)
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({type(err).__name__}: {err}); the previous site is untouched") from err
     return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
@@ -183,63 +188,91 @@ def _where(job: Job) -> dict[str, str]:
     }
 
 
-def start_search(new: Path, data: SiteData, langs: list[str]):
-    """Write the search index in a forked process, so that it runs beside the page rendering on a second core.
+def start_search(new: Path, kb: KnowledgeBase, langs: list[str]):
+    """Build the search index in a forked process, beside the gathering and rendering of the pages (second core).
 
-    Returns the process and the pipe its error message comes back on, or None when there is nothing to index,
+    Returns "reused" when an earlier build's index was copied, the process and its end of the pipe (it waits for
+    the pages' addresses, then sends back '' or its error in one line), or None when there is nothing to index,
     a single core, or no `fork` (then `finish_search` writes the index itself).
     """
-    if langs and _reuse_search(new, data, langs):
+    if langs and _reuse_search(new, kb, langs):
         return "reused"
     if not langs or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return None
     context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_search_child, args=(new, data, langs, send), daemon=True)
+    ours, theirs = context.Pipe(duplex=True)
+    process = context.Process(target=_search_child, args=(new, kb, theirs, ours), daemon=True)
     process.start()
-    send.close()
-    return process, receive
+    theirs.close()
+    return process, ours
 
 
-def _search_child(new: Path, data: SiteData, langs: list[str], send) -> None:
-    """The forked process: write the index, send back '' or the error in one line."""
+def _search_child(new: Path, kb: KnowledgeBase, conn, parents) -> None:
+    """The forked process: build the index, wait for the pages, write it, send back '' or the error in one line."""
+    parents.close()  # so that the parent's death ends the wait below (EOFError)
     try:
-        run_search(new, data, langs, _NoBar())
-        send.send("")
+        built = index_data(kb)
+        pages = conn.recv()
+        if pages is not None:
+            write_index(new, kb, built, pages)
+            conn.send("")
+    except EOFError:
+        pass
     except BaseException as err:  # whatever it is, the parent reports it and fails the build
-        send.send(f"{type(err).__name__}: {err}")
+        conn.send(f"{type(err).__name__}: {err}")
     finally:
-        send.close()
+        conn.close()
 
 
-def finish_search(searching, new: Path, data: SiteData, langs: list[str], bar) -> None:
+def send_pages(searching, pages: Pages) -> None:
+    """Give the index's process the pages' addresses it links its results to."""
+    if searching not in (None, "reused"):
+        searching[1].send(pages)
+
+
+def stop_search(searching) -> None:
+    """End the index's process after a failed build."""
+    if searching in (None, "reused"):
+        return
+    process, conn = searching
+    process.terminate()
+    process.join()
+    conn.close()
+
+
+def finish_search(searching, new: Path, kb: KnowledgeBase, langs: list[str], pages: Pages, bar) -> None:
     """Wait for the forked index writer (or write the index now); a failure fails the build."""
     if searching == "reused":
         bar.update(len(langs))
         return
     if searching is None:
-        run_search(new, data, langs, bar)
-        _keep_search(new, data, langs)
+        if langs:
+            write_index(new, kb, index_data(kb), pages)
+            _keep_search(new, kb, langs)
+        bar.update(len(langs))
         return
-    process, receive = searching
-    message = receive.recv() if receive.poll(None) else "the search index process ended without a word"
+    process, conn = searching
+    try:
+        message = conn.recv()
+    except EOFError:
+        message = "the search index process ended without a word"
     process.join()
-    receive.close()
+    conn.close()
     if message or process.exitcode != 0:
         raise SiteError(f"search index not written ({message or f'exit status {process.exitcode}'})")
-    _keep_search(new, data, langs)
+    _keep_search(new, kb, langs)
     bar.update(len(langs))
 
 
-def _search_cache(data: SiteData, langs: list[str]) -> Path:
+def _search_cache(kb: KnowledgeBase, langs: list[str]) -> Path:
     """Where the site's search index of this content, code and languages is kept between builds."""
-    key = hashlib.sha256(f"{data.kb.content_hash}\0{code_hash()}\0{' '.join(langs)}".encode()).hexdigest()
-    return build_dir(Path(data.kb.content)) / "site-search" / key[:32]
+    key = hashlib.sha256(f"{kb.content_hash}\0{code_hash()}\0{' '.join(langs)}".encode()).hexdigest()
+    return build_dir(Path(kb.content)) / "site-search" / key[:32]
 
 
-def _reuse_search(new: Path, data: SiteData, langs: list[str]) -> bool:
+def _reuse_search(new: Path, kb: KnowledgeBase, langs: list[str]) -> bool:
     """Copy an unchanged search index from an earlier build (same content, same code); False when there is none."""
-    kept = _search_cache(data, langs)
+    kept = _search_cache(kb, langs)
     if not kept.is_dir():
         return False
     try:
@@ -250,9 +283,9 @@ def _reuse_search(new: Path, data: SiteData, langs: list[str]) -> bool:
     return True
 
 
-def _keep_search(new: Path, data: SiteData, langs: list[str]) -> None:
+def _keep_search(new: Path, kb: KnowledgeBase, langs: list[str]) -> None:
     """Keep the search index just written for the next build (atomically; given up when not writable)."""
-    kept = _search_cache(data, langs)
+    kept = _search_cache(kb, langs)
     if not langs or kept.is_dir():
         return
     tmp = kept.parent / f".{kept.name}.{os.getpid()}"
@@ -264,10 +297,3 @@ def _keep_search(new: Path, data: SiteData, langs: list[str]) -> None:
         os.replace(tmp, kept)
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def run_search(new: Path, data: SiteData, langs: list[str], bar) -> None:
-    """Write the search index (kb's own, shared with `kb search`) when the site has languages to search."""
-    if langs:
-        write_search(new, data)
-    bar.update(len(langs))
