@@ -333,6 +333,15 @@ def test_build_stops_on_content_errors(tmp_path):
     forced = run("build", "--content", str(content), "--out", str(out), "--force")
     assert forced.exit_code == 0 and "despite 1 error" in forced.output
     assert (out / "kb-site.json").read_text() != before
+    forced_stamp = (out / "kb-site.json").read_text()
+    again = run("build", "--content", str(content), "--out", str(out), "--force")  # forced again: up to date
+    assert again.exit_code == 0 and "up to date" in again.output
+    unforced = run("build", "--content", str(content), "--out", str(out))  # a forced site still has the errors
+    assert unforced.exit_code == 1 and "site not built" in unforced.output and "up to date" not in unforced.output
+    assert (out / "kb-site.json").read_text() == forced_stamp
+    (content / "en" / "prose.txt").unlink()  # fixed: the next build replaces the forced site
+    fixed = run("build", "--content", str(content), "--out", str(out))
+    assert fixed.exit_code == 0 and "Built" in fixed.output and '"forced": false' in (out / "kb-site.json").read_text()
 
 
 def test_build_strict_stops_on_warnings(tmp_path):

@@ -36,17 +36,17 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     except SiteError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(1)
-    if kb is None and not strict and _up_to_date(out, content):
+    if kb is None and not strict and _up_to_date(out, content, force):
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
     from kb.site.write import build_site
 
     kb = kb or load_or_exit(content)
-    _stop_on_errors(kb, strict, force)
+    forced = _stop_on_errors(kb, strict, force)
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
     try:
-        report = build_site(kb, out, progress=progress)
+        report = build_site(kb, out, progress=progress, forced=forced)
     except SiteError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(1)
@@ -58,14 +58,17 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
         echo(f"kb: warning: replaced by the new site's pages: {_some(report.replaced)}", err=True)
 
 
-def _up_to_date(out: Path, content: Path | None) -> bool:
-    """Whether `out` holds a site built from this content, kb version and templates, untouched since: nothing to do."""
+def _up_to_date(out: Path, content: Path | None, force: bool = False) -> bool:
+    """Whether `out` holds a site built from this content, kb version and templates, untouched since: nothing to do.
+
+    A site built with --force from content with errors is up to date only for another --force: without it, the
+    build runs again and stops on the errors."""
     from kb.site.output import site_is_current
     from kb.site.seal import untouched
     from kb.sources import ContentError, content_hash
 
     try:
-        return site_is_current(out, content_hash(content or default_content())) and untouched(out)
+        return site_is_current(out, content_hash(content or default_content()), force) and untouched(out)
     except ContentError:
         return False  # loading says what is wrong with the folder
 
@@ -76,17 +79,17 @@ def _some(paths: tuple[str, ...] | list[str]) -> str:
     return ", ".join(paths[:SHOWN]) + more
 
 
-def _stop_on_errors(kb, strict: bool, force: bool) -> None:
-    """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so)."""
+def _stop_on_errors(kb, strict: bool, force: bool) -> bool:
+    """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True)."""
     found = diagnostics(kb)
     blocking = [d for d in found if d.severity == "error" or (strict and d.severity == "warning")]
     if not blocking:
-        return
+        return False
     counts = [(sum(1 for d in blocking if d.severity == sev), sev) for sev in ("error", "warning")]
     summary = " and ".join(f"{n} {sev}{'s' if n > 1 else ''}" for n, sev in counts if n)
     if force:
         echo(f"kb: building despite {summary} in the content (--force)", err=True)
-        return
+        return True
     for diag in blocking:
         echo(diag.format(), err=True, newlines=False)
     echo(

@@ -77,9 +77,12 @@ def stamp_for(content_hash: str) -> dict:
     return {"content_hash": content_hash, "kb_version": __version__, "templates_hash": templates_hash()}
 
 
-def site_is_current(out: Path, content_hash: str) -> bool:
-    """Whether the site in `out` was built from this content by this kb version with these templates."""
+def site_is_current(out: Path, content_hash: str, force: bool = False) -> bool:
+    """Whether the site in `out` was built from this content by this kb version with these templates (and, unless
+    `force`, from content without errors: a site forced out of erroneous content is rebuilt, so the errors stop it)."""
     stamp = _stamp(out)
+    if stamp.get("forced") and not force:
+        return False
     return all(stamp.get(key) == value for key, value in stamp_for(content_hash).items())
 
 

@@ -109,8 +109,13 @@ def environment() -> Environment:
     return env
 
 
-def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, search: bool = True) -> BuildReport:
-    """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure."""
+def build_site(
+    kb: KnowledgeBase, out: Path, progress: Callable | None = None, search: bool = True, forced: bool = False
+) -> BuildReport:
+    """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
+
+    `forced`: the content has errors and the build was asked for anyway (the stamp says so).
+    """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
@@ -128,7 +133,7 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
         send_pages(searching, pages)
         bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
         with bar:
-            write_pages(data, jobs, new, bar)
+            write_pages(data, jobs, new, bar, forced)
             finish_search(searching, new, kb, langs, pages, bar)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
@@ -146,7 +151,7 @@ def build_site(kb: KnowledgeBase, out: Path, progress: Callable | None = None, s
     return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
 
 
-def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
+def write_pages(data: SiteData, jobs: list[Job], new: Path, bar, forced: bool = False) -> None:
     """Render every job into the new folder, copy the static files, write the stamp and jump map."""
     new.mkdir(parents=True, exist_ok=True)
     env = environment()
@@ -164,7 +169,7 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar) -> None:
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
     (new / "jump.json").write_text(json.dumps(jump_map(data), ensure_ascii=False, sort_keys=True), encoding="utf-8")
-    stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs}
+    stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
