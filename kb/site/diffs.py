@@ -80,7 +80,7 @@ def history_html(history: PageHistory, ui: str, t: dict[str, str], ln: Linker, d
         out += [_story(story, lang, names, ui, t, ln, data) for story in history.stories]
         out.append("</ol>\n")
     for ed, rows in history.new:
-        links = ", ".join(f'<a href="#{escape(row)}">{escape(row)}</a>' for row in rows)
+        links = ", ".join(f'<a href="{_row_href(row, ln)}">{escape(row)}</a>' for row in rows)
         date = edition_label(kb, ed, ui)
         out.append(f"<p>{escape(t['history_new'].format(date=date, colon=t['colon']))} {links}</p>\n")
     if history.same:
@@ -88,6 +88,12 @@ def history_html(history: PageHistory, ui: str, t: dict[str, str], ln: Linker, d
     out += _changes_links(history, ui, t, ln, data)
     out.append("</div>\n</details>\n")
     return Markup("".join(out))
+
+
+def _row_href(row: str, ln: Linker) -> str:
+    """`#row` on the rule page showing a history, or the part of a cut rule holding the row (`702-2.html#702.21`)."""
+    part = ln.part_of(row)
+    return escape(f"{part.rsplit('/', 1)[-1] if part else ''}#{row}")
 
 
 def _short_names(kb: KnowledgeBase, editions: tuple[str, ...], ui: str) -> dict[str, str]:
@@ -125,9 +131,8 @@ def _story(story: Story, lang: str, names: dict[str, str], ui: str, t: dict[str,
     stale = ""
     if story.row in data.stale and lang == data.kb.reference:
         stale = f' <span class="badge" title="{escape(t["history_stale_title"])}">{escape(t["history_stale"])}</span>'
-    head = (
-        f'<a class="toc-num" href="#{escape(story.row)}">{escape(story.row)}</a>{t["colon"]} {" → ".join(parts)}{stale}'
-    )
+    link = f'<a class="toc-num" href="{_row_href(story.row, ln)}">{escape(story.row)}</a>'
+    head = f"{link}{t['colon']} {' → '.join(parts)}{stale}"
     return f"<li>{head}\n{''.join(diffs)}</li>\n"
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from kb.model import Card, FaqNote, Rule, Ruling, card_name
+from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
 from kb.model.numbers import sort_key
+from kb.site import parts
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, page_history, word_diffs
 from kb.site.terms import glossary_labels, lexicon_labels
 from kb.sources import file_slug, slug, sort_name, unique
@@ -70,11 +71,20 @@ class RulePage:
     """The rows cut where the languages present change."""
     toc: tuple[tuple[str, dict[str, str]], ...] = ()
     """(number, language -> short label) of the page's numbered rules, for the list at the top of long pages."""
+    part: int = 1
+    """Which part of its rule the page is, from 1 (a rule too large for one page is cut, see `kb.site.parts`)."""
+    parts: tuple[tuple[str, str], ...] = ()
+    """(file name, first–last row) of every part of a cut rule, in order; empty for a rule on one page."""
+
+    @property
+    def file(self) -> str:
+        """The page's file name in `rules/`: `702.html`, then `702-2.html`… for the parts of a cut rule."""
+        return f"{self.head}.html" if self.part == 1 else f"{self.head}-{self.part}.html"
 
     @property
     def path(self) -> str:
         """Where the page is written, in each interface tree."""
-        return f"rules/{self.head}.html"
+        return f"rules/{self.file}"
 
     @property
     def langs(self) -> tuple[str, ...]:
@@ -101,9 +111,11 @@ class SiteData:
     langs: list[str]
     """Languages of the rules, French first, then English, then the others."""
     search_langs: list[str] = field(default_factory=list)
-    """Languages that get a search index (one Pagefind bundle each)."""
+    """Languages that get a search index."""
     rows: dict[str, dict[str, str]] = field(default_factory=dict)
     """Language -> its own rule number -> the row (reference number, the page anchor) showing it."""
+    row_parts: dict[str, str] = field(default_factory=dict)
+    """Row -> its page, for the rows of a cut rule that are not on its first page (`rules/702-2.html`)."""
     texts: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
     today: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -115,6 +127,8 @@ class SiteData:
     faq_path: dict[str, str] = field(default_factory=dict)
     faq_notes: dict[str, list[FaqNote]] = field(default_factory=dict)
     """FAQ document -> its general notes, in source order."""
+    faq_parts: dict[str, list[parts.FaqPart]] = field(default_factory=dict)
+    """FAQ document -> its page, or the parts of an FAQ too large for one page."""
     card_rulings: dict[str, list[tuple[str, str, list[Ruling], bool]]] = field(default_factory=dict)
     """Card id -> its rulings grouped by language and source (see `rulings_of`)."""
     fallbacks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -138,6 +152,8 @@ class SiteData:
     """A changes page per pair of consecutive editions of each language."""
     stale: frozenset[str] = frozenset()
     """Rows whose translation was made from an edition whose text changed since."""
+    full_texts: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(language, row) -> file of the full text (from the site's root) of a rule too long to be shown whole."""
 
     def card_links(self, card_ids, lang: str, skip: str | None = None) -> dict[str, str]:
         """Names (in `lang`, and of each face) -> page of the given cards, for linking them in FAQ prose."""
@@ -225,10 +241,20 @@ def _paths(data: SiteData) -> None:
     for info in data.kb.faqs:
         path = f"faq/{unique(file_slug(info.document), used)}.html"
         data.faq_path[info.document] = path
+        notes = data.faq_notes.setdefault(info.document, [])
+        found = parts.faq_parts(path, notes, faq_cards(data.kb, info, {n.id for n in notes}))
+        data.faq_parts[info.document] = found
+        where = {note.id: part.path for part in found for note in part.notes}
         taken: set[str] = set()
-        for note in data.faq_notes.setdefault(info.document, []):
+        for note in notes:
             anchor = unique("note-" + slug(note.title or note.id.split("#")[-1]), taken)
-            data.note_path[note.id] = f"{path}#{anchor}"
+            data.note_path[note.id] = f"{where[note.id]}#{anchor}"
+
+
+def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card]:
+    """Cards a FAQ prints or rules on, in source order."""
+    by_doc = {r.card for r in kb.rulings if r.source_document == info.document}
+    return [c for c in kb.cards if c.id in by_doc or note_ids.intersection(c.notes)]
 
 
 def _mentions(data: SiteData) -> None:
@@ -280,10 +306,52 @@ def _rule_pages(data: SiteData, numbers: list[str], diffs: dict) -> None:
         _add_orphans(data, head, rows)
         head_rules = data.kb.aligned(head)
         titles = {lang: r.title for lang, r in head_rules.items() if r.title}
-        runs = _runs(rows, data.langs)
-        data.rule_pages.append(RulePage(head, titles, tuple(rows), runs, _toc(rows)))
+        data.rule_pages += _parts(data, head, titles, rows)
         followed = [page_history(data.kb, lang, _cells(rows, lang), diffs) for lang in data.langs]
         data.histories[head] = [found for found in followed if found is not None]
+
+
+def _parts(data: SiteData, head: str, titles: dict[str, str], rows: list[Row]) -> list[RulePage]:
+    """A rule's page, or its parts when it is too large for one (cut between numbered rules when it can be);
+    rows not on the first part are recorded in `data.row_parts`, texts too long to be shown whole in
+    `data.full_texts`."""
+    for row in rows:
+        for lang, rule in row.cells.items():
+            if rule is not None and _too_long(rule):
+                data.full_texts[(lang, row.number)] = f"text/{lang}/{file_slug(row.number)}.txt"
+    spans = parts.cut([_row_chars(row) for row in rows], [row.depth <= 1 for row in rows], parts.PAGE_CHARS)
+    if len(spans) == 1:
+        return [RulePage(head, titles, tuple(rows), _runs(rows, data.langs), _toc(rows))]
+    pages = []
+    for i, span in enumerate(spans):
+        found = rows[span.start : span.stop]
+        pages.append(RulePage(head, titles, tuple(found), _runs(found, data.langs), _toc(found), i + 1))
+    listed = tuple((page.file, _span(page.rows)) for page in pages)
+    for page in pages[1:]:
+        data.row_parts.update(dict.fromkeys((row.number for row in page.rows), page.path))
+    return [replace(page, parts=listed) for page in pages]
+
+
+def _span(rows: tuple[Row, ...]) -> str:
+    """`702.1–702.19b`: the first and last numbers of rows."""
+    first, last = rows[0].label or rows[0].number, rows[-1].label or rows[-1].number
+    return first if first == last else f"{first}–{last}"
+
+
+def _too_long(rule: Rule) -> bool:
+    """Whether a rule's text or one of its examples is too long to be shown whole."""
+    return any(len(text) > parts.TEXT_CHARS for text in (rule.text, *rule.examples))
+
+
+def _row_chars(row: Row) -> int:
+    """The estimated characters a row takes on its page: its texts as shown, their links, the markup."""
+    size = parts.ITEM_CHARS + parts.LINK_CHARS * min(len(row.mentions), parts.LINKS_SHOWN)
+    for lang, rule in row.cells.items():
+        if rule is not None:
+            texts = (rule.title, rule.text, *rule.examples)
+            size += parts.ITEM_CHARS + sum(parts.text_chars(text) for text in texts)
+            size += parts.LINK_CHARS * min(len(row.cited_by.get(lang, ())), parts.LINKS_SHOWN)
+    return size
 
 
 def _cells(rows: list[Row], lang: str) -> list[tuple[str, Rule]]:
@@ -351,7 +419,7 @@ def short_label(rule: Rule, words: int = 8) -> str:
 
 def _contents(data: SiteData, numbers: list[str]) -> None:
     """Sections with their rules' titles, for the contents page."""
-    heads = {p.head: p for p in data.rule_pages}
+    heads = {p.head: p for p in data.rule_pages if p.part == 1}
     digits = dict.fromkeys([n for n in numbers if len(n) == 1] + [h[0] for h in heads])
     for digit in sorted(digits):
         titles = {lang: r.title for lang, r in data.kb.aligned(digit).items() if r.title}

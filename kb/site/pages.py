@@ -7,8 +7,7 @@ leads to the same page in the other tree. What a page shows beyond the site data
 
 from __future__ import annotations
 
-from kb.model import Card, FaqInfo, card_name
-from kb.model.base import KnowledgeBase
+from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
 from kb.model.numbers import TYPED_PATTERN
 from kb.site.diffs import changes_label
@@ -16,6 +15,7 @@ from kb.site.editions import stale_diffs, today_row
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, lang_label, long_date, words
 from kb.site.output import Job
+from kb.site.parts import index_parts, part_words
 from kb.site.terms import keyword_rules
 from kb.sources import search_fold as fold
 from kb.sources import sort_name
@@ -27,6 +27,20 @@ def plan(data: SiteData) -> list[Job]:
     jobs = [Job("index.html", "choose.html", shared), Job("404.html", "404.html", shared)]
     for ui in UI_LANGS:
         jobs += [Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}) for job in tree_jobs(data, ui)]
+    return jobs + full_text_jobs(data)
+
+
+def full_text_jobs(data: SiteData) -> list[Job]:
+    """The full text of each rule too long to be shown whole on its page, as a text file at the site's root."""
+    jobs = []
+    for page in data.rule_pages:
+        for row in page.rows:
+            for lang, rule in row.cells.items():
+                path = data.full_texts.get((lang, row.number))
+                if path and rule is not None:
+                    head = f"{rule.number} {rule.title}".strip()
+                    text = "\n\n".join(part for part in (head, rule.text, *rule.examples) if part)
+                    jobs.append(Job(path, "fulltext.txt", {"text": "\ufeff" + text + "\n"}))  # BOM: read as UTF-8
     return jobs
 
 
@@ -41,7 +55,6 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
                                                             if ui not in p.titles)}),
         Job("glossary.html", "glossary.html", {"title": t["glossary"], "current": "glossary",
                                                "terms": any(lang == ui for lang, _ in data.glossary_labels)}),
-        Job("cards.html", "cards.html", {"title": t["card_index"], "current": "cards", "index": card_index(data)}),
         Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources"}),
         Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
                                            "coverage": coverage(data), "only_groups": only_groups(data),
@@ -49,15 +62,18 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         Job("search.html", "search.html", {"title": t["search"], "current": "search",
                                            "search_langs": data.search_langs}),
     ]  # fmt: skip
+    jobs += card_index_jobs(data, ui)
     sections = {section["number"]: section for section in data.sections}
     pages = data.rule_pages
     for i, page in enumerate(pages):
         nav = {"prev": pages[i - 1] if i else None, "next": pages[i + 1] if i + 1 < len(pages) else None}
         title = f"{page.head}. {page.title_in(ui)[0]}".rstrip(". ")
+        if page.parts:
+            title = part_words(ui)["part_title"].format(title=title, i=page.part, n=len(page.parts))
         section = sections[page.head[0]]
         shown = [page.head, *(row.number for row in page.rows), *(other.head for other in section["rules"])]
         ctx = {"title": title, "current": "contents:item", "page": page, "section": section, **nav,
-               "histories": data.histories.get(page.head, []),
+               "histories": data.histories.get(page.head, []) if page.part == 1 else [], "pw": part_words(ui),
                "terms": any((ui, number) in data.rule_labels for number in shown)}  # fmt: skip
         jobs.append(Job(page.path, "rule.html", ctx))
     for changes in data.changes:
@@ -65,11 +81,16 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         ctx = {"title": label, "current": "contents:item", "changes": changes}
         jobs.append(Job(changes.path, "changes.html", ctx))
     for info in data.kb.faqs:
-        notes = data.faq_notes[info.document]
-        cards = faq_cards(data.kb, info, {n.id for n in notes})
-        ctx = {"title": info.title or info.document, "current": "faq", "info": info, "notes": notes, "cards": cards,
-               "quoted": quoted_rows(data, notes)}  # fmt: skip
-        jobs.append(Job(data.faq_path[info.document], "faq.html", ctx))
+        found = data.faq_parts[info.document]
+        total = sum(len(part.cards) for part in found)
+        for part in found:
+            title = info.title or info.document
+            if part.parts:
+                title = part_words(ui)["part_title"].format(title=title, i=part.part, n=len(part.parts))
+            ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
+                   "cards": list(part.cards), "cards_total": total, "quoted": quoted_rows(data, part.notes),
+                   "pw": part_words(ui)}  # fmt: skip
+            jobs.append(Job(part.path, "faq.html", ctx))
     keywords = keyword_index(data)
     for card in data.kb.cards:
         name = card.names.get(ui) or next(iter(card.names.values()), card.id)
@@ -77,6 +98,28 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
                "rulings": ruling_rows(data, card), "keywords": card_keywords(keywords, card)}  # fmt: skip
         jobs.append(Job(data.card_path[card.id], "card.html", ctx))
     return jobs
+
+
+def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
+    """The card index: one page, or its parts (`cards.html`, `cards-2.html`…) when it is too large for one."""
+    t, found = words(ui), index_parts(card_index(data))
+    files = ["cards.html"] + [f"cards-{i}.html" for i in range(2, len(found) + 1)]
+    listed = [(file, _first_last(index)) for file, index in zip(files, found, strict=True)] if len(found) > 1 else []
+    jobs = []
+    for i, (file, index) in enumerate(zip(files, found, strict=True)):
+        title = t["card_index"]
+        if listed:
+            title = part_words(ui)["part_title"].format(title=title, i=i + 1, n=len(listed))
+        ctx = {"title": title, "current": "cards", "index": index, "part": i + 1, "parts": listed,
+               "pw": part_words(ui)}  # fmt: skip
+        jobs.append(Job(file, "cards.html", ctx))
+    return jobs
+
+
+def _first_last(index: dict[str, list[tuple[str, str]]]) -> str:
+    """`Abc – Xyz`: the first and last names of a part of the card index (its first language's)."""
+    names = next((names for names in index.values() if names), [])
+    return f"{names[0][0]} – {names[-1][0]}" if names else ""
 
 
 def card_index(data: SiteData) -> dict[str, list[tuple[str, str]]]:
@@ -95,7 +138,9 @@ def partial_langs(data: SiteData) -> list[str]:
 
 def only_groups(data: SiteData) -> dict[str, list[dict]]:
     """Language -> its one-language rule numbers grouped by page: `{head, page, numbers, count, whole}`."""
-    sizes = {page.head: len(page.rows) for page in data.rule_pages}
+    sizes: dict[str, int] = {}
+    for page in data.rule_pages:
+        sizes[page.head] = sizes.get(page.head, 0) + len(page.rows)
     out: dict[str, list[dict]] = {}
     for lang, numbers in data.kb.links.alignment.only_in.items():
         groups: dict[str, list[str]] = {}
@@ -176,17 +221,12 @@ def coverage(data: SiteData) -> list[dict]:
     return [rows[k] for k in sorted(rows)]
 
 
-def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card]:
-    """Cards a FAQ prints or rules on, in source order."""
-    by_doc = {r.card for r in kb.rulings if r.source_document == info.document}
-    return [c for c in kb.cards if c.id in by_doc or note_ids.intersection(c.notes)]
-
-
 def jump_map(data: SiteData) -> dict:
     """Rule numbers and folded card names -> page, for the search box's direct jump."""
     numbers = {}
     for page in data.rule_pages:
-        numbers[page.head] = page.path + (f"#{page.head}" if page.rows[0].number == page.head else "")
+        if page.part == 1:
+            numbers[page.head] = page.path + (f"#{page.head}" if page.rows[0].number == page.head else "")
         for row in page.rows:
             numbers[row.number] = f"{page.path}#{row.number}"
     for section in data.sections:

@@ -128,6 +128,8 @@ class Linker:
     """Language -> a number it cites without having it -> today's reference number, to look for in the others."""
     cache: dict = field(default_factory=dict)
     """Rendered texts shared by the pages of a build: key -> (HTML, preview ids it needs)."""
+    parts: dict[str, str] = field(default_factory=dict)
+    """Row -> its page, for the rows of a cut rule that are not on its first page (`SiteData.row_parts`)."""
     previews: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """Preview element id -> (language, number, text), filled while rendering."""
     _recording: list[set[str]] = field(default_factory=list)
@@ -142,8 +144,17 @@ class Linker:
         if row is None:
             row = self.today.get(lang, {}).get(number, number)
             where = next((other for other in self.rows if other != lang and (other, row) in self.texts), "")
-        page = number_page(row) if where else None
+        page = self.page(row) if where else None
         return (f"{self.root}{page}#{row}", where, row) if page else None
+
+    def page(self, row: str) -> str | None:
+        """The page showing a row, relative to the tree root: its rule's page, or the part of it holding the row."""
+        found = number_page(row)
+        return (self.part_of(row) or found) if found else None
+
+    def part_of(self, row: str) -> str | None:
+        """The part of a cut rule holding a row (`rules/702-2.html`), or None when the row is on its rule's page."""
+        return self.parts.get(row)
 
     def rule_link(self, number: str, lang: str, label: str | None = None, preview: bool = True) -> Markup:
         """A link to a rule, in `lang` or else in the language that has it, or a marked unresolved number."""
@@ -192,7 +203,7 @@ class Linker:
     def row_link(self, row: str, lang: str, label: str, title: str = "", preview: bool = True) -> Markup:
         """A link to a row of a rule page (its text previewed in `lang`, else in the language that has it)."""
         where = lang if (lang, row) in self.texts else next((o for o in self.rows if (o, row) in self.texts), "")
-        page = number_page(row)
+        page = self.page(row)
         if not where or page is None:
             return escape(label)
         extra = f' hreflang="{where}"' if where != lang else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from kb.site import parts
 from kb.site.gather import Row, Run, SiteData
 from kb.site.labels import lang_label, long_date, pick
 from kb.site.render import Linker
@@ -17,8 +18,12 @@ CELL_WORDS = {"fr": ("Exemple :", "Cité par :"), "en": ("Example:", "Cited by:"
 """Words inside a cell, in the cell's language (they belong to the text, not to the interface)."""
 
 
-def run_rows(run: Run, rows: tuple[Row, ...], ui: str, t: dict[str, str], ln: Linker, data: SiteData) -> Markup:
-    """The HTML of a run's rows: number link, the inline run's note, one cell per language, mentions."""
+def run_rows(
+    run: Run, rows: tuple[Row, ...], ui: str, t: dict[str, str], ln: Linker, data: SiteData, site_root: str = ""
+) -> Markup:
+    """The HTML of a run's rows: number link, the inline run's note, one cell per language, mentions.
+
+    `site_root` (from the page to the site's root) leads to the full text of a text too long to be shown whole."""
     multi = len(run.langs) > 1
     out = []
     for i, row in enumerate(rows):
@@ -29,12 +34,31 @@ def run_rows(run: Run, rows: tuple[Row, ...], ui: str, t: dict[str, str], ln: Li
         if run.inline and i == 0:
             out += [_inline_note(run, miss, ui, t, data) for miss in run.missing]
         for lang in run.langs:
-            out.append(_cell(row, lang, multi, run.inline, ui, t, ln, data))
+            cut = data.full_texts.get((lang, row.number))
+            note = _cut_note(row.cells[lang], site_root + cut, ui) if cut else ""
+            out.append(_cell(row, lang, multi, run.inline, ui, t, ln, data, note))
         if row.mentions:
-            links = ", ".join(f'<a href="{escape(ln.root + path)}">{escape(label)}</a>' for label, path in row.mentions)
+            shown = row.mentions[: parts.LINKS_SHOWN]
+            links = ", ".join(f'<a href="{escape(ln.root + path)}">{escape(label)}</a>' for label, path in shown)
+            links += _more(len(row.mentions) - len(shown), ui)
             out.append(f'<p class="mentions">{escape(t["cited_in"])} {links}</p>\n')
         out.append("</div>\n")
     return Markup("".join(out))
+
+
+def _more(count: int, lang: str) -> str:
+    """`, and 12 more` after a list of links cut to `parts.LINKS_SHOWN`, or nothing."""
+    return f", {escape(parts.part_words(lang)['more'].format(n=count))}" if count > 0 else ""
+
+
+def _cut_note(rule, href: str, ui: str) -> str:
+    """The note under a rule whose text is shown cut: how much is shown, and a link to the full text."""
+    words = parts.part_words(ui)
+    shown, total = len(parts.shown_text(rule.text)), len(rule.text) + sum(len(e) for e in rule.examples)
+    sep = "\u202f" if ui == "fr" else ","
+    note = escape(words["cut"].format(shown=f"{shown:,}".replace(",", sep), total=f"{total:,}".replace(",", sep)))
+    link = f'<a href="{escape(href)}" type="text/plain">{escape(words["full"])}</a>'
+    return f'<p class="hint cut-note" lang="{escape(ui)}">{note} {link}</p>\n'
 
 
 def _inline_note(run: Run, miss: str, ui: str, t: dict[str, str], data: SiteData) -> str:
@@ -62,8 +86,11 @@ def _removed_since(run: Run, miss: str, data: SiteData) -> str | None:
     return source if gone and all(row.label for row in run.rows) else None
 
 
-def _cell(row: Row, lang: str, multi: bool, inline: bool, ui: str, t: dict[str, str], ln: Linker, data) -> str:
-    """One language's cell: the interface's tags (own number, edition) around the text, rendered once per build."""
+def _cell(
+    row: Row, lang: str, multi: bool, inline: bool, ui: str, t: dict[str, str], ln: Linker, data, note: str = ""
+) -> str:
+    """One language's cell: the interface's tags (own number, edition) and `note` around the text (rendered once
+    per build)."""
     rule = row.cells[lang]
     if multi:
         where = f' data-col="{escape(lang)}"'
@@ -82,7 +109,7 @@ def _cell(row: Row, lang: str, multi: bool, inline: bool, ui: str, t: dict[str, 
     term = data.rule_labels.get((ui, row.number)) if ui not in row.langs else None
     if term:  # the interface's term beside the rule's own first line: `Trample · Piétinement*`
         body = Markup(str(body).replace("</p>", f"{lex_term(term, ui, t)}</p>", 1))
-    return f'<div class="cell"{where} lang="{escape(lang)}">\n{tags}{body}</div>\n'
+    return f'<div class="cell"{where} lang="{escape(lang)}">\n{tags}{body}{note}</div>\n'
 
 
 def _cell_text(row: Row, lang: str, ln: Linker) -> str:
@@ -90,12 +117,15 @@ def _cell_text(row: Row, lang: str, ln: Linker) -> str:
     rule = row.cells[lang]
     example, cited = CELL_WORDS.get(lang, CELL_WORDS["en"])
     out = [f'<p class="rule-title">{escape(rule.title)}</p>\n'] if rule.title else []
-    out.append(ln.paragraphs(rule.text, lang) + "\n")
-    out += [f'<p class="example"><em>{escape(example)}</em> {ln.text(e, lang)}</p>\n' for e in rule.examples]
+    out.append(ln.paragraphs(parts.shown_text(rule.text), lang) + "\n")
+    out += [
+        f'<p class="example"><em>{escape(example)}</em> {ln.text(parts.shown_text(e), lang)}</p>\n'
+        for e in rule.examples
+    ]
     citing = row.cited_by.get(lang)
     if citing:
-        links = ", ".join(ln.rule_link(n, lang) for n in citing)
-        out.append(f'<p class="cited">{escape(cited)} {links}</p>\n')
+        links = ", ".join(ln.rule_link(n, lang) for n in citing[: parts.LINKS_SHOWN])
+        out.append(f'<p class="cited">{escape(cited)} {links}{_more(len(citing) - parts.LINKS_SHOWN, lang)}</p>\n')
     return "".join(out)
 
 

@@ -163,7 +163,7 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar, forced: bool = 
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.add(target.parent)
         where = _where(job)
-        linker = render.Linker(where["root"], data.rows, data.texts, data.today, cache)
+        linker = render.Linker(where["root"], data.rows, data.texts, data.today, cache, data.row_parts)
         html = env.get_template(job.template).render(**job.context, **where, ln=linker, data=data, kb=data.kb)
         target.write_text(html, encoding="utf-8")
         bar.update(1)
