@@ -10,13 +10,18 @@ vocabulary of folded words (`vocab`), else by its longest known stem prefix (`fo
 from __future__ import annotations
 
 import math
+from array import array
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain, groupby, islice
+from re import Match, Pattern
 
 from kb.model.numbers import IN_TEXT
-from kb.search.db import Payload, Postings
+from kb.search.db import PackedPostings, Payload
 from kb.search.entries import Entry
-from kb.search.text import RAW, TEXT, LangText, tokens
+from kb.search.text import PLAIN, PLAIN_WORDS, TEXT, LangText, analyse, tokens
 
 FIELDS = ("title", "text", "ctx")
 """Fields of a document in each language, in position order."""
@@ -38,6 +43,8 @@ CONCEPT_DF = 0.05
 """Terms in more than this share of the documents never characterise a headword (`card`, `player`)."""
 NEGATED = 0.5
 """Occurrences of `tapped` that one `untapped` counts for."""
+BATCH = 4096
+"""Tokens of a text analysed at a time (a giant text is never held as one list of matches)."""
 KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
 """Score factor of each kind of result."""
 
@@ -54,7 +61,7 @@ class LangIndex:
     """Index form (a stem) -> term, for query words the texts never use as typed."""
     stops: frozenset[str]
     """Stop words, folded (and accented)."""
-    terms: list[Postings]
+    terms: list[PackedPostings]
     """Postings of each term."""
     stop_terms: set[int]
     """Terms that are stop words."""
@@ -82,8 +89,9 @@ class DocInfo:
     """Languages of its texts and titles, in display order."""
     current: bool
     editions: dict[str, str]
-    bounds: dict[str, list[int]]
-    """Language -> [title start, title end, text start, text end, ctx start, ctx end] positions."""
+    bounds: dict[str, array]
+    """Language -> [title start, title end, text start, text end, ctx start, ctx end] positions (an `array`: many
+    documents)."""
     heads: dict[str, list[list[int]]]
     """Language -> terms of each headword (stop words left out), sorted."""
     cites: list[int] = field(default_factory=list)
@@ -103,34 +111,48 @@ class IndexData:
 
 
 def build(items: Iterable[Entry], texts: Mapping[str, LangText], order: list[str]) -> IndexData:
-    """Analyse every entry and build the index (`order`: the languages in display order)."""
+    """Analyse every entry and build the index (`order`: the languages in display order).
+
+    Two passes keep memory low: the first tokenises each document once, keeping only its
+    words' numbers (and its text's token spans) in typed arrays while the vocabulary grows; the second, once the
+    vocabulary and the field lengths are known, turns each document's words into postings, document by document.
+    """
     items = list(items)
     langs = [lang for lang in order if any(lang in e.texts or lang in e.titles for e in items)]
-    fields = [{lang: _fields(e, lang) for lang in langs if lang in e.texts or lang in e.titles} for e in items]
-    lang_index, term_of, negated = {}, {}, {}
-    for lang in langs:
-        per_doc = [(f[lang], int(e.current)) for e, f in zip(items, fields, strict=True) if lang in f]
-        lang_index[lang], term_of[lang] = _vocabulary(texts[lang], per_doc)
-        terms = term_of[lang]
-        negated[lang] = {w: terms[rest] for w in terms if (rest := texts[lang].negated(w, terms))}
-    docs, payloads, occurrences = [], [], {lang: {} for lang in langs}
-    for n, (entry, per) in enumerate(zip(items, fields, strict=True)):
+    words = {lang: _Words(texts[lang]) for lang in langs}
+    docs, payloads, streams = [], [], []
+    for entry in items:
+        per = [lang for lang in langs if lang in entry.texts or lang in entry.titles]
         info = DocInfo(
-            entry.kind, entry.id, entry.number, entry.order, KIND_BOOSTS[entry.kind], list(per), entry.current,
-            dict(entry.editions), {}, {},
+            entry.kind, entry.id, entry.number, entry.order, KIND_BOOSTS[entry.kind], per, entry.current,
+            entry.editions, {}, {},
         )  # fmt: skip
-        spans = {}
-        for lang, parts in per.items():
-            info.bounds[lang], spans[lang] = _positions(
-                n, parts, term_of[lang], lang_index[lang].bits, negated[lang], occurrences[lang]
-            )
-            info.heads[lang] = _heads(entry.heads.get(lang, ()), texts[lang], term_of[lang])
+        spans, stream = {}, {}
+        for lang in per:
+            info.bounds[lang], spans[lang], stream[lang] = words[lang].document(entry, lang)
         docs.append(info)
         payloads.append(Payload(entry.titles, entry.texts, entry.names, entry.context, spans))
+        streams.append(stream)
+    lang_index, tables = {}, {}
     for lang in langs:
-        _postings(lang_index[lang], occurrences[lang], docs, lang)
+        lang_index[lang], term_of = words[lang].vocabulary()
+        tables[lang] = words[lang].tables(lang_index[lang], term_of)
+        for entry, info in zip(items, docs, strict=True):
+            if lang in info.bounds:
+                info.heads[lang] = _heads(entry.heads.get(lang, ()), texts[lang], term_of)
+    concepts = {lang: _concept_docs(docs, lang) for lang in langs}
+    norms = {lang: _norms(docs, lang) for lang in langs}
+    for lang in langs:
+        lang_index[lang].terms = [PackedPostings() for _ in range(len(set(lang_index[lang].forms.values())))]
+    for n, stream in enumerate(streams):
+        for lang, wids in stream.items():
+            terms, keep = lang_index[lang].terms, concepts[lang].get(n)
+            _record(n, wids, docs[n].bounds[lang], norms[lang][n], tables[lang], terms, keep)
+        streams[n] = None  # recorded: the document's words are no longer needed
+    for lang in langs:
+        _idf(lang_index[lang], docs, lang)
         lang_index[lang].names = _names(items, lang)
-        lang_index[lang].concepts = _concepts(lang_index[lang], occurrences[lang], docs, lang)
+        lang_index[lang].concepts = _concepts(lang_index[lang], concepts[lang], docs, lang)
     _cites(items, docs)
     return IndexData(langs, lang_index, docs, payloads)
 
@@ -141,138 +163,222 @@ def _heads(heads: tuple[str, ...], lt: LangText, terms: dict[str, int]) -> list[
     return [sorted(h) for h in found if h and None not in h]
 
 
-def _fields(entry: Entry, lang: str) -> list[list]:
-    """The tokens of an entry's title, text and context in one language."""
-    return [tokens(entry.titles.get(lang, "")), tokens(entry.texts.get(lang, "")), tokens(entry.context.get(lang, ""))]
+class _Words:
+    """One language's words as documents are tokenised: each folded word gets a number (in order of appearance),
+    and words sharing an index form are grouped into one term (union-find over the forms)."""
 
+    def __init__(self, lt: LangText) -> None:
+        self.lt = lt
+        self.number: dict[str, int] = {}
+        """Token as written -> its word's number."""
+        self.words: dict[str, int] = {}
+        """Folded word -> its number."""
+        self.df: Counter[int] = Counter()
+        """Word number -> current documents holding it."""
+        self.parent: dict[str, str] = {}
+        self.surface_forms: dict[str, tuple[str, ...]] = {}
+        self.done: set[str] = set()
 
-def _vocabulary(lt: LangText, per_doc: list[tuple[list, int]]) -> tuple[LangIndex, dict[str, int]]:
-    """Group the words of a language into terms (words sharing an index form are one term); count the current
-    documents holding each word."""
-    parent: dict[str, str] = {}
+    def document(self, entry: Entry, lang: str) -> tuple[array, array, array]:
+        """Tokenise an entry's title, text and context: (field bounds, text token spans, words of the fields)."""
+        title, text, ctx = entry.titles.get(lang, ""), entry.texts.get(lang, ""), entry.context.get(lang, "")
+        stream = self._numbers(_pattern(title).findall(title))
+        n0, spans, found = len(stream), array("i"), _pattern(text).finditer(text)
+        while matches := list(islice(found, BATCH)):  # a giant text's matches never all at once
+            spans.extend(chain.from_iterable(map(Match.span, matches)))
+            stream += self._numbers(list(map(Match.group, matches)))
+        n1 = len(stream)
+        stream += self._numbers(_pattern(ctx).findall(ctx))
+        bounds = array("i", (0, n0, n0 + GAP, n1 + GAP, n1 + 2 * GAP, len(stream) + 2 * GAP))
+        if entry.current:
+            self.df.update(set(stream))
+        return bounds, spans, stream
 
-    def find(x: str) -> str:
+    def _numbers(self, written: list[str]) -> array:
+        """The numbers of the words of some tokens as written."""
+        found = list(map(self.number.get, written))
+        if None in found:
+            found = [self._word(w) if x is None else x for x, w in zip(found, written, strict=True)]
+        return array("i", found)
+
+    def _word(self, written: str) -> int:
+        """The number of a token's word (its index forms grouped with the others' on first sight)."""
+        found = self.number.get(written)
+        if found is None:
+            group = 1 if written[0] == "{" else 2 if "/" in written else 3  # which of TOKEN's groups matched it
+            kind, text, raw = analyse(group, written)
+            if raw not in self.done:
+                self.done.add(raw)
+                self._group(self.lt.forms((0, 0, kind, text, raw)), text)
+            found = self.number[written] = self.words.setdefault(text, len(self.words))
+        return found
+
+    def _find(self, x: str) -> str:
+        """The root form of a form's group (paths halved on the way)."""
+        parent = self.parent
         while parent.setdefault(x, x) != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    surface_forms: dict[str, tuple[str, ...]] = {}
-    df: dict[str, int] = {}
-    done: set[str] = set()
-    for parts, current in per_doc:
-        seen = set()
-        for part in parts:
-            for t in part:
-                seen.add(t[TEXT])
-                if t[RAW] in done:
-                    continue
-                done.add(t[RAW])
-                forms = lt.forms(t)
-                first = find(forms[0])
-                for other in forms[1:]:
-                    parent[find(other)] = first
-                if surface_forms.setdefault(t[TEXT], forms) != forms:
-                    parent[find(surface_forms[t[TEXT]][0])] = find(forms[0])
-        for word in seen:
-            df[word] = df.get(word, 0) + current
-    roots = sorted({find(f) for f in parent})
-    ids = {root: i for i, root in enumerate(roots)}
-    term_of = {word: ids[find(forms[0])] for word, forms in surface_forms.items()}
-    forms = {form: ids[find(form)] for form in parent}
-    stop_terms = {term_of[w] for w in term_of if lt.is_stop(w)}
-    bits, count = {}, {}
-    for word in sorted(term_of):
-        t = term_of[word]
-        bits[word] = min(count.get(t, 0), MAX_BIT)
-        count[t] = count.get(t, 0) + 1
-    index = LangIndex(dict(sorted(term_of.items())), bits, forms, lt.stops, [], stop_terms, df, [])
-    return index, term_of
+    def _group(self, forms: tuple[str, ...], text: str) -> None:
+        """Join a word's index forms into one term (and with the forms of another spelling of the same word)."""
+        find, parent = self._find, self.parent
+        first = find(forms[0])
+        for other in forms[1:]:
+            parent[find(other)] = first
+        if self.surface_forms.setdefault(text, forms) != forms:
+            parent[find(self.surface_forms[text][0])] = find(forms[0])
+
+    def vocabulary(self) -> tuple[LangIndex, dict[str, int]]:
+        """The language's terms (numbered in the order of their sorted root forms) and each word's term."""
+        lt, find = self.lt, self._find
+        roots = sorted({find(f) for f in self.parent})
+        ids = {root: i for i, root in enumerate(roots)}
+        term_of = {word: ids[find(forms[0])] for word, forms in self.surface_forms.items()}
+        forms = {form: ids[find(form)] for form in self.parent}
+        stop_terms = {term_of[w] for w in term_of if lt.is_stop(w)}
+        bits, count = {}, {}
+        for word in sorted(term_of):
+            t = term_of[word]
+            bits[word] = min(count.get(t, 0), MAX_BIT)
+            count[t] = count.get(t, 0) + 1
+        df = {word: self.df[w] for word, w in self.words.items()}
+        index = LangIndex(dict(sorted(term_of.items())), bits, forms, lt.stops, [], stop_terms, df, [])
+        return index, term_of
+
+    def tables(self, index: LangIndex, term_of: dict[str, int]) -> tuple[list[int], list[int], list[int]]:
+        """Per word number: its term, its bit, and the term it negates (-1: none; `untapped` -> `tapped`)."""
+        words = list(self.words)  # in number order
+        negated = [term_of[rest] if (rest := self.lt.negated(w, term_of)) else -1 for w in words]
+        return [term_of[w] for w in words], [index.bits[w] for w in words], negated
 
 
-def _positions(n: int, parts: list[list], terms: dict, bits: dict, negated: dict, occurrences: dict):
-    """Record a document's terms (positions, count per field, words as written); return its field bounds and
-    text token spans. A negated word (`untapped`) also counts half an occurrence of the word it negates.
-    """
-    bounds, spans, pos = [], [], 0
-    local: dict[int, list] = {}
-    for k, part in enumerate(parts):
-        bounds += [pos, pos + len(part)]
-        for i, t in enumerate(part):
-            word = t[TEXT]
-            for term, weight in ((terms[word], 1.0), (negated.get(word), NEGATED)):
-                if term is None:
-                    continue
-                found = local.get(term)
-                if found is None:
-                    found = local[term] = [[], [0.0, 0.0, 0.0], 0, 0]
-                found[0].append(pos + i)
-                found[1][k] += weight
-                if weight == 1.0:
-                    found[2] |= 1 << bits[word]
-                    if k == 0:
-                        found[3] |= 1 << bits[word]
-        if k == 1:
-            spans = [x for t in part for x in t[:2]]
-        pos += len(part) + GAP
-    for term, found in local.items():
-        occurrences.setdefault(term, []).append((n, *found))
-    return bounds, spans
+def _pattern(text: str) -> Pattern:
+    """The pattern that tokenises a text (symbols and stats need a `{` or a `/`)."""
+    return PLAIN if "{" in text or "/" in text else PLAIN_WORDS
 
 
-def _postings(index: LangIndex, occurrences: dict, docs: list[DocInfo], lang: str) -> None:
-    """Turn positions and field counts into postings with BM25F impacts and idf."""
-    with_lang = [d.bounds[lang] for d in docs if lang in d.bounds and d.current]  # statistics of the current
-    n_docs = len(with_lang)  # editions only: the site, which has only those, ranks the same
+def _norms(docs: list[DocInfo], lang: str) -> list[tuple[float, float, float] | None]:
+    """BM25F length normalisation of each field of each document (statistics of the current editions only: the
+    site, which has only those, ranks the same)."""
+    with_lang = [d.bounds[lang] for d in docs if lang in d.bounds and d.current]
     avg = []
     for k in range(3):
         lengths = [b[2 * k + 1] - b[2 * k] for b in with_lang if b[2 * k + 1] > b[2 * k]]
         avg.append(sum(lengths) / len(lengths) if lengths else 1.0)
-    index.terms = [Postings(0.0, [], [], [], [], []) for _ in range(len(set(index.forms.values())))]
-    for term, found in occurrences.items():
-        p = index.terms[term]
-        df = sum(1 for n, *_ in found if docs[n].current)
-        p.idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
-        for n, positions, tfs, mask, title_mask in found:  # documents in index order
-            bounds = docs[n].bounds[lang]
-            parts = [0.0, 0.0, 0.0]
-            for k in range(3):
-                if tfs[k]:
-                    length = bounds[2 * k + 1] - bounds[2 * k]
-                    parts[k] = tfs[k] / (1 - B[k] + B[k] * length / avg[k])
-            pseudo = sum(w * x for w, x in zip(WEIGHTS, parts, strict=True))
-            if parts[0]:  # the title's words may be other forms of the query's: then the title weighs as text
-                plain = parts[0] + parts[1] * WEIGHTS[1] + parts[2] * WEIGHTS[2]
-                p.titles += [len(p.docs), plain * (K1 + 1) / (plain + K1), title_mask]
-            p.docs.append(n)
-            p.impacts.append(pseudo * (K1 + 1) / (pseudo + K1))
-            p.positions.append(positions[:MAX_POSITIONS])
-            p.masks.append(mask)
+    found = []
+    for d in docs:
+        b = d.bounds.get(lang)
+        lengths = None if b is None else [b[2 * k + 1] - b[2 * k] for k in range(3)]
+        found.append(None if b is None else tuple(1 - B[k] + B[k] * lengths[k] / avg[k] for k in range(3)))
+    return found
 
 
-def _concepts(index: LangIndex, occurrences: dict, docs: list[DocInfo], lang: str) -> dict:
-    """The characteristic terms (tf x idf over its rule subtree or definition) of each one-word headword."""
+def _record(n: int, wids: array, bounds: array, norms: tuple, tables: tuple, terms: list, keep: dict | None) -> None:
+    """Add a document's postings: positions (the first MAX_POSITIONS), BM25F impact, masks of the words as
+    written; `keep`: the document's term counts for the concepts (None: not wanted). A negated word (`untapped`)
+    also counts half an occurrence of the word it negates."""
+    term_of, bits, negated = tables
+    cut1, cut2 = bounds[1], bounds[1] + bounds[3] - bounds[2]  # where the text's and the context's words start
+    local: dict[int, list] = {}
+    get = wids.__getitem__
+    for w, group in groupby(sorted(range(len(wids)), key=get), get):  # each word's places, in order
+        at = list(group)
+        a = bisect_left(at, cut1) if at[0] < cut1 else 0
+        c = bisect_left(at, cut2, a) if at[-1] >= cut2 else len(at)
+        if at[-1] < cut1:
+            positions = at[:MAX_POSITIONS]
+        else:
+            positions = [x if x < cut1 else x + GAP if x < cut2 else x + 2 * GAP for x in at[:MAX_POSITIONS]]
+        mask = 1 << bits[w]
+        term = term_of[w]
+        found = local.get(term)
+        if found is None:
+            local[term] = [positions, a, c - a, len(at) - c, mask, mask if a else 0]
+        else:
+            _add(found, positions, a, c - a, len(at) - c, mask, mask if a else 0)
+        if negated[w] >= 0:
+            counts = (NEGATED * a, NEGATED * (c - a), NEGATED * (len(at) - c))
+            if negated[w] in local:
+                _add(local[negated[w]], positions, *counts, 0, 0)
+            else:
+                local[negated[w]] = [positions, *counts, 0, 0]
+    norm0, norm1, norm2 = norms
+    w0, w1, w2 = WEIGHTS
+    for term, (positions, tf0, tf1, tf2, mask, title_mask) in local.items():
+        p = terms[term]
+        x0, x1, x2 = tf0 / norm0 if tf0 else 0.0, tf1 / norm1 if tf1 else 0.0, tf2 / norm2 if tf2 else 0.0
+        pseudo = w0 * x0 + w1 * x1 + w2 * x2
+        if tf0:  # the title's words may be other forms of the query's: then the title weighs as text
+            plain = x0 + x1 * w1 + x2 * w2
+            p.titles.extend((len(p.docs), plain * (K1 + 1) / (plain + K1), title_mask))
+        p.docs.append(n)
+        p.impacts.append(pseudo * (K1 + 1) / (pseudo + K1))
+        p.flat.extend(positions)
+        p.counts.append(len(positions))
+        p.masks.append(mask)
+        if keep is not None:
+            keep[term] = tf1 + tf0
+
+
+def _add(found: list, positions: list, tf0, tf1, tf2, mask: int, title_mask: int) -> None:
+    """Count more occurrences of a term in a document (a term's words merge in position order)."""
+    found[0] = sorted(found[0] + positions)[:MAX_POSITIONS]
+    found[1] += tf0
+    found[2] += tf1
+    found[3] += tf2
+    found[4] |= mask
+    found[5] |= title_mask
+
+
+def _idf(index: LangIndex, docs: list[DocInfo], lang: str) -> None:
+    """Each term's idf over the current documents."""
+    n_docs = sum(1 for d in docs if lang in d.bounds and d.current)
+    current = [d.current for d in docs]
+    for p in index.terms:
+        if p.docs:
+            df = sum(map(current.__getitem__, p.docs))
+            p.idf = math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def _concept_docs(docs: list[DocInfo], lang: str) -> dict[int, dict[int, float]]:
+    """Documents whose terms characterise a one-word headword (its rule's subtree, its definition), each with an
+    empty table of term counts."""
+    under = _under(docs)
+    counts: dict[int, dict[int, float]] = {}
+    for n, d in enumerate(docs):
+        for head in d.heads.get(lang, ()):
+            if len(head) == 1 and d.current and d.kind in ("rule", "glossary"):
+                for m in [n, *(under.get(d.number, []) if d.kind == "rule" else [])]:
+                    counts.setdefault(m, {})
+    return counts
+
+
+def _under(docs: list[DocInfo]) -> dict[str, list[int]]:
+    """Rule number -> the current rules under it."""
     under: dict[str, list[int]] = {}
     for n, d in enumerate(docs):
         if d.kind == "rule" and d.current and d.number:
             for k in range(1, len(d.number)):
                 if d.number[k] in ".abcdefghijkmnpqrstuvwxyz":
                     under.setdefault(d.number[:k], []).append(n)
-    counts: dict[int, dict[int, float]] = {}
+    return under
+
+
+def _concepts(index: LangIndex, counts: dict[int, dict[int, float]], docs: list[DocInfo], lang: str) -> dict:
+    """The characteristic terms (tf x idf over its rule subtree or definition) of each one-word headword; `counts`:
+    the terms of the documents that may characterise one (`_concept_docs`), filled by `_record`."""
+    under = _under(docs)
     owners: dict[int, list[int]] = {}
     for n, d in enumerate(docs):
         for head in d.heads.get(lang, ()):
             if len(head) == 1 and d.current and d.kind in ("rule", "glossary"):
                 owners.setdefault(head[0], []).append(n)
-                for m in [n, *(under.get(d.number, []) if d.kind == "rule" else [])]:
-                    counts.setdefault(m, {})
     common = CONCEPT_DF * sum(1 for d in docs if lang in d.bounds and d.current)
-    for term, found in occurrences.items():
-        if term in index.stop_terms or not 2 <= len(found) <= common:  # too rare to say anything, or too common
-            continue
-        for n, _, tfs, *_ in found:
-            if n in counts:
-                counts[n][term] = tfs[1] + tfs[0]
+    terms, stops = index.terms, index.stop_terms
+    for m, found in counts.items():  # too rare to say anything, or too common
+        counts[m] = {t: tf for t, tf in found.items() if t not in stops and 2 <= len(terms[t].docs) <= common}
     concepts = {}
     for head, holders in owners.items():
         total: dict[int, float] = {}

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import marshal
 import sqlite3
+from array import array
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +58,31 @@ class Postings:
 
 
 @dataclass(slots=True)
+class PackedPostings:
+    """Postings while the index is built: typed arrays (a few bytes an item, not a Python object each), turned into
+    `Postings` one term at a time when written."""
+
+    idf: float = 0.0
+    docs: array = field(default_factory=lambda: array("i"))
+    impacts: array = field(default_factory=lambda: array("d"))
+    counts: array = field(default_factory=lambda: array("B"))
+    """Number of positions of each document in `flat` (at most MAX_POSITIONS)."""
+    flat: array = field(default_factory=lambda: array("i"))
+    """Positions of every document, one after the other."""
+    masks: array = field(default_factory=lambda: array("i"))
+    """Masks of the words as written (31 bits at most: a 32-bit int holds them)."""
+    titles: array = field(default_factory=lambda: array("d"))
+    """Flat [index, impact, title mask, …] (indexes and masks are exact in a double)."""
+
+    def unpack(self) -> Postings:
+        """The postings as the index files hold them (Python lists)."""
+        flat, ends, t = self.flat.tolist(), list(accumulate(self.counts)), self.titles.tolist()
+        positions = [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+        titles = [x for k in range(0, len(t), 3) for x in (int(t[k]), t[k + 1], int(t[k + 2]))]
+        return Postings(self.idf, self.docs.tolist(), self.impacts.tolist(), positions, self.masks.tolist(), titles)
+
+
+@dataclass(slots=True)
 class Payload:
     """What results show: titles, texts, names, and the character span of every text token."""
 
@@ -63,8 +90,9 @@ class Payload:
     texts: dict[str, str]
     names: dict[str, str] | None
     context: dict[str, str]
-    spans: dict[str, list[int]]
-    """Language -> flat [start, end, start, end…] of the text field's tokens, by position."""
+    spans: dict[str, array]
+    """Language -> flat [start, end, start, end…] of the text field's tokens, by position (stored as the array's
+    bytes)."""
 
 
 def write(path: Path | str, data: IndexData) -> sqlite3.Connection:
@@ -107,16 +135,18 @@ def _count(data: IndexData, lang: str) -> int:
     return sum(1 for d in data.docs if lang in d.bounds)
 
 
-def _dump_postings(p: Postings) -> bytes:
+def _dump_postings(packed: PackedPostings) -> bytes:
+    p = packed.unpack()
     return marshal.dumps((p.idf, p.docs, p.impacts, p.positions, p.masks, p.titles))
 
 
 def _dump_info(d: DocInfo) -> bytes:
-    return marshal.dumps((d.bounds, d.heads, d.cites))
+    return marshal.dumps(({lang: b.tolist() for lang, b in d.bounds.items()}, d.heads, d.cites))
 
 
 def _dump_payload(p: Payload) -> bytes:
-    return marshal.dumps((p.titles, p.texts, p.names, p.context, p.spans))
+    spans = {lang: array("i", s).tobytes() for lang, s in p.spans.items()}  # raw: a giant text's are millions
+    return marshal.dumps((p.titles, p.texts, p.names, p.context, spans))
 
 
 def correctable(word: str, lang_stops) -> bool:
@@ -232,7 +262,12 @@ class Reader:
 
     def payload(self, n: int) -> Payload:
         """Titles, texts, names, context and token spans of a document."""
-        return Payload(*marshal.loads(self._one("SELECT payload FROM docs WHERE n=?", (n,))[0]))
+        titles, texts, names, context, raw = marshal.loads(self._one("SELECT payload FROM docs WHERE n=?", (n,))[0])
+        spans = {}
+        for lang, data in raw.items():
+            spans[lang] = array("i")
+            spans[lang].frombytes(data)
+        return Payload(titles, texts, names, context, spans)
 
     def with_number(self, number: str) -> list[int]:
         """Documents of a rule number and of the numbers under it (`120` -> 120, 120.1, 120.1a…)."""

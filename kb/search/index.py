@@ -61,7 +61,7 @@ def entries(kb):
     return found(kb)
 
 
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 """Bump when the analysis, the tables or the ranking data change: old indexes are then rebuilt."""
 
 

@@ -75,7 +75,7 @@ def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | No
     _dump(folder / "core.json", core)
     for k in range(shards):
         part = {
-            lang: {str(t): _postings(p) for t, p in enumerate(li.terms) if t % shards == k}
+            lang: {str(t): _postings(li.terms[t].unpack()) for t in range(k, len(li.terms), shards)}
             for lang, li in data.lang_index.items()
         }
         _dump(folder / f"terms-{k}.json", part)
@@ -92,7 +92,7 @@ def _dump(path: Path, value) -> None:
 
 def _shard_count(data: IndexData) -> int:
     """Enough shards for postings of about SHARD_BYTES each."""
-    size = sum(12 * len(p.docs) + 4 * sum(map(len, p.positions)) for li in data.lang_index.values() for p in li.terms)
+    size = sum(12 * len(p.docs) + 4 * len(p.flat) for li in data.lang_index.values() for p in li.terms)
     return max(1, min(256, size // SHARD_BYTES + 1))
 
 
@@ -128,5 +128,10 @@ def _postings(p) -> list:
     return [p.docs, p.impacts, p.positions, p.masks, p.titles]
 
 
+def _lists(arrays: dict) -> dict:
+    """Arrays as lists, for JSON."""
+    return {key: a.tolist() for key, a in arrays.items()}
+
+
 def _payload(p, d) -> list:
-    return [p.titles, p.texts, p.names, p.context, p.spans, d.bounds]
+    return [p.titles, p.texts, p.names, p.context, _lists(p.spans), _lists(d.bounds)]

@@ -23,6 +23,10 @@ WORDS = r"\w+(?:\.\w+)*(?:['’]t(?!\w))?"
 """Letters and digits; dots inside kept, so `120.2a` stays whole; `’` and `'` split elisions (`l’étape`) but
 not English negations (`can’t`, `doesn’t`: in rules, what cannot happen is the point)."""
 TOKEN = re.compile(f"({SYMBOL})|({STATS})|({WORDS})")
+PLAIN = re.compile(f"{SYMBOL}|{STATS}|{WORDS}")
+"""TOKEN without its groups: `findall` gives the tokens as written, with no tuple per token (indexing)."""
+PLAIN_WORDS = re.compile(WORDS)
+"""PLAIN for a text with no `{` nor `/`, where only words can match (a quicker scan)."""
 KIND_NAMES = ("symbol", "stats", "word")
 FRENCH_EXTRA = {
     "l",
@@ -82,11 +86,11 @@ START, END, KIND, TEXT, RAW = range(5)
 
 def tokens(text: str) -> list[Token]:
     """The tokens of a text, in order (stop words included)."""
-    return [(m.start(), m.end(), *_analyse(m.lastindex, m.group())) for m in TOKEN.finditer(text)]
+    return [(m.start(), m.end(), *analyse(m.lastindex, m.group())) for m in TOKEN.finditer(text)]
 
 
 @lru_cache(maxsize=1 << 16)
-def _analyse(group: int, written: str) -> tuple[str, str, str]:
+def analyse(group: int, written: str) -> tuple[str, str, str]:
     """(kind, folded, raw) of a token as written (cached: texts repeat their words)."""
     raw = written.lower().replace("−", "-")
     return KIND_NAMES[group - 1], raw if raw.isascii() else fold(raw), raw  # folding leaves ASCII words alone
@@ -113,6 +117,7 @@ class LangText:
     negations: tuple[str, ...] = ()
     """Prefixes that negate a word (see NEGATIONS)."""
     _forms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _stems: dict[str, str] = field(default_factory=dict, repr=False)
 
     def forms(self, token: Token) -> tuple[str, ...]:
         """Index forms of a token: a word stemmed then folded, and folded then stemmed; a symbol as itself."""
@@ -122,9 +127,16 @@ class LangText:
             if kind != "word" or len(text) > MAX_STEMMED or any(c.isdigit() for c in text):
                 found = (text,)
             else:
-                first, second = fold(self.stem(raw)), self.stem(text)
+                first, second = fold(self._stem(raw)), self._stem(text)
                 found = (first,) if first == second else (first, second)
             self._forms[raw] = found
+        return found
+
+    def _stem(self, word: str) -> str:
+        """The stem of a word (remembered: a word is often both a written form and another's folded form)."""
+        found = self._stems.get(word)
+        if found is None:
+            found = self._stems[word] = self.stem(word)
         return found
 
     def negated(self, word: str, vocab) -> str | None:
