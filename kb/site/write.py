@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2.bccache import Bucket
 
 from kb.link.cache import code_hash
 from kb.model import card_name
@@ -42,7 +43,7 @@ from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
 from kb.site.searchpages import SEARCH_DIR, Pages, index_data, pages_of, write_index
 from kb.sources import search_fold
-from kb.sources.paths import TEMPLATES, build_dir
+from kb.sources.paths import TEMPLATES, build_dir, user_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +73,38 @@ class _NoBar:
         """Ignore progress."""
 
 
+class _CompiledTemplates(FileSystemBytecodeCache):
+    """Templates compiled by earlier builds, kept like Python's `__pycache__` (Jinja checks each one against its
+    template's source and the Python version); a cache that cannot be read or written is simply not used."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError, TypeError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            return
+
+
+def _compiled_templates() -> _CompiledTemplates | None:
+    """The cache of compiled templates in the user's cache folder, or None when it cannot be made."""
+    folder = user_cache() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _CompiledTemplates(str(folder))
+
+
 def environment() -> Environment:
     """The Jinja2 environment: `.html` templates autoescaped, undefined names are errors."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
+        bytecode_cache=_compiled_templates(),
         autoescape=select_autoescape(["html", "xml"]),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -39,5 +39,9 @@ def build_dir(content: Path) -> Path:
     parent = content.resolve().parent
     if os.access(parent, os.W_OK) or (parent / ".kb").is_dir() and os.access(parent / ".kb", os.W_OK):
         return parent / ".kb"
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kb"
-    return cache / hashlib.sha256(str(content.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return user_cache() / hashlib.sha256(str(content.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def user_cache() -> Path:
+    """kb's folder in the user's cache (`$XDG_CACHE_HOME/kb`, else `~/.cache/kb`)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kb"
