@@ -242,7 +242,7 @@ def _paths(data: SiteData) -> None:
         path = f"faq/{unique(file_slug(info.document), used)}.html"
         data.faq_path[info.document] = path
         notes = data.faq_notes.setdefault(info.document, [])
-        found = parts.faq_parts(path, notes, faq_cards(data.kb, info, {n.id for n in notes}))
+        found = parts.faq_parts(path, notes, faq_cards(data.kb, info, {n.id for n in notes}), info.lang)
         data.faq_parts[info.document] = found
         where = {note.id: part.path for part in found for note in part.notes}
         taken: set[str] = set()

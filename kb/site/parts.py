@@ -29,16 +29,24 @@ WORDS = {
         "parts": "Cette page est la partie {i} sur {n}{colon}",
         "part_title": "{title} (partie {i}/{n})",
         "part": "partie {i}",
+        "count": "partie\u00a0{i}/{n}",
         "cut": "Texte trop long pour la page\u00a0: {shown} premiers caractères sur {total}.",
         "full": "Texte intégral",
+        "prev_part": "Partie précédente",
+        "next_part": "Partie suivante",
+        "nearby_parts": "Parties voisines",
         "more": "et {n} autres",
     },
     "en": {
         "parts": "This page is part {i} of {n}{colon}",
         "part_title": "{title} (part {i}/{n})",
         "part": "part {i}",
-        "cut": "Text too long for the page: the first {shown} characters of {total}.",
+        "count": "part\u00a0{i}/{n}",
+        "cut": "Text too long for the page: showing the first {shown} characters of {total}.",
         "full": "Full text",
+        "prev_part": "Previous part",
+        "next_part": "Next part",
+        "nearby_parts": "Nearby parts",
         "more": "and {n} more",
     },
 }
@@ -99,8 +107,9 @@ class FaqPart:
     """(file name, first–last item) of every part of a cut FAQ, in order; empty for an FAQ on one page."""
 
 
-def faq_parts(path: str, notes: list[FaqNote], cards: list[Card]) -> list[FaqPart]:
-    """An FAQ's page, or its parts (notes, then cards, cut to `PAGE_CHARS`) when it is too large for one."""
+def faq_parts(path: str, notes: list[FaqNote], cards: list[Card], lang: str | None = None) -> list[FaqPart]:
+    """An FAQ's page, or its parts (notes, then cards, cut to `PAGE_CHARS`) when it is too large for one; the parts
+    are named by their first and last items in the FAQ's language `lang`, the one its card list shows."""
     weights = [
         ITEM_CHARS + len(note.title) + sum(text_chars(text) for text in (note.text, *note.bullets))
         + sum(text_chars(quote.text) for quote in note.quoted_rules)
@@ -109,7 +118,7 @@ def faq_parts(path: str, notes: list[FaqNote], cards: list[Card]) -> list[FaqPar
     spans = cut(weights, [True] * len(weights), PAGE_CHARS)
     if len(spans) == 1:
         return [FaqPart(path, tuple(notes), tuple(cards))]
-    names = [note.title or note.id for note in notes] + [card_name(card) for card in cards]
+    names = [note.title or note.id for note in notes] + [card_name(card, lang) for card in cards]
     stem = path.removesuffix(".html")
     files = [path] + [f"{stem}--{i}.html" for i in range(2, len(spans) + 1)]
     listed = tuple((file.rsplit("/", 1)[-1], _range(names[span.start], names[span.stop - 1])) for file, span in
