@@ -91,8 +91,8 @@ def test_cut_packs_groups_and_puts_a_large_item_alone():
 def test_shown_text_is_cut_at_a_space(monkeypatch):
     monkeypatch.setattr(parts, "TEXT_CHARS", 10)
     assert parts.shown_text("short") == "short"
-    assert parts.shown_text("abcd efgh ijkl mnop") == "abcd efgh"
-    assert parts.shown_text("x" * 30) == "x" * 10
+    assert parts.shown_text("abcd efgh ijkl mnop") == "abcd efgh…"
+    assert parts.shown_text("x" * 30) == "x" * 10 + "…"
 
 
 def test_cut_site_is_valid_with_no_broken_link(cut_site):

@@ -80,12 +80,19 @@ def cut(weights: list[int], starts: list[bool], budget: int) -> list[range]:
     return [range(a, b) for a, b in zip(bounds, [*bounds[1:], len(weights)], strict=True)]
 
 
-def shown_text(text: str) -> str:
-    """The text as shown: whole, or cut at the last space before `TEXT_CHARS` (at `TEXT_CHARS` without one)."""
+def shown_chars(text: str) -> int:
+    """How much of a text is shown: all of it, or up to the last space before `TEXT_CHARS` (`TEXT_CHARS` without
+    one)."""
     if len(text) <= TEXT_CHARS:
-        return text
+        return len(text)
     space = max(text.rfind(" ", 0, TEXT_CHARS), text.rfind("\n", 0, TEXT_CHARS))
-    return text[: space if space > TEXT_CHARS // 2 else TEXT_CHARS]
+    return space if space > TEXT_CHARS // 2 else TEXT_CHARS
+
+
+def shown_text(text: str) -> str:
+    """The text as shown: whole, or its first `shown_chars` followed by `…`."""
+    end = shown_chars(text)
+    return text if end == len(text) else text[:end] + "…"
 
 
 def text_chars(text: str) -> int:

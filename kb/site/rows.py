@@ -54,7 +54,7 @@ def _more(count: int, lang: str) -> str:
 def _cut_note(rule, href: str, ui: str) -> str:
     """The note under a rule whose text is shown cut: how much is shown, and a link to the full text."""
     words = parts.part_words(ui)
-    shown, total = len(parts.shown_text(rule.text)), len(rule.text) + sum(len(e) for e in rule.examples)
+    shown, total = parts.shown_chars(rule.text), len(rule.text) + sum(len(e) for e in rule.examples)
     sep = "\u202f" if ui == "fr" else ","
     note = escape(words["cut"].format(shown=f"{shown:,}".replace(",", sep), total=f"{total:,}".replace(",", sep)))
     link = f'<a href="{escape(href)}" type="text/plain">{escape(words["full"])}</a>'
