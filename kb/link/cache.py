@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import itertools
 import os
 import pickle
 import tempfile
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from kb import __version__
 from kb.model.base import KnowledgeBase
+from kb.model.records import FrozenMap
 from kb.sources.paths import PACKAGE, build_dir
 
 KEEP = 4
@@ -44,12 +46,11 @@ def read(path: Path) -> KnowledgeBase | None:
     """The cached knowledge base, or None when there is none or it cannot be read."""
     try:
         with path.open("rb") as f:
-            data = f.read()
-        gc.disable()  # a hundred thousand small records: the collector would run hundreds of times for nothing
-        try:
-            kb = pickle.loads(data)
-        finally:
-            gc.enable()
+            gc.disable()  # a hundred thousand small records: the collector would run hundreds of times for nothing
+            try:
+                kb = pickle.load(f)  # streamed: the file's bytes are never all held beside the records they make
+            finally:
+                gc.enable()
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
     return kb if isinstance(kb, KnowledgeBase) else None
@@ -61,11 +62,34 @@ def write(path: Path, kb: KnowledgeBase) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(kb, f, protocol=pickle.HIGHEST_PROTOCOL)
+            gc.disable()  # pickling makes a tuple per record: the collector would scan the whole KB again and again
+            try:
+                _Pickler(f, protocol=pickle.HIGHEST_PROTOCOL).dump(kb)  # streamed to the file frame by frame
+            finally:
+                gc.enable()
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, RecursionError):
         return
     _prune(path.parent, path)
+
+
+def _frozen_map(*flat: object) -> FrozenMap:
+    """Rebuild a `FrozenMap` from its keys and values, alternating (as `_Pickler` writes it)."""
+    return FrozenMap(zip(flat[::2], flat[1::2], strict=True))
+
+
+class _Pickler(pickle.Pickler):
+    """The pickler of the cache: `FrozenMap`s as flat `(key, value, …)` tuples.
+
+    A pickler keeps every object it pickles until it ends, the arguments of each record included: a map's own
+    `__reduce__` makes a dict copy of it (four times the size of a flat tuple), for each of tens of thousands.
+    """
+
+    def reducer_override(self, obj: object) -> object:
+        """Pickle a `FrozenMap` as a call of `_frozen_map`; anything else as usual."""
+        if type(obj) is FrozenMap:
+            return _frozen_map, tuple(itertools.chain.from_iterable(obj.items()))
+        return NotImplemented
 
 
 def _prune(folder: Path, keep: Path) -> None:

@@ -300,6 +300,8 @@ class _Names:
     """Folded name -> card id."""
     longest: dict[str, int]
     """First token of a name -> most tokens in a name starting so (names are looked up longest first)."""
+    keys_of: dict[str, list[str]]
+    """Card id -> its folded names in `ids` (a card's own names, without scanning every name)."""
 
 
 def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
@@ -314,11 +316,13 @@ def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
         for key in keys:
             ids.setdefault(key, card.id)
     longest: dict[str, int] = {}
-    for key in ids:
+    keys_of: dict[str, list[str]] = {}
+    for key, card_id in ids.items():
+        keys_of.setdefault(card_id, []).append(key)
         tokens = TOKEN.findall(key)
         if tokens:
             longest[tokens[0]] = max(longest.get(tokens[0], 0), len(tokens))
-    return _Names(ids, longest)
+    return _Names(ids, longest, keys_of)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -393,7 +397,7 @@ def scan_names(text: str, names: _Names, own: str = "") -> tuple[list[str], list
             name = re.sub(r"\s+(?:de|des|du|d['’])$", "", " ".join(words[:cut])).strip()
             if not name or fold(name) in NOT_NAMES:
                 continue
-            if own and own in names.ids.values() and _is_short_for(name, own, names):
+            if own and own in names.keys_of and _is_short_for(name, own, names):
                 refs.append(own)
             else:
                 mentions.append(name)
@@ -403,7 +407,7 @@ def scan_names(text: str, names: _Names, own: str = "") -> tuple[list[str], list
 def _is_short_for(name: str, card_id: str, names: _Names) -> bool:
     """Tell whether a name is the start of one of a card's names (« l'Ombre » for Ombre rampante)."""
     folded = fold(name)
-    return any(key.startswith(folded + " ") for key, cid in names.ids.items() if cid == card_id)
+    return any(key.startswith(folded + " ") for key in names.keys_of.get(card_id, ()))
 
 
 @dataclass(frozen=True, slots=True)

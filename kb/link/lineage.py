@@ -454,7 +454,10 @@ def match_edition(extract: Sequence[Rule], editions: Sequence[tuple[str, Sequenc
     first.
     """
     mine = {r.number: r for r in extract}
-    roots = {r.parent for r in extract if r.parent and r.parent not in mine}
+    under: dict[str, set[str]] = {}  # each parent the extract lacks -> its rules there, grouped in one pass
+    for r in extract:
+        if r.parent and r.parent not in mine:
+            under.setdefault(r.parent, set()).add(r.number)
     ranked = []
     for k, (edition, rules) in enumerate(editions):
         theirs = {r.number: r for r in rules}
@@ -467,8 +470,7 @@ def match_edition(extract: Sequence[Rule], editions: Sequence[tuple[str, Sequenc
             children = _jaccard(set(r.children), set(t.children)) if r.children or t.children else 1.0
             refs = _jaccard(set(r.references), set(t.references)) if r.references or t.references else 1.0
             scores.append(0.25 + 0.25 * children + 0.2 * (len(r.examples) == len(t.examples)) + 0.3 * refs)
-        for root in roots:
-            present = {r.number for r in extract if r.parent == root}
+        for root, present in under.items():
             scores.append(_jaccard(present, set(theirs[root].children)) if root in theirs else 0.0)
         ranked.append((edition, round(sum(scores) / max(len(scores), 1), 4), k))
     ranked.sort(key=lambda x: (-x[1], -x[2]))

@@ -119,6 +119,7 @@ def load_fresh(content: Path) -> KnowledgeBase:
             continue
         digest.update(hash_entry(lang, path, source.sha256))
         parse_source(source, _doc_id(lang, path, shown, ids, parsed), parsed)
+        del source  # its lines are parsed: do not hold them through linking
     return _link(content, digest.hexdigest(), parsed)
 
 

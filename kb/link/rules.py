@@ -31,9 +31,10 @@ def _align(plan: EditionPlan, pairs: tuple[AlignedRule, ...]) -> Alignment:
     langs = list(current)
     others = [lang for lang in langs if lang != plan.reference]
     only_in = {lang: tuple(n for n in current[lang].rules if n not in to_ref.get(lang, {})) for lang in others}
-    covered = set().union(*(set(to_ref.get(lang, {}).values()) for lang in others)) if others else set()
+    targets = [set(to_ref.get(lang, {}).values()) for lang in others]  # built once, not per rule
+    covered = set().union(*targets)
     only_in[plan.reference] = tuple(n for n in today.rules if others and n not in covered)
-    aligned = tuple(n for n in today.rules if others and all(n in set(to_ref.get(o, {}).values()) for o in others))
+    aligned = tuple(n for n in today.rules if others and all(n in t for t in targets))
     mismatches, stale = [], []
     chain = plan.lineage.get(plan.reference)
     for pair in pairs:

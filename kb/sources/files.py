@@ -172,18 +172,19 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         return None, [Diagnostic("error", shown, 0, f"cannot read file: {err.strerror}")]
     if len(raw) > MAX_BYTES:
         return None, [Diagnostic("error", shown, 0, f"file is {len(raw)} bytes, over the {MAX_BYTES} limit; split it")]
+    sha256 = hashlib.sha256(raw).hexdigest()
     try:
         text, encoding, how = _decode_file(raw)
     except ValueError as err:
         return None, [Diagnostic("error", shown, 0, str(err))]
+    del raw  # the bytes, the text and its lines would otherwise all be held at once
     diags = [Diagnostic("note", shown, 0, how)] if how else []
     if encoding.startswith("utf-8") and INVALID_BYTES.search(text):
         diags += _invalid_lines(split_lines(text), shown)
         text = INVALID_BYTES.sub(_replacement, text)
     if not unicodedata.is_normalized("NFC", text):  # most files are: spare a copy of a large text
         text = unicodedata.normalize("NFC", text)
-    source = SourceText(shown, lang, split_lines(text), encoding, hashlib.sha256(raw).hexdigest())
-    return source, diags
+    return SourceText(shown, lang, split_lines(text), encoding, sha256), diags
 
 
 def _decode_file(raw: bytes) -> tuple[str, str, str]:

@@ -68,20 +68,34 @@ def paragraphs(lines: Sequence[str]) -> list[Para]:
 class TextBuilder:
     """A text built from paragraphs (joined by `\\n`, their lines by a space) that remembers its lines."""
 
-    text: str = ""
-    """The text so far."""
+    parts: list[str] = field(default_factory=list)
+    """The pieces of the text so far, joined when it is read (adding to a string copies it: quadratic)."""
+    size: int = 0
+    """The length of the text so far."""
     marks: list[tuple[int, int]] = field(default_factory=list)
     """Where each source line starts in `text`: (offset, line)."""
+
+    @property
+    def text(self) -> str:
+        """The text so far."""
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
+
+    def _append(self, piece: str) -> None:
+        """Add a piece at the end of the text."""
+        self.parts.append(piece)
+        self.size += len(piece)
 
     def add(self, para: Para, bullet: bool = False) -> None:
         """Append a paragraph (without its `* ` when it is a bullet)."""
         if self.marks:
-            self.text += "\n"
+            self._append("\n")
         for i, line in enumerate(para.lines):
             if i:
-                self.text += " "
-            self.marks.append((len(self.text), para.line + i))
-            self.text += BULLET.sub("", line) if bullet and i == 0 else line
+                self._append(" ")
+            self.marks.append((self.size, para.line + i))
+            self._append(BULLET.sub("", line) if bullet and i == 0 else line)
 
 
 def line_at(positions: Positions, offset: int, default: int) -> int:

@@ -33,6 +33,9 @@ GENERAL_HEADING = re.compile(r"^(?:notes generales|general notes)$")
 CARDS_HEADING = re.compile(r"^(?:notes (?:sur (?:des|les) cartes specifiques|on specific cards)|card-specific notes)$")
 SENTENCE_END = re.compile(r"[.!?…)»\"”\]][\s'’\"”»)\]]*$")
 """A line that ends a sentence (`… tour.`, `… (reminder.)`, `… suivant : »`); a cut line usually does not."""
+HEAD_CHARS = 240
+"""How much of each first line `looks_like_faq` reads: titles and headings are short, and a rules file may be
+one giant line that folding whole would copy several times."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,8 @@ class _State:
     cards_heading: str = ""
     header: list[Para] = field(default_factory=list)
     cards: dict[str, _CardDraft] = field(default_factory=dict)
+    card_ids: set[str] = field(default_factory=set)
+    """The ids of `cards`, kept as they are taken (not rebuilt per card)."""
     notes: list[_NoteDraft] = field(default_factory=list)
     rulings: list[_RulingDraft] = field(default_factory=list)
     diags: list[Diagnostic] = field(default_factory=list)
@@ -127,7 +132,7 @@ class _State:
 
 def looks_like_faq(lines: Sequence[str]) -> bool:
     """Tell whether the lines look like a set FAQ (title, part headings or `-----` card blocks)."""
-    head = [fold(line.strip()) for line in lines[:400]]
+    head = [fold(line[:HEAD_CHARS].strip()) for line in lines[:400]]
     if any("foire aux questions" in h or "frequently asked questions" in h for h in head[:10]):
         return True
     if any(GENERAL_HEADING.match(h) or CARDS_HEADING.match(h) for h in head):
@@ -169,7 +174,7 @@ def _add_card(st: _State, para: Para) -> _CardDraft | None:
         if draft.faces != tuple(faces):
             st.diag("warning", para.line, f"card {name!r} printed differently at {draft.source}; kept the first")
         return draft
-    card_id = unique(slug(name, "") or f"card-l{para.line}", {d.id for d in st.cards.values()})
+    card_id = unique(slug(name, "") or f"card-l{para.line}", st.card_ids)
     draft = _CardDraft(card_id, tuple(faces), SourceRef(st.source.path, para.line))
     st.cards[key] = draft
     return draft

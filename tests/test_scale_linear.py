@@ -1,0 +1,215 @@
+"""`kb check` stays linear at scale: work counted (never timed) for an input of size N and 2N.
+
+Each test reproduces a place that was quadratic (issue: reliability and scale) and counts what grew with the
+square of the input there: elements put into sets, passes over a list, characters folded or copied, Python calls.
+`bench/bench_scale.py` measures the times and memory these counts stand for.
+"""
+
+from __future__ import annotations
+
+import sys
+import tracemalloc
+from pathlib import Path
+
+import kb.link.rules as link_rules_module
+import kb.parse.faq.parse as faq_parse
+from kb.link import cache
+from kb.link.cards import _Names, scan_names
+from kb.link.lineage import match_edition
+from kb.link.load import load_fresh
+from kb.model import Rule, SourceRef
+from kb.model.records import FrozenMap
+from kb.parse.faq.blocks import Para, TextBuilder
+from kb.parse.faq.parse import HEAD_CHARS, looks_like_faq
+
+from .conftest import write
+
+DOUBLING = 2.3
+"""Doubling the input may at most multiply the work by this (the benchmark's target for time)."""
+
+
+def rules_content(root: Path, n: int) -> Path:
+    """A French and an English CR of `n` numbered rules each (the French one is aligned to the English)."""
+    for lang, word in (("fr", "règle"), ("en", "rule")):
+        parts = ["1. Section one\n\n"]
+        for k in range(n):
+            head, sub = 100 + k // 10, k % 10 + 1
+            if sub == 1:
+                parts.append(f"{head}. Title {head}\n\n")
+            parts.append(f"{head}.{sub}. The player draws {k} cards. See {word} {head}.1.\n\n")
+        write(root / lang / f"cr-{lang}.txt", "".join(parts))
+    return root
+
+
+def faq_content(root: Path, n: int) -> Path:
+    """A French FAQ of `n` card blocks, each with a ruling naming an earlier card."""
+    head = (
+        "Foire aux questions : Synthèse\n\nDocument modifié pour la dernière fois le 17 mars 2006\n-----\n\n"
+        "NOTES GÉNÉRALES\n\nMécanique\n\nUne note générale.\n-----\n\nNOTES SUR DES CARTES SPÉCIFIQUES\n\n"
+    )
+    blocks = [head]
+    for i in range(n):
+        blocks.append(
+            f"\nCarte Numéro {i}\n{{{1 + i % 5}}}{{G}}\nCréature : elfe\n2/2\nQuand elle arrive, piochez.\n\n"
+            f"* Si la Carte Numéro {i // 2} quitte le jeu, piochez une carte. Voir la règle 120.1.\n-----\n"
+        )
+    write(root / "fr" / "faq-synthese.txt", "".join(blocks))
+    return root
+
+
+def python_calls(content: Path) -> int:
+    """Python function calls (generator steps included) made while loading `content`."""
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        load_fresh(content)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_alignment_builds_its_sets_once_not_per_rule(tmp_path, monkeypatch):
+    built = [0]
+
+    def counting_set(*args):
+        found = frozenset(*args)  # not `set`: that name is the one being counted
+        built[0] += len(found)
+        return {*found}
+
+    monkeypatch.setattr(link_rules_module, "set", counting_set, raising=False)
+    sizes = {}
+    for n in (200, 400):
+        built[0] = 0
+        kb = load_fresh(rules_content(tmp_path / str(n), n))
+        assert len(kb.links.alignment.aligned) >= n  # the French rules were aligned: the sets were used
+        sizes[n] = built[0]
+    assert sizes[400] <= DOUBLING * sizes[200], sizes
+
+
+def test_faq_card_ids_are_made_unique_against_one_growing_set(tmp_path, monkeypatch):
+    seen: list[set[str]] = []
+    original = faq_parse.unique
+
+    def recording_unique(base: str, taken: set[str]) -> str:
+        seen.append(taken)  # kept alive, so that two sets cannot share an id()
+        return original(base, taken)
+
+    monkeypatch.setattr(faq_parse, "unique", recording_unique)
+    kb = load_fresh(faq_content(tmp_path, 50))
+    assert len(kb.cards) == 50 and len(seen) == 50
+    assert all(taken is seen[0] for taken in seen)
+    assert len(seen[0]) == 50
+
+
+def test_looks_like_faq_folds_only_the_start_of_a_giant_line(monkeypatch):
+    folded = [0]
+    original = faq_parse.fold
+
+    def counting_fold(text: str) -> str:
+        folded[0] += len(text)
+        return original(text)
+
+    monkeypatch.setattr(faq_parse, "fold", counting_fold)
+    giant = "100.1. " + "le joueur pioche une carte " * 40_000
+    assert not looks_like_faq(["100. Title", "", giant, "", "100.2. Another rule."])
+    assert folded[0] <= 5 * HEAD_CHARS
+    assert looks_like_faq(["Foire aux questions : Dissension", "", "x" * 10_000])
+
+
+class CountingList(list):
+    """A list that counts the passes made over it."""
+
+    passes = 0
+
+    def __iter__(self):
+        CountingList.passes += 1
+        return super().__iter__()
+
+
+def _rule(number: str, parent: str) -> Rule:
+    return Rule("en/x", "en", number, "numbered", "", f"Text of {number}.", (), parent, (), (), SourceRef("x", 1))
+
+
+def test_match_edition_groups_an_extract_without_headings_in_one_pass():
+    # An extract of numbered rules only: each parent it lacks is scored once, from rules grouped in one pass.
+    extract = CountingList(_rule(f"{100 + k}.1", f"{100 + k}") for k in range(300))
+    edition = [_rule(f"{100 + k}.1", f"{100 + k}") for k in range(300)]
+    CountingList.passes = 0
+    ranked = match_edition(extract, [("en:2020", edition)])
+    assert ranked[0][0] == "en:2020"
+    assert CountingList.passes <= 3
+
+
+def test_a_card_mention_is_checked_against_its_own_names_only():
+    class NoScan(dict):
+        """Card names that must be looked up, never scanned whole per mention."""
+
+        def values(self):
+            raise AssertionError("scanned every card name")
+
+        def items(self):
+            raise AssertionError("scanned every card name")
+
+    ids = NoScan({"ombre rampante": "ombre-rampante", "kalo mirta": "kalo-mirta"})
+    names = _Names(ids, {"ombre": 2, "kalo": 2}, {"ombre-rampante": ["ombre rampante"], "kalo-mirta": ["kalo mirta"]})
+    refs, mentions = scan_names("Si l'Ombre quitte le jeu, son contrôleur pioche.", names, own="ombre-rampante")
+    assert refs == ["ombre-rampante"] and mentions == []
+
+
+def test_a_long_faq_ruling_is_built_without_copying_its_text_per_line():
+    copied = [0]
+
+    class Line(str):
+        """A source line that counts the characters copied when text is added to it with `+`."""
+
+        def __radd__(self, other: str) -> str:
+            copied[0] += len(other)
+            return str.__add__(other, self)
+
+    lines = tuple(Line(f"la ligne {i} de la décision") for i in range(5_000))
+    builder = TextBuilder()
+    builder.add(Para(1, lines, False, False))
+    assert builder.text == " ".join(lines)
+    assert builder.marks[1] == (len(lines[0]) + 1, 2)
+    assert copied[0] <= 2 * len(builder.text)
+
+
+def test_the_cache_pickles_frozen_maps_without_a_dict_copy_of_each(tmp_path, monkeypatch):
+    kb = load_fresh(faq_content(tmp_path / "content", 20))
+
+    def copying_reduce(self):
+        raise AssertionError("a dict copy of a FrozenMap, held by the pickler until it ends")
+
+    monkeypatch.setattr(FrozenMap, "__reduce__", copying_reduce)
+    cache.write(tmp_path / "kb.pickle", kb)
+    back = cache.read(tmp_path / "kb.pickle")
+    assert back == kb
+    assert type(back.cards[0].names) is FrozenMap and back.cards[0].names == kb.cards[0].names
+
+
+def test_loading_makes_a_linear_number_of_python_calls(tmp_path):
+    for make, n in ((rules_content, 300), (faq_content, 150)):
+        small = python_calls(make(tmp_path / f"{make.__name__}-{n}", n))
+        large = python_calls(make(tmp_path / f"{make.__name__}-{2 * n}", 2 * n))
+        assert large <= DOUBLING * small, (make.__name__, small, large)
+
+
+def test_one_giant_rule_is_parsed_and_linked_in_a_few_copies_of_its_text(tmp_path):
+    # A rule whose text is the whole file: one line, with a ’ (so two bytes a character once decoded).
+    body = " ".join(f"le joueur pioche l’étape {i}." for i in range(40_000))
+    path = write(tmp_path / "en" / "cr-giant.txt", f"100.1. A rule.\n\n100.2. {body}\n\n100.3. See rule 100.2.\n")
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        kb = load_fresh(tmp_path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(kb.rules) == 3
+    assert peak <= 8 * size, f"peak {peak / size:.1f}x the file"
