@@ -7,7 +7,8 @@ plus a glossary page per document, with its search plugin on. Both run as comman
 `mkdocs build`), cold processes, one after the other in turn, wall and CPU time (the command's and its
 children's). kb is timed three ways: cold (no site, no cache: what MkDocs always does), the site deleted
 but kb's caches kept (`.kb/`: the parsed content and the search index of unchanged content), and unchanged
-(nothing to do); then the largest pages of the kb site are listed.
+(nothing to do); then the largest pages of the kb site are listed. kb's modules are byte-compiled first, as
+an installed package's are (see `bytecode_env`).
 
 Run: python bench/bench_site_vs_mkdocs.py [--runs 5] [--content DIR]
 Targets: kb cold / MkDocs <= 1.0 (medians); an unchanged rebuild < 0.3 s. Needs `pip install -e '.[bench]'`.
@@ -16,6 +17,7 @@ Targets: kb cold / MkDocs <= 1.0 (medians); an unchanged rebuild < 0.3 s. Needs 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import statistics
@@ -77,11 +79,24 @@ def make_mkdocs(content: Path, root: Path) -> tuple[Path, int]:
     return project, count + 1
 
 
-def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float]:
+def bytecode_env(folder: Path) -> dict[str, str]:
+    """The environment of the timed commands: Python may keep compiled modules (in `folder`).
+
+    An installed package has its modules compiled at install time (pip does it), as MkDocs has here. A machine
+    that sets PYTHONDONTWRITEBYTECODE would otherwise make kb, run from this checkout, compile every module of
+    its own at every run, and time that instead of the build.
+    """
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(folder)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "kb")], env=env, check=True)
+    return env
+
+
+def timed(command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU time (user + system, the command and its children) of one command, which must succeed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -128,16 +143,17 @@ def main() -> None:
         site = tmp_path / "site"
         kb_cmd = [sys.executable, "-m", "kb", "build", "--content", str(content), "--out", str(site)]
         md_cmd = [mkdocs, "build", "--quiet", "--clean", "--site-dir", str(tmp_path / "md-site")]
+        env = bytecode_env(tmp_path / "pycache")
         cold, md, cached, again, bare = [], [], [], [], []
         for _ in range(args.runs):
             shutil.rmtree(site, ignore_errors=True)
             shutil.rmtree(caches, ignore_errors=True)
-            cold.append(timed(kb_cmd))  # everything from scratch, as MkDocs
-            md.append(timed(md_cmd, cwd=project))
+            cold.append(timed(kb_cmd, env=env))  # everything from scratch, as MkDocs
+            md.append(timed(md_cmd, cwd=project, env=env))
             shutil.rmtree(site, ignore_errors=True)
-            cached.append(timed(kb_cmd))  # a full site again, from kb's caches of this content
-            again.append(timed(kb_cmd))  # nothing changed since the build above
-            bare.append(timed([sys.executable, "-c", "pass"]))  # the interpreter's own start, for scale
+            cached.append(timed(kb_cmd, env=env))  # a full site again, from kb's caches of this content
+            again.append(timed(kb_cmd, env=env))  # nothing changed since the build above
+            bare.append(timed([sys.executable, "-c", "pass"], env=env))  # the interpreter's own start, for scale
         pages = sum(1 for p in site.rglob("*.html"))
         print(f"content: {content} ({pages} kb pages, {md_pages} MkDocs pages)")
         kb_cold = _line("kb build, cold", cold)

@@ -8,14 +8,13 @@ search, and axe-core (vendored) with no serious or critical violation.
 from __future__ import annotations
 
 import shutil
-import threading
 
 import pytest
 
+from tests.browsing import CHROMIUM, chromium, served
 from tests.conftest import CONTENT, CR2015, CR2026, ROOT
 
 pytestmark = pytest.mark.browser
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 if CHROMIUM is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -33,7 +32,6 @@ PAGES = ["index.html", "contents.html", "rules/121.html", "rules/702.html", "glo
 def site_url(tmp_path_factory):
     """The bundled content (with both English editions), built and served by `kb serve`'s server on 127.0.0.1."""
     from kb.link.load import load
-    from kb.site.serve import make_server, url_of
     from kb.site.write import build_site
 
     root = tmp_path_factory.mktemp("browser")
@@ -44,23 +42,15 @@ def site_url(tmp_path_factory):
             shutil.copy(edition, content / "en" / edition.name)
     kb = load(content)
     build_site(kb, root / "site")
-    server = make_server(root / "site", port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield url_of(server), kb
-    server.shutdown()
-    server.server_close()
+    with served(root / "site") as url:
+        yield url, kb
 
 
 @pytest.fixture(scope="module")
 def browser():
     """Headless Debian Chromium, no network beyond 127.0.0.1."""
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-background-networking"]
-        )
-        yield chromium
-        chromium.close()
+    with chromium(sync_api) as found:
+        yield found
 
 
 def _context(browser, site_url, width=1280, scheme="light", locale="fr-FR"):
@@ -511,7 +501,6 @@ def test_faq_page_is_accessible(tab, site_url):
 def odd_text_url(tmp_path_factory):
     """A one-rule site whose text holds markup-like characters, served on 127.0.0.1."""
     from kb.link.load import load
-    from kb.site.serve import make_server, url_of
     from kb.site.write import build_site
 
     root = tmp_path_factory.mktemp("odd")
@@ -520,11 +509,8 @@ def odd_text_url(tmp_path_factory):
         "120. Drawing\n\n120.1. Zebras keep <b>bold</b> & write &lt;it&gt; plainly.\n", encoding="utf-8"
     )
     build_site(load(root / "content"), root / "site")
-    server = make_server(root / "site", port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield url_of(server)
-    server.shutdown()
-    server.server_close()
+    with served(root / "site") as url:
+        yield url
 
 
 def test_rule_text_shows_markup_as_written(browser, odd_text_url):

@@ -8,17 +8,14 @@ cut into many parts, the FAQ and the card index into a few, and rule 702.20 to b
 
 from __future__ import annotations
 
-import shutil
-import threading
-
 import pytest
 
 from kb.site import parts
+from tests.browsing import CHROMIUM, chromium, served
 from tests.conftest import ROOT
 from tests.test_site_scale import GIANT, _build
 
 pytestmark = pytest.mark.browser
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 if CHROMIUM is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -32,7 +29,6 @@ FOLDED = 8
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The cut site served on 127.0.0.1: (base url, gathered data, {kind: its part pages})."""
-    from kb.site.serve import make_server, url_of
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(parts, "PAGE_CHARS", 8_000)
@@ -45,23 +41,15 @@ def site(tmp_path_factory):
         "cards": sorted((p.name for p in (out / "en").glob("cards*.html")), key=lambda n: (len(n), n)),
     }
     assert len(pages["rule"]) > FOLDED and 2 <= len(pages["faq"]) <= FOLDED and 2 <= len(pages["cards"]) <= FOLDED
-    server = make_server(out, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield url_of(server), data, pages
-    server.shutdown()
-    server.server_close()
+    with served(out) as url:
+        yield url, data, pages
 
 
 @pytest.fixture(scope="module")
 def browser():
     """Headless Debian Chromium, no network beyond 127.0.0.1."""
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-background-networking"]
-        )
-        yield chromium
-        chromium.close()
+    with chromium(sync_api) as found:
+        yield found
 
 
 @pytest.fixture

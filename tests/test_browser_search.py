@@ -5,14 +5,13 @@ cards (labelled so), messages for `edition:` and for file://."""
 from __future__ import annotations
 
 import shutil
-import threading
 
 import pytest
 
+from tests.browsing import CHROMIUM, chromium, served
 from tests.conftest import CONTENT, CR2026
 
 pytestmark = pytest.mark.browser
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
@@ -24,7 +23,6 @@ def site(tmp_path_factory):
     indexed for the CLI too."""
     from kb.link.load import load
     from kb.search.index import open_index
-    from kb.site.serve import make_server, url_of
     from kb.site.write import build_site
 
     root = tmp_path_factory.mktemp("browser-search")
@@ -38,24 +36,17 @@ def site(tmp_path_factory):
         shutil.copy(path, content / "fr" / path.name)
     kb = load(content)
     build_site(kb, root / "site")
-    server = make_server(root / "site", port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     index = open_index(content, kb)
-    yield url_of(server), index, root / "site"
+    with served(root / "site") as url:
+        yield url, index, root / "site"
     index.close()
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture(scope="module")
 def browser():
     """Headless Debian Chromium, no network beyond 127.0.0.1."""
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-background-networking"]
-        )
-        yield chromium
-        chromium.close()
+    with chromium(sync_api) as found:
+        yield found
 
 
 @pytest.fixture
