@@ -36,3 +36,56 @@ def chromium(sync_api) -> Iterator:
             yield browser
         finally:
             browser.close()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+"""axe-core, vendored."""
+
+
+def guarded_context(browser, base_url: str, width: int = 1280, scheme: str = "light", locale: str | None = None):
+    """A fresh browser context (fresh storage) recording, in `outside` and `errors`, any request leaving the site
+    (aborted) and any JavaScript error of its pages (`guard` a page to record them)."""
+    options = {"locale": locale} if locale else {}
+    context = browser.new_context(
+        viewport={"width": width, "height": 900 if width > 700 else 780}, color_scheme=scheme, **options
+    )
+    context.outside, context.errors = [], []
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(base_url)
+            else (context.outside.append(route.request.url), route.abort())
+        ),
+    )
+    return context
+
+
+def guard(context, page):
+    """Record the JavaScript errors of a page of a `guarded_context`; return the page."""
+    page.on("pageerror", lambda err: context.errors.append(str(err)))
+    return page
+
+
+@contextmanager
+def guarded_page(browser, base_url: str, **options) -> Iterator:
+    """A page of a fresh `guarded_context`; on leaving the block, fail on a request that left the site or a
+    JavaScript error."""
+    context = guarded_context(browser, base_url, **options)
+    try:
+        yield guard(context, context.new_page())
+    finally:
+        context.close()
+    assert context.outside == [], "requests left the site"
+    assert context.errors == [], "JavaScript errors"
+
+
+def axe_violations(page) -> list:
+    """The serious and critical axe-core violations of the open page: (rule, impact, first targets)."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

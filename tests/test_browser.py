@@ -11,11 +11,11 @@ import shutil
 
 import pytest
 
-from tests.browsing import CHROMIUM, chromium, served
-from tests.conftest import CONTENT, CR2015, CR2026, ROOT
+from tests.browsing import CHROMIUM, chromium, guard, guarded_context, guarded_page, served
+from tests.browsing import axe_violations as _axe
+from tests.conftest import CONTENT, CR2015, CR2026
 
 pytestmark = pytest.mark.browser
-AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 if CHROMIUM is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
@@ -54,33 +54,17 @@ def browser():
 
 
 def _context(browser, site_url, width=1280, scheme="light", locale="fr-FR"):
-    """A fresh context (fresh storage) that fails the test on any request leaving 127.0.0.1 or any JS error."""
-    context = browser.new_context(
-        viewport={"width": width, "height": 900 if width > 700 else 780}, color_scheme=scheme, locale=locale
-    )
-    context.outside, context.errors = [], []
-    context.route(
-        "**/*",
-        lambda route: (
-            route.continue_()
-            if route.request.url.startswith(site_url[0])
-            else (context.outside.append(route.request.url), route.abort())
-        ),
-    )
-    return context
+    """A fresh context (fresh storage, a French browser by default) recording requests leaving the site."""
+    return guarded_context(browser, site_url[0], width, scheme, locale)
 
 
 @pytest.fixture
 def tab(browser, site_url, request):
-    """A page at the width and theme the test is parametrised with (default 1280, light)."""
+    """A page at the width and theme the test is parametrised with (default 1280, light); it fails the test on a
+    request leaving the site or a JavaScript error."""
     width, scheme = getattr(request, "param", (1280, "light"))
-    context = _context(browser, site_url, width, scheme)
-    page = context.new_page()
-    page.on("pageerror", lambda err: context.errors.append(str(err)))
-    yield page
-    context.close()
-    assert context.outside == [], "requests left the site"
-    assert context.errors == [], "JavaScript errors"
+    with guarded_page(browser, site_url[0], width=width, scheme=scheme, locale="fr-FR") as page:
+        yield page
 
 
 ALL_VIEWS = [(w, s) for w in WIDTHS for s in SCHEMES]
@@ -120,7 +104,7 @@ def test_interface_language_sets_every_label_and_html_lang(tab, site_url, ui, ow
 
 def test_switch_leads_to_the_same_place_in_the_other_interface_and_is_remembered(browser, site_url):
     context = _context(browser, site_url, locale="en-US")
-    tab = context.new_page()
+    tab = guard(context, context.new_page())
     go(tab, site_url, "fr/rules/121.html#121.2")
     tab.locator("a.ui-switch").click()
     tab.wait_for_url("**/en/rules/121.html#121.2")
@@ -453,16 +437,6 @@ def test_rule_number_jumps(tab, site_url):
 
 
 # ---- 8. accessibility
-
-
-def _axe(tab) -> list:
-    tab.add_script_tag(path=str(AXE))
-    result = tab.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        (v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("tab", ALL_VIEWS, indirect=True)

@@ -11,12 +11,11 @@ from __future__ import annotations
 import pytest
 
 from kb.site import parts
-from tests.browsing import CHROMIUM, chromium, served
-from tests.conftest import ROOT
+from tests.browsing import CHROMIUM, chromium, guarded_page, served
+from tests.browsing import axe_violations as _axe
 from tests.test_site_scale import GIANT, _build
 
 pytestmark = pytest.mark.browser
-AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 if CHROMIUM is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
@@ -57,22 +56,8 @@ def tab(browser, site, request):
     """A page at the width and theme the test is parametrised with (default: a phone, light); it fails the test
     on a request leaving the site or a JavaScript error."""
     width, scheme = getattr(request, "param", (PHONE, "light"))
-    context = browser.new_context(viewport={"width": width, "height": 780}, color_scheme=scheme)
-    outside, errors = [], []
-    context.route(
-        "**/*",
-        lambda route: (
-            route.continue_()
-            if route.request.url.startswith(site[0])
-            else (outside.append(route.request.url), route.abort())
-        ),
-    )
-    page = context.new_page()
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    yield page
-    context.close()
-    assert outside == [], "requests left the site"
-    assert errors == [], "JavaScript errors"
+    with guarded_page(browser, site[0], width=width, scheme=scheme) as page:
+        yield page
 
 
 def go(tab, site, path: str) -> None:
@@ -159,17 +144,6 @@ def test_full_text_link_leads_to_the_whole_text(tab, site, ui, note):
     whole = tab.locator("body").inner_text()
     assert whole.startswith(GIANT) and " ".join(text.split()) in " ".join(whole.split())
     assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE  # plain text wraps on a phone
-
-
-def _axe(tab) -> list:
-    """Serious and critical axe-core violations of the open page."""
-    tab.add_script_tag(path=str(AXE))
-    result = tab.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [
-        (v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("tab", [(PHONE, "light"), (1280, "dark")], indirect=True)

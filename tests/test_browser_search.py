@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from tests.browsing import CHROMIUM, chromium, served
+from tests.browsing import CHROMIUM, chromium, guarded_page, served
 from tests.conftest import CONTENT, CR2026
 
 pytestmark = pytest.mark.browser
@@ -52,23 +52,8 @@ def browser():
 @pytest.fixture
 def page(browser, site):
     """A fresh page that fails on any request leaving 127.0.0.1 and on any JavaScript error."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    outside = []
-    context.route(
-        "**/*",
-        lambda route: (
-            route.continue_()
-            if route.request.url.startswith(site[0])
-            else (outside.append(route.request.url), route.abort())
-        ),
-    )
-    tab = context.new_page()
-    errors = []
-    tab.on("pageerror", lambda err: errors.append(str(err)))
-    yield tab
-    context.close()
-    assert outside == [], "requests left the site"
-    assert errors == [], "JavaScript errors"
+    with guarded_page(browser, site[0]) as tab:
+        yield tab
 
 
 def ask(page, site, query: str, ui: str = "en") -> list[str]:
