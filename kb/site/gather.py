@@ -175,7 +175,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     `rule_labels` ((language, number) -> label) names rules in a language that lacks their text; by default
     the French terms of keyword and card-type rules from the knowledge base's lexicon (`terms.lexicon_labels`).
     """
-    langs = ordered_langs(kb.langs or [d.lang for d in kb.documents])
+    langs = site_langs(kb)
     labels = lexicon_labels(kb) if rule_labels is None else dict(rule_labels)
     data = SiteData(kb, langs, search_langs(kb, langs), rule_labels=labels)
     numbers = kb.numbers()
@@ -215,6 +215,11 @@ def _today(kb: KnowledgeBase, rows: dict[str, dict[str, str]]) -> dict[str, dict
             if now:
                 found.setdefault(lang, {})[number] = now[0][0]
     return found
+
+
+def site_langs(kb: KnowledgeBase) -> list[str]:
+    """Languages of the rules (of the documents when there are none), French first, then English, then the others."""
+    return ordered_langs(kb.langs or [d.lang for d in kb.documents])
 
 
 def search_langs(kb: KnowledgeBase, langs: list[str]) -> list[str]:

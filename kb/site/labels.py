@@ -366,6 +366,11 @@ def words(ui: str) -> dict[str, str]:
     return WORDS[ui]
 
 
+def count(n: int, ui: str) -> str:
+    """A count with the interface's thousands separator (`3 269`, `3,269`)."""
+    return f"{n:,}".replace(",", "\u202f" if ui == "fr" else ",")
+
+
 def lang_label(lang: str, ui: str) -> str:
     """A language's name in the interface language (`anglais`, `French`), or its code in capitals."""
     return LANG_NAMES[ui].get(lang, lang.upper())

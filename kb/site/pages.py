@@ -13,9 +13,9 @@ from kb.model.numbers import TYPED_PATTERN
 from kb.site.diffs import changes_label
 from kb.site.editions import stale_diffs, today_row
 from kb.site.gather import SiteData
-from kb.site.labels import UI_LANGS, lang_label, long_date, words
+from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.output import Job
-from kb.site.parts import index_parts, part_words
+from kb.site.parts import index_parts, part_title, part_words
 from kb.site.terms import keyword_rules
 from kb.sources import search_fold as fold
 from kb.sources import sort_name
@@ -69,7 +69,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         nav = {"prev": pages[i - 1] if i else None, "next": pages[i + 1] if i + 1 < len(pages) else None}
         title = f"{page.head}. {page.title_in(ui)[0]}".rstrip(". ")
         if page.parts:
-            title = part_words(ui)["part_title"].format(title=title, i=page.part, n=len(page.parts))
+            title = part_title(title, page.part, len(page.parts), ui)
         section = sections[page.head[0]]
         shown = [page.head, *(row.number for row in page.rows), *(other.head for other in section["rules"])]
         ctx = {"title": title, "current": "contents:item", "page": page, "section": section, **nav,
@@ -86,7 +86,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         for part in found:
             title = info.title or info.document
             if part.parts:
-                title = part_words(ui)["part_title"].format(title=title, i=part.part, n=len(part.parts))
+                title = part_title(title, part.part, len(part.parts), ui)
             ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
                    "cards": list(part.cards), "cards_total": total, "quoted": quoted_rows(data, part.notes),
                    "pw": part_words(ui)}  # fmt: skip
@@ -109,7 +109,7 @@ def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
     for i, (file, index) in enumerate(zip(files, found, strict=True)):
         title = t["card_index"]
         if listed:
-            title = part_words(ui)["part_title"].format(title=title, i=i + 1, n=len(listed))
+            title = part_title(title, i + 1, len(listed), ui)
         ctx = {"title": title, "current": "cards", "index": index, "part": i + 1, "parts": listed,
                "pw": part_words(ui)}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
@@ -172,10 +172,10 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
         else:
             heads = sorted({n.split(".")[0] for n in ed.rules})
             label = t["edition_extract"].format(lang=lang, numbers=", ".join(heads))
-        detail = [t["rules_count"].format(n=_count(len(ed.rules), ui))]
+        detail = [t["rules_count"].format(n=count(len(ed.rules), ui))]
         terms = sum(1 for g in kb.glossary if g.document in ed.documents)
         if terms:
-            detail.append(t["glossary_count"].format(n=_count(terms, ui)))
+            detail.append(t["glossary_count"].format(n=count(terms, ui)))
         date = t["effective"].format(date=long_date(ed.effective_date, ui)) if ed.effective_date else t["undated"]
         items.append({"label": label, "date": date, "detail": " · ".join(detail)})
     for info in kb.faqs:
@@ -183,15 +183,10 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
         items.append({"label": t["faq_item"].format(title=info.title or info.document), "date": date, "detail": ""})
     for doc in kb.documents:
         if doc.kind == "cards":
-            count = len(kb.cards_by_document.get(doc.id, ()))
-            label = t["cards_item"].format(n=_count(count, ui)) + (f" ({doc.title})" if doc.title else "")
+            cards = len(kb.cards_by_document.get(doc.id, ()))
+            label = t["cards_item"].format(n=count(cards, ui)) + (f" ({doc.title})" if doc.title else "")
             items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": ""})
     return items
-
-
-def _count(n: int, ui: str) -> str:
-    """A count with the interface's thousands separator (`3 269`, `3,269`)."""
-    return f"{n:,}".replace(",", "\u202f" if ui == "fr" else ",")
 
 
 def coverage(data: SiteData) -> list[dict]:

@@ -58,6 +58,11 @@ def part_words(ui: str) -> dict[str, str]:
     return WORDS.get(ui, WORDS["en"])
 
 
+def part_title(title: str, i: int, n: int, ui: str) -> str:
+    """A page's title with which part of `n` it is (`702. Keyword Abilities (part 2/11)`)."""
+    return part_words(ui)["part_title"].format(title=title, i=i, n=n)
+
+
 def cut(weights: list[int], starts: list[bool], budget: int) -> list[range]:
     """Consecutive items packed into parts of at most `budget` (an item larger than that alone in its part), cut
     before an item that `starts` a group when it can (a numbered rule and its subrules stay together)."""

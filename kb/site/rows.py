@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 
 from kb.site import parts
 from kb.site.gather import Row, Run, SiteData
-from kb.site.labels import lang_label, long_date, pick
+from kb.site.labels import count, lang_label, long_date, pick
 from kb.site.render import Linker
 
 CELL_WORDS = {"fr": ("Exemple :", "Cité par :"), "en": ("Example:", "Cited by:")}
@@ -55,8 +55,7 @@ def _cut_note(rule, href: str, ui: str) -> str:
     """The note under a rule whose text is shown cut: how much is shown, and a link to the full text."""
     words = parts.part_words(ui)
     shown, total = parts.shown_chars(rule.text), len(rule.text) + sum(len(e) for e in rule.examples)
-    sep = "\u202f" if ui == "fr" else ","
-    note = escape(words["cut"].format(shown=f"{shown:,}".replace(",", sep), total=f"{total:,}".replace(",", sep)))
+    note = escape(words["cut"].format(shown=count(shown, ui), total=count(total, ui)))
     link = f'<a href="{escape(href)}" type="text/plain">{escape(words["full"])}</a>'
     return f'<p class="hint cut-note" lang="{escape(ui)}">{note} {link}</p>\n'
 

@@ -25,7 +25,7 @@ from kb.model import card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import ordered_langs
 from kb.site import diffs, labels, render, rows
-from kb.site.gather import SiteData, gather, search_langs
+from kb.site.gather import SiteData, gather, search_langs, site_langs
 from kb.site.labels import UI_LANGS, other_ui
 from kb.site.output import (
     STAMP,
@@ -154,7 +154,7 @@ def build_site(
         if new.exists():
             shutil.rmtree(new)
         new.mkdir(parents=True)
-        langs = search_langs(kb, ordered_langs(kb.langs or [d.lang for d in kb.documents])) if search else []
+        langs = search_langs(kb, site_langs(kb)) if search else []
         searching = start_search(new, kb, langs)  # on the other core while the pages are gathered and rendered
         data = gather(kb)
         jobs = plan(data)

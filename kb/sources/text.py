@@ -45,9 +45,14 @@ def search_fold(text: str) -> str:
     return fold(text).replace("'", " ")
 
 
+_RUNS = re.compile(r"[ \t]+")
+
+
 def clean(text: str) -> str:
     """Normalise spacing for display while keeping typography (’ « » — and NBSP stay)."""
-    return re.sub(r"[ \t]+", " ", text).strip()
+    if "  " not in text and "\t" not in text:  # most texts: `sub` would copy them, a string per word first
+        return text.strip()
+    return _RUNS.sub(" ", text).strip()
 
 
 def slug(text: str, default: str = "x") -> str:

@@ -338,7 +338,7 @@ def _glossary(st: _State, doc: Document) -> list[GlossaryEntry]:
         head = block[0].raw.strip()
         obsolete = bool(_OBSOLETE.search(head))
         term = _OBSOLETE.sub("", head).strip()
-        definition = "\n".join(_clean(line.raw) for line in block[1:])
+        definition = "\n".join(clean(line.raw) for line in block[1:])
         if not definition:
             st.warn(block[0].lineno, f"glossary term '{term}' has no definition")
         parts = term_parts(term)
@@ -347,12 +347,6 @@ def _glossary(st: _State, doc: Document) -> list[GlossaryEntry]:
         where = SourceRef(st.path, block[0].lineno)
         entries.append(GlossaryEntry(doc.id, doc.lang, term, aliases, definition, obsolete, refs, where))
     return entries
-
-
-def _clean(text: str) -> str:
-    """Normalise spacing like `clean`, without its copy of a text that has no run of spaces or tabs to squeeze."""
-    # Most texts have none: `re.sub` would copy them, as one small string per word of a giant rule first.
-    return text.strip() if "  " not in text and "\t" not in text else clean(text)
 
 
 def _finish(st: _State, doc: Document) -> list[Rule]:
@@ -366,8 +360,8 @@ def _finish(st: _State, doc: Document) -> list[Rule]:
     rules = []
     for number, d in st.drafts.items():
         parent = parent_of(number)
-        text = "\n".join(_clean(p) for p in d.paragraphs)
-        examples = tuple(_clean(e) for e in d.examples)
+        text = "\n".join(clean(p) for p in d.paragraphs)
+        examples = tuple(clean(e) for e in d.examples)
         refs = reference_targets("\n".join((text, *examples)), doc.lang)
         refs = tuple(r for r in refs if r != number)
         rules.append(
@@ -376,7 +370,7 @@ def _finish(st: _State, doc: Document) -> list[Rule]:
                 doc.lang,
                 number,
                 d.kind,
-                _clean(d.title),
+                clean(d.title),
                 text,
                 examples,
                 numbers.get(parent, parent),
@@ -400,10 +394,10 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
         doc_id,
         source.lang,
         "rules",
-        _clean(st.title),
+        clean(st.title),
         st.effective,
         source.path,
-        introduction="\n\n".join(_clean(p) for p in st.intro),
+        introduction="\n\n".join(clean(p) for p in st.intro),
         credits="\n".join(st.credits).strip(),
         layout=layout,
         encoding=source.encoding,
