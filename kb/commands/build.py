@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, diagnostics, echo, load_or_exit
+from kb.commands.options import content_option, diagnostics, echo, load_deferred_or_exit
 from kb.sources.paths import default_content
 
 SHOWN = 10
@@ -41,12 +41,14 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
         return
     from kb.site.write import build_site
 
-    kb = kb or load_or_exit(content)
-    forced = _stop_on_errors(kb, strict, force)
+    keep = None  # the cache of the loaded content, written beside the pages (by the search index's process)
+    if kb is None:
+        kb, keep = load_deferred_or_exit(content)
+    forced = _stop_on_errors(kb, strict, force, keep)
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
     try:
-        report = build_site(kb, out, progress=progress, forced=forced)
+        report = build_site(kb, out, progress=progress, forced=forced, keep=keep)
     except SiteError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(1)
@@ -79,8 +81,10 @@ def _some(paths: tuple[str, ...] | list[str]) -> str:
     return ", ".join(paths[:SHOWN]) + more
 
 
-def _stop_on_errors(kb, strict: bool, force: bool) -> bool:
-    """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True)."""
+def _stop_on_errors(kb, strict: bool, force: bool, keep=None) -> bool:
+    """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True).
+
+    `keep` (the loaded content's cache write) is done before exiting, so that the next command loads fast."""
     found = diagnostics(kb)
     blocking = [d for d in found if d.severity == "error" or (strict and d.severity == "warning")]
     if not blocking:
@@ -97,6 +101,8 @@ def _stop_on_errors(kb, strict: bool, force: bool) -> bool:
         "fix them (`kb check` lists everything) or pass --force to build anyway",
         err=True,
     )
+    if keep is not None:
+        keep()
     sys.exit(1)
 
 

@@ -68,10 +68,23 @@ def diagnostics(kb) -> list:
 def load_or_exit(content: Path | None):
     """Load the knowledge base, turning a missing or unreadable folder into a one-line error."""
     from kb.link.load import load
+
+    return _loading(load, content)
+
+
+def load_deferred_or_exit(content: Path | None):
+    """`load_or_exit`, leaving the cache to write: the knowledge base and the call that keeps it (or None)."""
+    from kb.link.load import load_deferred
+
+    return _loading(load_deferred, content)
+
+
+def _loading(loader, content: Path | None):
+    """Run a loader on the content folder; a missing or unreadable folder is a one-line error (exit status 2)."""
     from kb.sources import ContentError
 
     try:
-        return load(content or default_content())
+        return loader(content or default_content())
     except ContentError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(2)

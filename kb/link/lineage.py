@@ -10,7 +10,6 @@ without letters take part in nothing. Nothing is specific to a known renumbering
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Indel
 from rapidfuzz.utils import default_process
 
 from kb.model.lineage import EditionLinks, Lineage, Link
@@ -491,13 +491,31 @@ def match_text(quoted: str, rules: Sequence[Rule]) -> tuple[str, float] | None:
 
 
 def word_diff(old_text: str, new_text: str) -> tuple[tuple[str, str], ...]:
-    """Diff two texts word by word: ('equal' | 'delete' | 'insert', text) ops, spaces and punctuation kept."""
+    """Diff two texts word by word: ('equal' | 'delete' | 'insert', text) ops, spaces and punctuation kept.
+
+    A longest common subsequence of the words (rapidfuzz's Indel opcodes, in C): between two equal runs, what
+    the old text loses comes first, then what the new one gains.
+    """
     a, b = _DIFF_TOKEN.findall(old_text), _DIFF_TOKEN.findall(new_text)
     ops: list[tuple[str, str]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        for op, tokens in [("equal", a[i1:i2])] if tag == "equal" else [("delete", a[i1:i2]), ("insert", b[j1:j2])]:
-            if tokens and ops and ops[-1][0] == op:
-                ops[-1] = (op, ops[-1][1] + "".join(tokens))
-            elif tokens:
-                ops.append((op, "".join(tokens)))
+    lost: list[str] = []
+    gained: list[str] = []
+    for tag, i1, i2, j1, j2 in Indel.opcodes(a, b):
+        if tag != "equal":
+            lost += a[i1:i2]
+            gained += b[j1:j2]
+            continue
+        _flush(ops, lost, gained)
+        ops.append(("equal", "".join(a[i1:i2])))
+    _flush(ops, lost, gained)
     return tuple(ops)
+
+
+def _flush(ops: list[tuple[str, str]], lost: list[str], gained: list[str]) -> None:
+    """Append the words lost, then those gained, since the last equal run; empty both lists."""
+    if lost:
+        ops.append(("delete", "".join(lost)))
+    if gained:
+        ops.append(("insert", "".join(gained)))
+    lost.clear()
+    gained.clear()

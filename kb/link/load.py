@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,63 +76,179 @@ def parse_source(source: SourceText, doc_id: str, parsed: _Parsed) -> None:
 
 def load(content: Path, use_cache: bool = True) -> KnowledgeBase:
     """Parse and link everything under `content/<lang>/` (or read it back from the cache when unchanged)."""
-    if not use_cache:
-        return load_fresh(content)
-    where = cache.cache_file(Path(content), content_hash(content))
-    kb = cache.read(where)
-    if kb is None or kb.content != str(content):
-        kb = load_fresh(content)
-        if content_hash(content) == kb.content_hash:  # unchanged while loading: safe to keep
-            cache.write(where, kb)
+    kb, keep = load_deferred(content, use_cache)
+    if keep is not None:
+        keep()
     return kb
 
 
+def load_deferred(content: Path, use_cache: bool = True) -> tuple[KnowledgeBase, Callable[[], None] | None]:
+    """`load`, leaving the cache to write: the knowledge base, and the call that keeps it in the cache (None when
+    it came from the cache, or no cache is wanted), for a caller that can do it later or in another process."""
+    if not use_cache:
+        return load_fresh(content), None
+    where = cache.cache_file(Path(content), content_hash(content))
+    kb = cache.read(where)
+    if kb is not None and kb.content == str(content):
+        return kb, None
+    kb = load_fresh(content)
+
+    def keep() -> None:
+        """Cache the knowledge base, if the content is still what was loaded."""
+        if content_hash(content) == kb.content_hash:
+            cache.write(where, kb)
+
+    return kb, keep
+
+
 def load_fresh(content: Path) -> KnowledgeBase:
-    """Parse and link everything under `content/<lang>/`; problems become diagnostics."""
+    """Parse and link everything under `content/<lang>/`; problems become diagnostics.
+
+    The files are parsed in two processes when there are two cores and enough to parse (`_split`): a forked one
+    parses its share and sends back what they gave, which is then taken in file order, so the knowledge base is
+    the same either way.
+    """
     parsed = _Parsed()
-    digest = hashlib.sha256()
     for path, why in ignored_entries(content):
         parsed.diags.append(Diagnostic("note", display_path(path, content), 0, why))
-    ids: dict[str, str] = {}
-    for lang, path in find_sources(content):
-        shown = display_path(path, content)
-        if is_lexicon_file(path):
-            sha256 = file_sha256(path)
-            lexicon, found = read_lexicon(path, shown)
-            parsed.diags += found
-            if sha256 is not None:
-                digest.update(hash_entry(lang, path, sha256))
-            if lexicon is not None:
-                parsed.lexicons.append(lexicon)
-            continue
-        if is_mtgjson5(path):  # streamed from the file: never decoded whole
-            sha256 = file_sha256(path)
-            if sha256 is None:
-                parsed.diags.append(Diagnostic("error", shown, 0, "unreadable file; check its permissions"))
-                continue
-            digest.update(hash_entry(lang, path, sha256))
-            result, slim = parse_mtgjson5(path, lang, shown, _doc_id(lang, path, shown, ids, parsed))
-            parsed.card_data.append(result)
-            parsed.diags += result.diagnostics
-            parsed.lexicon_cards += slim
-            continue
-        source, found = read_source(path, lang, shown)
-        parsed.diags += found
-        if source is None:
-            continue
-        digest.update(hash_entry(lang, path, source.sha256))
-        parse_source(source, _doc_id(lang, path, shown, ids, parsed), parsed)
-        del source  # its lines are parsed: do not hold them through linking
+    files = _files(content)
+    pieces = _parse_all(files)
+    digest = hashlib.sha256()
+    for hashed, piece in pieces:
+        if hashed is not None:
+            digest.update(hashed)
+        for name in _Parsed.__slots__:
+            getattr(parsed, name).extend(getattr(piece, name))
     return _link(content, digest.hexdigest(), parsed)
 
 
-def _doc_id(lang: str, path: Path, shown: str, ids: dict[str, str], parsed: _Parsed) -> str:
+@dataclass(frozen=True, slots=True)
+class _File:
+    """A content file to parse."""
+
+    lang: str
+    path: Path
+    shown: str
+    """Its path as diagnostics show it."""
+    doc_id: str | None
+    """Its document id (None: a lexicon file, which is no document)."""
+    notes: tuple[Diagnostic, ...]
+    """What giving it its document id had to say."""
+
+
+def _files(content: Path) -> list[_File]:
+    """The content files in order, with their document ids (unique in the folder)."""
+    ids: dict[str, str] = {}
+    found = []
+    for lang, path in find_sources(content):
+        shown = display_path(path, content)
+        if is_lexicon_file(path):
+            found.append(_File(lang, path, shown, None, ()))
+            continue
+        notes: list[Diagnostic] = []
+        doc_id = _doc_id(lang, path, shown, ids, notes)
+        found.append(_File(lang, path, shown, doc_id, tuple(notes)))
+    return found
+
+
+def parse_file(file: _File) -> tuple[bytes | None, _Parsed]:
+    """Read and parse one content file: its part of the content hash (None: unreadable) and what it gave."""
+    parsed = _Parsed(diags=list(file.notes))
+    lang, path, shown = file.lang, file.path, file.shown
+    if file.doc_id is None:
+        sha256 = file_sha256(path)
+        lexicon, found = read_lexicon(path, shown)
+        parsed.diags += found
+        if lexicon is not None:
+            parsed.lexicons.append(lexicon)
+        return (None if sha256 is None else hash_entry(lang, path, sha256)), parsed
+    if is_mtgjson5(path):  # streamed from the file: never decoded whole
+        sha256 = file_sha256(path)
+        if sha256 is None:
+            parsed.diags.append(Diagnostic("error", shown, 0, "unreadable file; check its permissions"))
+            return None, parsed
+        result, slim = parse_mtgjson5(path, lang, shown, file.doc_id)
+        parsed.card_data.append(result)
+        parsed.diags += result.diagnostics
+        parsed.lexicon_cards += slim
+        return hash_entry(lang, path, sha256), parsed
+    source, found = read_source(path, lang, shown)
+    parsed.diags += found
+    if source is None:
+        return None, parsed
+    parse_source(source, file.doc_id, parsed)
+    return hash_entry(lang, path, source.sha256), parsed
+
+
+PARALLEL_MIN = 512 * 1024
+"""Bytes of content below which a second process is not worth its start."""
+
+
+def _parse_all(files: list[_File]) -> list[tuple[bytes | None, _Parsed]]:
+    """Parse every file, in two processes when it pays; the results in file order."""
+    theirs = _split(files)
+    if not theirs:
+        return [parse_file(f) for f in files]
+    context = multiprocessing.get_context("fork")
+    ours, child_end = context.Pipe(duplex=False)
+    process = context.Process(target=_parse_child, args=([files[k] for k in theirs], child_end), daemon=True)
+    process.start()
+    child_end.close()
+    found = {k: parse_file(f) for k, f in enumerate(files) if k not in theirs}
+    try:
+        done = ours.recv()
+    except (EOFError, OSError):  # the process died
+        done = None
+    process.join()
+    ours.close()
+    if isinstance(done, list) and len(done) == len(theirs):
+        found.update(zip(theirs, done, strict=True))
+    for k in theirs:  # the process failed: its files are parsed here
+        if k not in found:
+            found[k] = parse_file(files[k])
+    return [found[k] for k in range(len(files))]
+
+
+def _parse_child(files: list[_File], conn) -> None:
+    """The forked process: parse its files and send back what they gave (or the error, as text)."""
+    try:
+        conn.send([parse_file(f) for f in files])
+    except BaseException as err:  # the parent parses the files itself
+        conn.send(f"{type(err).__name__}: {err}")
+    finally:
+        conn.close()
+
+
+def _split(files: list[_File]) -> list[int]:
+    """Which files (by position, in order) a second process should parse: about half the work, by size; none
+    when there is a single core, no `fork`, a single file or little to parse."""
+    if len(files) < 2 or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return []
+    cost = {}
+    for k, f in enumerate(files):
+        try:
+            size = f.path.stat().st_size
+        except OSError:
+            size = 0
+        cost[k] = size if f.path.suffix.lower() == ".txt" else size // 4  # card data streams fast
+    if sum(cost.values()) < PARALLEL_MIN:
+        return []
+    loads, theirs = [0, 0], []
+    for k in sorted(cost, key=lambda k: -cost[k]):
+        side = 0 if loads[0] <= loads[1] else 1
+        loads[side] += cost[k]
+        if side:
+            theirs.append(k)
+    return sorted(theirs)
+
+
+def _doc_id(lang: str, path: Path, shown: str, ids: dict[str, str], notes: list[Diagnostic]) -> str:
     """A document id unique in the content folder: `<lang>/<stem>`, else `<lang>/<name>`."""
     doc_id = f"{lang}/{shown_name(path.stem)}"  # undecodable bytes of the name as \xff
     if doc_id in ids:  # en/x.txt and en/x.json: keep ids unique
         other = f"{lang}/{shown_name(path.name)}"
         message = f"{ids[doc_id]} has the same name; this file's document id is {other}"
-        parsed.diags.append(Diagnostic("note", shown, 0, message))
+        notes.append(Diagnostic("note", shown, 0, message))
         doc_id = other
     ids[doc_id] = shown
     return doc_id

@@ -44,9 +44,14 @@ def is_number(text: str) -> bool:
     return _CANONICAL.fullmatch(text) is not None
 
 
+_SORTABLE = re.compile(r"(\d+)(?:\.(\d+)([a-z]?))?")
+_SECTION = re.compile(r"\d")
+_RULE = re.compile(r"\d{3}")
+
+
 def sort_key(number: str) -> tuple[int, int, int]:
     """Order rule numbers: section 1 < rule 100 < 100.1 < 100.1a < 100.2 < 101."""
-    m = re.fullmatch(r"(\d+)(?:\.(\d+)([a-z]?))?", number)
+    m = _SORTABLE.fullmatch(number)
     if not m:
         return (0, 0, 0)
     head = int(m.group(1))
@@ -60,9 +65,9 @@ def sort_key(number: str) -> tuple[int, int, int]:
 
 def kind_of(number: str) -> str:
     """Tell section, rule, numbered or subrule from the shape of a number."""
-    if re.fullmatch(r"\d", number):
+    if _SECTION.fullmatch(number):
         return "section"
-    if re.fullmatch(r"\d{3}", number):
+    if _RULE.fullmatch(number):
         return "rule"
     return "subrule" if number[-1].isalpha() else "numbered"
 

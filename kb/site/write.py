@@ -139,11 +139,18 @@ def environment() -> Environment:
 
 
 def build_site(
-    kb: KnowledgeBase, out: Path, progress: Callable | None = None, search: bool = True, forced: bool = False
+    kb: KnowledgeBase,
+    out: Path,
+    progress: Callable | None = None,
+    search: bool = True,
+    forced: bool = False,
+    keep: Callable[[], None] | None = None,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
-    `forced`: the content has errors and the build was asked for anyway (the stamp says so).
+    `forced`: the content has errors and the build was asked for anyway (the stamp says so). `keep`: work left
+    from loading (writing the load cache), done once the pages are written, while the search index's process
+    finishes: done before, it would delay the start of that process, the longer of the two.
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
@@ -163,6 +170,8 @@ def build_site(
         bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
         with bar:
             write_pages(data, jobs, new, bar, forced)
+            if keep is not None:
+                keep()  # while the index's process finishes (it takes longer than the pages)
             finish_search(searching, new, kb, langs, pages, bar)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
