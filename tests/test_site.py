@@ -985,16 +985,16 @@ PAGE_404 = {"default_ui": "fr", "ui_langs": ("fr", "en"), "site_root": "", "root
 
 
 def test_compiled_templates_are_kept_and_a_bad_cache_is_ignored(tmp_path, monkeypatch):
-    from kb.site import write as site_module
+    from kb.site import templating
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    first = site_module.environment().get_template("404.html").render(**PAGE_404)
+    first = templating.environment().get_template("404.html").render(**PAGE_404)
     kept = sorted((tmp_path / "cache" / "kb" / "templates").iterdir())
     assert kept and all(p.stat().st_size > 0 for p in kept)
     for path in kept:  # truncated or foreign files: recompiled, never an error
         path.write_bytes(b"not a compiled template")
-    assert site_module.environment().get_template("404.html").render(**PAGE_404) == first
+    assert templating.environment().get_template("404.html").render(**PAGE_404) == first
     (tmp_path / "file").write_text("x")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # no cache folder can be made: none is used
-    env = site_module.environment()
+    env = templating.environment()
     assert env.bytecode_cache is None and env.get_template("404.html").render(**PAGE_404) == first

@@ -18,8 +18,8 @@ from kb.search import build, lookup, rank, results
 from kb.search.build import IndexData
 from kb.search.db import FUZZY_MAX_LEN, FUZZY_MIN
 
-FORMAT = 1
-"""Version of the files' layout, checked by the JavaScript."""
+FORMAT = 2
+"""Version of the files' layout, checked by the JavaScript (2: postings as flat arrays)."""
 CHUNK = 64
 """Documents per text chunk."""
 SHARD_BYTES = 80_000
@@ -75,7 +75,7 @@ def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | No
     _dump(folder / "core.json", core)
     for k in range(shards):
         part = {
-            lang: {str(t): _postings(li.terms[t].unpack()) for t in range(k, len(li.terms), shards)}
+            lang: {str(t): _postings(li.terms[t]) for t in range(k, len(li.terms), shards)}
             for lang, li in data.lang_index.items()
         }
         _dump(folder / f"terms-{k}.json", part)
@@ -125,7 +125,16 @@ def _lang(li, n: int) -> dict:
 
 
 def _postings(p) -> list:
-    return [p.docs, p.impacts, p.positions, p.masks, p.titles]
+    """A term's postings as the typed arrays hold them (the browser cuts each document's positions from `flat`
+    by `counts`): converting them to lists of lists here cost more than the rest of the shards."""
+    return [
+        p.docs.tolist(),
+        p.impacts.tolist(),
+        p.counts.tolist(),
+        p.flat.tolist(),
+        p.masks.tolist(),
+        p.titles.tolist(),
+    ]
 
 
 def _lists(arrays: dict) -> dict:

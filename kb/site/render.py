@@ -9,17 +9,17 @@ made here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from kb.parse.refs import find_references
 from kb.sources.text import APOSTROPHES
 
-_INLINE = MarkdownIt("zero", {"html": False}).enable(["emphasis", "link", "escape"])
+
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
 _APOS = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
 _DASHES = re.compile(r"(?<![-!<])--(?![->])")
@@ -46,6 +46,15 @@ REF_WORDS = {
            "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle"},
 }  # fmt: skip
 LANG_WORDS = {"en": {"fr": "French", "en": "English"}, "fr": {"fr": "français", "en": "anglais"}}
+
+
+@functools.cache
+def _inline():
+    """The inline markdown parser of FAQ prose (markdown-it-py imported on first use: the search index's process,
+    which imports this module through the site's data, never renders prose)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("zero", {"html": False}).enable(["emphasis", "link", "escape"])
 
 
 def _words(table: dict[str, dict[str, str]], lang: str) -> dict[str, str]:
@@ -302,7 +311,7 @@ class Linker:
         """One paragraph of inline markdown, its text linked (link texts aside)."""
         out, in_link = [], False
         tags = {"em_open": "<em>", "em_close": "</em>", "strong_open": "<strong>", "strong_close": "</strong>"}
-        for token in _INLINE.parseInline(text)[0].children or ():
+        for token in _inline().parseInline(text)[0].children or ():
             if token.type == "text":
                 out.append(
                     _symbols(token.content, lang) if in_link else self._linked(token.content, lang, names, dated)

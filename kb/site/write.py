@@ -17,14 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
-from jinja2.bccache import Bucket
-
 from kb.link.cache import code_hash
-from kb.model import card_name
 from kb.model.base import KnowledgeBase
-from kb.model.langs import ordered_langs
-from kb.site import diffs, labels, render, rows
+from kb.site import labels, render
 from kb.site.gather import SiteData, gather, search_langs, site_langs
 from kb.site.labels import UI_LANGS, other_ui
 from kb.site.output import (
@@ -42,8 +37,7 @@ from kb.site.output import (
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
 from kb.site.searchpages import SEARCH_DIR, Pages, index_data, pages_of, write_index
-from kb.sources import search_fold
-from kb.sources.paths import TEMPLATES, build_dir, user_cache
+from kb.sources.paths import TEMPLATES, build_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,71 +65,6 @@ class _NoBar:
 
     def update(self, n: int) -> None:
         """Ignore progress."""
-
-
-class _CompiledTemplates(FileSystemBytecodeCache):
-    """Templates compiled by earlier builds, kept like Python's `__pycache__` (Jinja checks each one against its
-    template's source and the Python version); a cache that cannot be read or written is simply not used."""
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except (OSError, EOFError, ValueError, TypeError):
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            return
-
-
-def _compiled_templates() -> _CompiledTemplates | None:
-    """The cache of compiled templates in the user's cache folder, or None when it cannot be made."""
-    folder = user_cache() / "templates"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return _CompiledTemplates(str(folder))
-
-
-def environment() -> Environment:
-    """The Jinja2 environment: `.html` templates autoescaped, undefined names are errors."""
-    env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
-        bytecode_cache=_compiled_templates(),
-        autoescape=select_autoescape(["html", "xml"]),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.globals.update(
-        lang_label=labels.lang_label,
-        long_date=labels.long_date,
-        own_name=lambda lang: labels.OWN_NAMES.get(lang, lang.upper()),
-        pick=labels.pick,
-        words=labels.words,
-        ui_first=lambda langs, ui: sorted(langs, key=lambda lang: lang != ui),
-        mana_cost=render.mana_cost,
-        run_rows=rows.run_rows,
-        side_list=rows.side_list,
-        toc_list=rows.toc_list,
-        lex_term=rows.lex_term,
-        lex_legend=rows.lex_legend,
-        titled=rows.titled,
-        history_html=diffs.history_html,
-        change_list=diffs.change_list,
-        changes_label=diffs.changes_label,
-        edition_label=diffs.edition_label,
-        diff_html=diffs.cached_diff,
-        with_symbols=render.with_symbols,
-        card_name=card_name,
-        fold=search_fold,
-        ordered_langs=ordered_langs,
-    )
-    return env
 
 
 def build_site(
@@ -191,6 +120,8 @@ def build_site(
 
 def write_pages(data: SiteData, jobs: list[Job], new: Path, bar, forced: bool = False) -> None:
     """Render every job into the new folder, copy the static files, write the stamp and jump map."""
+    from kb.site.templating import environment  # here: the search index's process, forked before, needs no Jinja2
+
     new.mkdir(parents=True, exist_ok=True)
     env = environment()
     cache: dict = {}  # rule texts rendered once, shared by both interface trees

@@ -260,7 +260,7 @@ function clip(chars, c) {
 /* An index in the browser (or Node): `load(name)` returns the parsed JSON file `name` of the index folder. */
 export class Index {
   constructor(core, load) {
-    if (core.format !== 1) { throw new Error(`search index format ${core.format} is not supported`); }
+    if (core.format !== 2) { throw new Error(`search index format ${core.format} is not supported`); }
     this.core = core;
     this.c = core.constants;
     this.langs = core.langs;
@@ -334,7 +334,13 @@ export class Index {
     const shard = this.shards.get(t % this.core.shards);
     const p = shard && shard[lang] && shard[lang][String(t)];
     if (!p) { return { docs: [], impacts: [], positions: [], masks: [], titles: [] }; }
-    return { docs: p[0], impacts: p[1], positions: p[2], masks: p[3], titles: p[4] };
+    if (p.decoded === undefined) { // [docs, impacts, counts, flat positions, masks, titles]: cut the positions once
+      const positions = [];
+      let at = 0;
+      for (const n of p[2]) { positions.push(p[3].slice(at, at + n)); at += n; }
+      p.decoded = { docs: p[0], impacts: p[1], positions, masks: p[4], titles: p[5] };
+    }
+    return p.decoded;
   }
 
   boost(d) { return this.core.docs.boost[d]; }
