@@ -122,8 +122,15 @@ def ensure_index(content: Path, kb=None) -> Path:
     live = current(root)
     if live and live[0] == key and (root / live[1]).is_dir():
         return root / live[1]
-    kb = kb if kb is not None else _load(content)
-    return publish(root, key, entries(kb), kb.lexicon)
+    if kb is not None:
+        return publish(root, key, entries(kb), kb.lexicon)
+    items, lexicon = _entries_of(_load(content))  # the knowledge base is freed before the index is built
+    return publish(root, key, items, lexicon)
+
+
+def _entries_of(kb) -> tuple[list, object]:
+    """The search entries of a knowledge base and its lexicon (all the index needs of it)."""
+    return list(entries(kb)), kb.lexicon
 
 
 def _load(content: Path):
