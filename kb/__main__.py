@@ -1,5 +1,5 @@
 """Run the CLI with `python -m kb`."""
 
-from kb.cli import main
+from kb.cli import run
 
-main()
+run()

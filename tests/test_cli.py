@@ -244,3 +244,21 @@ def test_show_history_of_a_rule():
         ("en:2026-01-16", "702.57", "renumbered"),
     ]
     assert "702.56" in run("show", "702.57", "--history", "--content", str(CONTENT)).output
+
+
+def test_the_program_ends_with_the_commands_status_and_all_its_output(tmp_path):
+    """`kb` skips tearing down its objects at exit (`kb.cli.run`): statuses and every byte of output still come."""
+    import subprocess
+    import sys
+
+    def kb(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "kb", *args], capture_output=True, text=True, cwd=tmp_path)
+
+    exported = kb("export", "--content", str(CONTENT), "-o", "-")
+    assert exported.returncode == 0 and len(exported.stdout) > 1_000_000
+    assert json.loads(exported.stdout)["rules"]  # the whole document, flushed
+    missing = kb("check", "--content", str(tmp_path / "nowhere"))
+    assert missing.returncode == 2 and "content folder not found" in missing.stderr
+    malformed = kb("search", '"unbalanced', "--content", str(CONTENT))
+    assert malformed.returncode == 2 and "unbalanced quote" in malformed.stderr
+    assert kb("--version").stdout.startswith("kb, version")
