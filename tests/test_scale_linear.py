@@ -193,6 +193,25 @@ def test_the_cache_pickles_frozen_maps_without_a_dict_copy_of_each(tmp_path, mon
     assert type(back.cards[0].names) is FrozenMap and back.cards[0].names == kb.cards[0].names
 
 
+def test_the_cache_writes_its_parts_apart_and_reads_back_the_same_knowledge_base(tmp_path):
+    # One pickler for the whole knowledge base held as much again as the knowledge base until it ended.
+    kb = load_fresh(rules_content(tmp_path / "content", 3000))
+    cache.write(tmp_path / "kb.pickle", kb)
+    tracemalloc.start()
+    try:
+        back = cache.read(tmp_path / "kb.pickle")
+        size = tracemalloc.get_traced_memory()[0]  # the knowledge base, as read
+        tracemalloc.reset_peak()
+        cache.write(tmp_path / "again.pickle", back)
+        overhead = tracemalloc.get_traced_memory()[1] - size
+    finally:
+        tracemalloc.stop()
+    assert back == kb and back.links == kb.links
+    editions = [r for ed in back.links.editions for r in ed.rules.values()]
+    assert all(a is b for a, b in zip(back.rules, editions, strict=True))  # one object per rule, as loaded
+    assert overhead <= size / 2, f"writing took {overhead / size:.2f}x the knowledge base"
+
+
 def test_loading_makes_a_linear_number_of_python_calls(tmp_path):
     for make, n in ((rules_content, 300), (faq_content, 150)):
         small = python_calls(make(tmp_path / f"{make.__name__}-{n}", n))

@@ -4,10 +4,18 @@ Loading parses every edition and computes lineage (seconds for many editions); a
 folder is read back from `<build dir>/cache/` instead. Files are written atomically (a temporary file
 replaced with `os.replace`), so a reader never sees half a cache, and a cache that cannot be read or
 written is simply ignored.
+
+A cache file is a sequence of pickles: the number of pieces, the large parts of the knowledge base (each
+edition's rules, the references, the alignment, the lineage, the cards, rulings, notes…) cut into pieces of at
+most CHUNK items, each pickled with a memo of its own, then the rest, which names each part by its pieces. A
+pickler keeps every object it has seen until it ends: one pickler for the whole knowledge base held as much
+again as the knowledge base while it wrote. The parts share no object but strings, so nothing else is copied by
+cutting them apart.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import itertools
@@ -47,8 +55,9 @@ def read(path: Path) -> KnowledgeBase | None:
     try:
         with path.open("rb") as f:
             gc.disable()  # a hundred thousand small records: the collector would run hundreds of times for nothing
-            try:
-                kb = pickle.load(f)  # streamed: the file's bytes are never all held beside the records they make
+            try:  # streamed: the file's bytes are never all held beside the records they make
+                pieces = [pickle.load(f) for _ in range(pickle.load(f))]
+                kb = _Unpickler(f, pieces).load()
             finally:
                 gc.enable()
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
@@ -58,19 +67,98 @@ def read(path: Path) -> KnowledgeBase | None:
 
 def write(path: Path, kb: KnowledgeBase) -> None:
     """Cache a knowledge base atomically; give up silently when the folder is not writable."""
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
         with os.fdopen(fd, "wb") as f:
             gc.disable()  # pickling makes a tuple per record: the collector would scan the whole KB again and again
             try:
-                _Pickler(f, protocol=pickle.HIGHEST_PROTOCOL).dump(kb)  # streamed to the file frame by frame
+                _dump(kb, f)
             finally:
                 gc.enable()
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, RecursionError):
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         return
     _prune(path.parent, path)
+
+
+CHUNK = 1024
+"""Items of a large map or tuple pickled together: what one pickler holds at most."""
+
+
+def _dump(kb: KnowledgeBase, f) -> None:
+    """Pickle a knowledge base into a file: the number of pieces, each piece (a large part, or a chunk of CHUNK of its
+    items), then the rest (streamed to the file frame by frame)."""
+    parts = _parts(kb)
+    made: dict[int, tuple[int, int, bool | None]] = {}  # part id -> its first piece, the piece after, a map's?
+    count = 0
+    for part in parts:
+        chunks = -(-len(part) // CHUNK) if isinstance(part, (FrozenMap, tuple)) and len(part) > CHUNK else 0
+        made[id(part)] = (count, count + max(chunks, 1), isinstance(part, FrozenMap) if chunks else None)
+        count += max(chunks, 1)
+    pickle.dump(count, f, protocol=pickle.HIGHEST_PROTOCOL)
+    for part in parts:
+        first, after, is_map = made[id(part)]
+        if is_map is None:
+            _Pickler(f, protocol=pickle.HIGHEST_PROTOCOL).dump(part)
+            continue
+        items = iter(part.items()) if is_map else iter(part)
+        for _ in range(first, after):
+            _Pickler(f, protocol=pickle.HIGHEST_PROTOCOL).dump(tuple(itertools.islice(items, CHUNK)))
+    _Pickler(f, protocol=pickle.HIGHEST_PROTOCOL, parts=made).dump(kb)
+
+
+def _parts(kb: KnowledgeBase) -> list[object]:
+    """The large parts of a knowledge base, pickled apart (`kb.rules` is not one: it is made of the editions')."""
+    links = kb.links
+    found: list[object] = [ed.rules for ed in links.editions]
+    found += [links.references, links.cited_by, links.glossary_refs, links.alignment, links.lineage]
+    found += [kb.glossary, kb.cards, kb.rulings, kb.notes, kb.diagnostics]
+    return [part for part in found if part]
+
+
+def _part(first: int, after: int, is_map: bool | None) -> object:
+    """Stands, in the rest of the knowledge base, for the part made of pieces `first` to `after` (resolved by
+    `_Unpickler`): one whole piece, or chunks of a map's items or of a tuple's."""
+    raise pickle.UnpicklingError("a cache part outside its cache file")
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads the rest of the knowledge base, each part made of the pieces read before it."""
+
+    def __init__(self, f, pieces: list[object]) -> None:
+        super().__init__(f)
+        self.pieces = pieces
+
+    def find_class(self, module: str, name: str):
+        if module == __name__ and name == "_part":
+            return self._part
+        return super().find_class(module, name)
+
+    def _part(self, first: int, after: int, is_map: bool | None) -> object:
+        """The part made of pieces `first` to `after` (each piece is let go once taken)."""
+        if is_map is None:
+            return self.pieces[first]
+        chunks = self.pieces[first:after]
+        self.pieces[first:after] = [None] * (after - first)
+        joined = itertools.chain.from_iterable(chunks)
+        return FrozenMap(joined) if is_map else tuple(joined)
+
+
+def _knowledge_base(values: tuple, rules_from_editions: bool) -> KnowledgeBase:
+    """Rebuild a knowledge base from its fields, in order (its rules from its editions' when they were left out)."""
+    kb = KnowledgeBase(*values)
+    if rules_from_editions:
+        object.__setattr__(kb, "rules", _edition_rules(kb))
+    return kb
+
+
+def _edition_rules(kb: KnowledgeBase) -> tuple:
+    """Every rule of the editions, in edition order (what `kb.rules` is after loading)."""
+    return tuple(r for ed in kb.links.editions for r in ed.rules.values())
 
 
 def _frozen_map(*flat: object) -> FrozenMap:
@@ -79,17 +167,50 @@ def _frozen_map(*flat: object) -> FrozenMap:
 
 
 class _Pickler(pickle.Pickler):
-    """The pickler of the cache: `FrozenMap`s as flat `(key, value, …)` tuples.
+    """The pickler of the cache: `FrozenMap`s as flat `(key, value, …)` tuples, `parts` (object id -> number) as
+    references to the parts pickled before, a knowledge base as its fields (its rules left out when they are its
+    editions').
 
     A pickler keeps every object it pickles until it ends, the arguments of each record included: a map's own
     `__reduce__` makes a dict copy of it (four times the size of a flat tuple), for each of tens of thousands.
     """
 
+    def __init__(self, f, protocol: int, parts: dict[int, tuple] | None = None) -> None:
+        super().__init__(f, protocol=protocol)
+        self.parts = parts or {}
+
     def reducer_override(self, obj: object) -> object:
-        """Pickle a `FrozenMap` as a call of `_frozen_map`; anything else as usual."""
+        """Pickle a part as its number, a `FrozenMap` as a call of `_frozen_map`, a knowledge base as its fields."""
+        made = self.parts.get(id(obj))
+        if made is not None:
+            return _part, made
         if type(obj) is FrozenMap:
             return _frozen_map, tuple(itertools.chain.from_iterable(obj.items()))
+        if type(obj) is KnowledgeBase:
+            return self._knowledge_base(obj)
         return NotImplemented
+
+    def _knowledge_base(self, kb: KnowledgeBase) -> tuple:
+        """A knowledge base as its fields, its parts as references, its rules left out when they are its editions'."""
+        derived = _edition_rules(kb)
+        left_out = len(derived) == len(kb.rules) and all(a is b for a, b in zip(derived, kb.rules, strict=True))
+        values = []
+        for f in dataclasses.fields(kb):
+            value = () if left_out and f.name == "rules" else getattr(kb, f.name)
+            values.append(_Ref(self.parts[id(value)]) if id(value) in self.parts else value)
+        return _knowledge_base, (tuple(values), left_out)
+
+
+class _Ref:
+    """A part named in a knowledge base's fields (tuples, which `reducer_override` never sees, among them)."""
+
+    __slots__ = ("made",)
+
+    def __init__(self, made: tuple) -> None:
+        self.made = made
+
+    def __reduce__(self):
+        return _part, self.made
 
 
 def _prune(folder: Path, keep: Path) -> None:
