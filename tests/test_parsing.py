@@ -44,20 +44,23 @@ def _export(kb) -> str:
     return json.dumps(to_json(kb), sort_keys=True, ensure_ascii=False)
 
 
-def test_the_card_data_and_about_half_the_rest_go_to_the_second_process(content):
+def test_the_card_data_and_about_half_the_rest_go_to_the_second_process(content, monkeypatch):
     files = parsing.content_files(content)
+    assert {f.path.name for f in files if f.card_data} == {"cards-dis.json", "cards-fut.json"}
     theirs = {files[k].path.name for k in parsing._split(files)}
     assert {"cards-dis.json", "cards-fut.json"} <= theirs  # it mines the lexicon from them
     assert "cr-en-20150926.txt" not in theirs  # the largest file balances the card data here
     assert parsing._split(files[:1]) == []
-    monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setattr(parsing.os, "cpu_count", lambda: 1)
     assert parsing._split(files) == []
-    monkeypatch.undo()
 
 
-def test_two_processes_give_the_same_knowledge_base_as_one(content, alone):
+def test_two_processes_give_the_same_knowledge_base_as_one(content, alone, monkeypatch):
+    forked = []
+    real = parsing.multiprocessing.get_context
+    monkeypatch.setattr(parsing.multiprocessing, "get_context", lambda how: forked.append(how) or real(how))
     kb = load_fresh(content)
+    assert forked == ["fork"]  # parsed in two processes indeed
     assert kb.lexicon is not None and kb.lexicon.entries
     assert _export(kb) == alone
 

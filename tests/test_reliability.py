@@ -364,3 +364,21 @@ def test_content_option_before_the_verb(tmp_path):
     assert result.exit_code == 0 and "golden-content/en/cr-mini.txt" in result.output
     result = run("--content", str(golden), "show", "120.1", "--json")
     assert result.exit_code == 0 and json.loads(result.output)["rules"]
+
+
+def test_build_keeps_the_load_cache_whether_it_builds_or_stops_on_errors(tmp_path):
+    # The build writes the cache of what it loaded after its pages (`load_deferred`), not while loading.
+    from kb.link import cache
+    from kb.sources import content_hash
+
+    content = tmp_path / "c"
+    shutil.copytree(CONTENT.parent / "tests" / "fixtures" / "golden-content", content)
+
+    def cached() -> bool:
+        return cache.read(cache.cache_file(content, content_hash(content))) is not None
+
+    assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).exit_code == 0
+    assert cached()
+    write(content / "en" / "prose.txt", "Just prose.\n")
+    assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).exit_code == 1
+    assert cached()  # the next `kb check` of this content reads it back

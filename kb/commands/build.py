@@ -41,7 +41,7 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
         return
     from kb.site.write import build_site
 
-    keep = None  # the cache of the loaded content, written beside the pages (by the search index's process)
+    keep = None  # the cache of the loaded content, written once the pages are (see build_site)
     if kb is None:
         kb, keep = load_deferred_or_exit(content)
     forced = _stop_on_errors(kb, strict, force, keep)

@@ -9,8 +9,8 @@ A cache file is a sequence of pickles: the number of pieces, the large parts of 
 edition's rules, the references, the alignment, the lineage, the cards, rulings, notes…) cut into pieces of at
 most CHUNK items, each pickled with a memo of its own, then the rest, which names each part by its pieces. A
 pickler keeps every object it has seen until it ends: one pickler for the whole knowledge base held as much
-again as the knowledge base while it wrote. The parts share no object but strings, so nothing else is copied by
-cutting them apart.
+again as the knowledge base while it wrote. The parts share hardly any object but strings (on the bundled content,
+a few diagnostics and source references), and those come back as equal copies.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 
 from kb import __version__
 from kb.model.base import KnowledgeBase
+from kb.model.links import edition_rules
 from kb.model.records import FrozenMap
 from kb.sources.paths import PACKAGE, build_dir
 
@@ -152,13 +153,8 @@ def _knowledge_base(values: tuple, rules_from_editions: bool) -> KnowledgeBase:
     """Rebuild a knowledge base from its fields, in order (its rules from its editions' when they were left out)."""
     kb = KnowledgeBase(*values)
     if rules_from_editions:
-        object.__setattr__(kb, "rules", _edition_rules(kb))
+        object.__setattr__(kb, "rules", edition_rules(kb.links.editions))
     return kb
-
-
-def _edition_rules(kb: KnowledgeBase) -> tuple:
-    """Every rule of the editions, in edition order (what `kb.rules` is after loading)."""
-    return tuple(r for ed in kb.links.editions for r in ed.rules.values())
 
 
 def _frozen_map(*flat: object) -> FrozenMap:
@@ -167,9 +163,9 @@ def _frozen_map(*flat: object) -> FrozenMap:
 
 
 class _Pickler(pickle.Pickler):
-    """The pickler of the cache: `FrozenMap`s as flat `(key, value, …)` tuples, `parts` (object id -> number) as
-    references to the parts pickled before, a knowledge base as its fields (its rules left out when they are its
-    editions').
+    """The pickler of the cache: `FrozenMap`s as flat `(key, value, …)` tuples, `parts` (object id -> its first
+    piece, the piece after, whether a map's) as references to the pieces pickled before, a knowledge base as its
+    fields (its rules left out when they are its editions').
 
     A pickler keeps every object it pickles until it ends, the arguments of each record included: a map's own
     `__reduce__` makes a dict copy of it (four times the size of a flat tuple), for each of tens of thousands.
@@ -192,7 +188,7 @@ class _Pickler(pickle.Pickler):
 
     def _knowledge_base(self, kb: KnowledgeBase) -> tuple:
         """A knowledge base as its fields, its parts as references, its rules left out when they are its editions'."""
-        derived = _edition_rules(kb)
+        derived = edition_rules(kb.links.editions)
         left_out = len(derived) == len(kb.rules) and all(a is b for a, b in zip(derived, kb.rules, strict=True))
         values = []
         for f in dataclasses.fields(kb):

@@ -17,7 +17,7 @@ from kb.link.rules import link_rules
 from kb.link.translations import pair_translations
 from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
-from kb.model.links import Edition
+from kb.model.links import Edition, edition_rules
 from kb.sources import content_hash, display_path, ignored_entries
 
 
@@ -31,7 +31,7 @@ def load(content: Path, use_cache: bool = True) -> KnowledgeBase:
 
 def load_deferred(content: Path, use_cache: bool = True) -> tuple[KnowledgeBase, Callable[[], None] | None]:
     """`load`, leaving the cache to write: the knowledge base, and the call that keeps it in the cache (None when
-    it came from the cache, or no cache is wanted), for a caller that can do it later or in another process."""
+    it came from the cache, or no cache is wanted), for a caller with something better to do first."""
     if not use_cache:
         return load_fresh(content), None
     where = cache.cache_file(Path(content), content_hash(content))
@@ -86,7 +86,7 @@ def _link(content: Path, content_digest: str, parsed: Parsed, mined: Callable[[]
         content=str(content),
         content_hash=content_digest,
         documents=documents,
-        rules=tuple(r for ed in links.editions for r in ed.rules.values()),
+        rules=edition_rules(links.editions),
         glossary=glossary,
         links=links,
         faqs=tuple(f.info for f in parsed.faqs),

@@ -64,7 +64,7 @@ def parse_source(source: SourceText, doc_id: str, parsed: Parsed) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class _File:
+class ContentFile:
     """A content file to parse."""
 
     lang: str
@@ -75,24 +75,27 @@ class _File:
     """Its document id (None: a lexicon file, which is no document)."""
     notes: tuple[Diagnostic, ...]
     """What giving it its document id had to say."""
+    card_data: bool = False
+    """MTGJSON v5 card data (streamed from the file; its cards' printed French make the lexicon)."""
 
 
-def content_files(content: Path) -> list[_File]:
-    """The content files in order, with their document ids (unique in the folder)."""
+def content_files(content: Path) -> list[ContentFile]:
+    """The content files in order, with their document ids (unique in the folder) and their kind where the first
+    bytes tell it (each file's head read once)."""
     ids: dict[str, str] = {}
     found = []
     for lang, path in find_sources(content):
         shown = display_path(path, content)
         if is_lexicon_file(path):
-            found.append(_File(lang, path, shown, None, ()))
+            found.append(ContentFile(lang, path, shown, None, ()))
             continue
         notes: list[Diagnostic] = []
         doc_id = _doc_id(lang, path, shown, ids, notes)
-        found.append(_File(lang, path, shown, doc_id, tuple(notes)))
+        found.append(ContentFile(lang, path, shown, doc_id, tuple(notes), is_mtgjson5(path)))
     return found
 
 
-def parse_file(file: _File) -> tuple[bytes | None, Parsed]:
+def parse_file(file: ContentFile) -> tuple[bytes | None, Parsed]:
     """Read and parse one content file: its part of the content hash (None: unreadable) and what it gave."""
     parsed = Parsed(diags=list(file.notes))
     lang, path, shown = file.lang, file.path, file.shown
@@ -103,7 +106,7 @@ def parse_file(file: _File) -> tuple[bytes | None, Parsed]:
         if lexicon is not None:
             parsed.lexicons.append(lexicon)
         return (None if sha256 is None else hash_entry(lang, path, sha256)), parsed
-    if is_mtgjson5(path):  # streamed from the file: never decoded whole
+    if file.card_data:  # streamed from the file: never decoded whole
         sha256 = file_sha256(path)
         if sha256 is None:
             parsed.diags.append(Diagnostic("error", shown, 0, "unreadable file; check its permissions"))
@@ -143,14 +146,14 @@ def parse_content(content: Path) -> tuple[list[Piece], Callable[[], Lexicon | No
     child_end.close()
     found = {k: parse_file(f) for k, f in enumerate(files) if k not in theirs}
     done = _receive(ours)
-    if isinstance(done, list) and len(done) == len(theirs):
-        found.update(zip(theirs, done, strict=True))
-    else:  # the process failed: everything is parsed and mined here
+    failed = not (isinstance(done, list) and len(done) == len(theirs))
+    if failed:  # everything is parsed and mined here
         _end(process, ours)
-        found.update((k, parse_file(files[k])) for k in theirs)
-        pieces = [found[k] for k in range(len(files))]
-        return pieces, _mine_here(pieces)
+        done = [parse_file(files[k]) for k in theirs]
+    found.update(zip(theirs, done, strict=True))
     pieces = [found[k] for k in range(len(files))]
+    if failed:
+        return pieces, _mine_here(pieces)
 
     def lexicon() -> Lexicon | None:
         """The lexicon the process mined (or, if it failed, mined here from the card data parsed again)."""
@@ -158,14 +161,13 @@ def parse_content(content: Path) -> tuple[list[Piece], Callable[[], Lexicon | No
         _end(process, ours)
         if isinstance(mined, Lexicon) or mined is None:
             return mined
-        again = [parse_file(files[k]) for k in theirs if is_mtgjson5(files[k].path)]
-        return _mine_here(again)()
+        return _mine_here([parse_file(files[k]) for k in theirs if files[k].card_data])()
 
     return pieces, lexicon
 
 
 def _receive(conn) -> object:
-    """The next message of the parsing process, or None when it died."""
+    """The next message of the parsing process (a message saying so when it died)."""
     try:
         return conn.recv()
     except (EOFError, OSError):
@@ -186,7 +188,7 @@ def _mine_here(pieces: list[Piece]) -> Callable[[], Lexicon | None]:
     return lambda: mine_lexicon(cards) if cards else None
 
 
-def _parse_child(files: list[_File], conn) -> None:
+def _parse_child(files: list[ContentFile], conn) -> None:
     """The forked process: parse its files and send back what they gave (their card data aside), then the lexicon
     mined from that card data; an error is sent as text instead, and the parent does the work itself."""
     try:
@@ -201,7 +203,7 @@ def _parse_child(files: list[_File], conn) -> None:
         conn.close()
 
 
-def _split(files: list[_File]) -> list[int]:
+def _split(files: list[ContentFile]) -> list[int]:
     """Which files (by position, in order) a second process should parse: every MTGJSON v5 file (it mines the
     lexicon from them), then the others by size, for about half the work; none when there is a single core, no
     `fork`, a single file or little to parse."""
@@ -213,7 +215,7 @@ def _split(files: list[_File]) -> list[int]:
             size = f.path.stat().st_size
         except OSError:
             size = 0
-        if f.doc_id is not None and is_mtgjson5(f.path):
+        if f.card_data:
             cards.append(k)
             size = size // 4 * 3  # streamed fast, but mined after
         elif f.path.suffix.lower() != ".txt":

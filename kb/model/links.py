@@ -128,4 +128,9 @@ class RuleLinks:
         _freeze_fields(self, "edition_of", "references", "cited_by", "glossary_refs", "ordered", "lineage")
 
 
+def edition_rules(editions: tuple[Edition, ...]) -> tuple[Rule, ...]:
+    """Every rule of some editions, edition by edition in document order (a knowledge base's `rules`)."""
+    return tuple(r for ed in editions for r in ed.rules.values())
+
+
 fast_pickle(Edition, ResolvedRef, AlignedRule, StaleRule, Alignment, RuleLinks)

@@ -100,7 +100,7 @@ def build_site(
         with bar:
             write_pages(data, jobs, new, bar, forced)
             if keep is not None:
-                keep()  # while the index's process finishes (it takes longer than the pages)
+                keep()  # while the index's process finishes
             finish_search(searching, new, kb, langs, pages, bar)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
