@@ -998,3 +998,37 @@ def test_compiled_templates_are_kept_and_a_bad_cache_is_ignored(tmp_path, monkey
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # no cache folder can be made: none is used
     env = templating.environment()
     assert env.bytecode_cache is None and env.get_template("404.html").render(**PAGE_404) == first
+
+
+def test_pages_are_the_same_whatever_the_render_cache_keeps(bundled_kb, tmp_path, monkeypatch):
+    # The cache of rendered texts held the whole site's HTML (8x the content at 5 MB of rules); it now drops the
+    # least recently used beyond a size. A text rendered again must register the same previews: same pages.
+    from kb.site import write as site_module
+
+    full = site_module.build_site(bundled_kb, tmp_path / "full", search=False).out
+    sizes = []
+    made = render.RenderCache
+
+    def tiny(limit=0):
+        cache = made(limit)
+        sizes.append(cache)
+        return cache
+
+    monkeypatch.setattr(render, "RenderCache", tiny)
+    bare = site_module.build_site(bundled_kb, tmp_path / "bare", search=False).out
+    assert sizes and all(len(c) <= 1 for c in sizes)  # nothing kept but the last text
+    files = sorted(p.relative_to(full) for p in full.rglob("*") if p.is_file() and p.name != "kb-site.json")
+    assert files == sorted(p.relative_to(bare) for p in bare.rglob("*") if p.is_file() and p.name != "kb-site.json")
+    assert all((full / f).read_bytes() == (bare / f).read_bytes() for f in files if f.suffix == ".html")
+
+
+def test_the_render_cache_drops_the_least_recently_used_beyond_its_size():
+    cache = render.RenderCache(10)
+    cache[("a",)] = (Markup("xxxx"), ())
+    cache[("b",)] = (Markup("yyyy"), ("pv-en-1",))
+    assert cache.get(("a",)) is not None  # used: now the most recent
+    cache[("c",)] = (Markup("zzzz"), ())
+    assert cache.get(("b",)) is None and cache.get(("a",)) is not None and cache.get(("c",)) is not None
+    assert cache.size == 8 and len(cache) == 2
+    cache[("d",)] = (Markup("w" * 20), ())  # larger than the limit: kept alone, until the next one
+    assert len(cache) == 1 and cache.get(("d",)) is not None

@@ -7,6 +7,8 @@ leads to the same page in the other tree. What a page shows beyond the site data
 
 from __future__ import annotations
 
+from itertools import zip_longest
+
 from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
 from kb.model.numbers import TYPED_PATTERN
@@ -25,8 +27,10 @@ def plan(data: SiteData) -> list[Job]:
     """Every page of the site, with its template and context."""
     shared = {"default_ui": UI_LANGS[0], "ui_langs": UI_LANGS}
     jobs = [Job("index.html", "choose.html", shared), Job("404.html", "404.html", shared)]
-    for ui in UI_LANGS:
-        jobs += [Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}) for job in tree_jobs(data, ui)]
+    trees = [[Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}) for job in tree_jobs(data, ui)]
+             for ui in UI_LANGS]  # fmt: skip
+    for same in zip_longest(*trees):  # a page in each interface one after the other: their texts rendered once
+        jobs += [job for job in same if job is not None]
     return jobs + full_text_jobs(data)
 
 

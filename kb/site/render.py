@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -18,7 +19,6 @@ from markupsafe import Markup, escape
 
 from kb.parse.refs import find_references
 from kb.sources.text import APOSTROPHES
-
 
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
 _APOS = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
@@ -35,6 +35,8 @@ SYMBOL_WORDS = {
     "fr": {"mana": "mana {c}", "generic": "{n} mana générique", "hybrid": "mana hybride {a} ou {b}", "or": "ou",
            "T": "engager", "Q": "dégager", "P": "phyrexian", "sep": " : "},
 }  # fmt: skip
+RENDER_CACHE_CHARS = 2_000_000
+"""Characters of rendered HTML a build keeps for its next pages (`RenderCache`)."""
 GLYPHS = {"T": "↷", "Q": "↶"}
 REF_WORDS = {
     "en": {"other": "No {lang} text for rule {n}: links to the {other} rule", "missing": "Rule {n} is not loaded",
@@ -123,6 +125,36 @@ def number_page(number: str) -> str | None:
     return f"rules/{head}.html" if len(head) == 3 else None
 
 
+class RenderCache:
+    """Rendered texts kept for the next pages, the least recently used dropped beyond `limit` characters: a
+    rule's text is rendered once for its page in both interface trees (rendered one after the other) and for the
+    previews of the pages near it, without the whole site's HTML held in memory."""
+
+    def __init__(self, limit: int = RENDER_CACHE_CHARS) -> None:
+        self.limit = limit
+        self.size = 0
+        self._items: OrderedDict[tuple, tuple[Markup, tuple[str, ...]]] = OrderedDict()
+
+    def get(self, key: tuple) -> tuple[Markup, tuple[str, ...]] | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def __setitem__(self, key: tuple, value: tuple[Markup, tuple[str, ...]]) -> None:
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.size -= len(old[0])
+        self._items[key] = value
+        self.size += len(value[0])
+        while self.size > self.limit and len(self._items) > 1:
+            _, dropped = self._items.popitem(last=False)
+            self.size -= len(dropped[0])
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 @dataclass
 class Linker:
     """Turns references into links for one page, remembering the rule texts the page must preview."""
@@ -135,14 +167,14 @@ class Linker:
     """(language, row number) -> (the rule's own number, the text shown in the preview)."""
     today: dict[str, dict[str, str]] = field(default_factory=dict)
     """Language -> a number it cites without having it -> today's reference number, to look for in the others."""
-    cache: dict = field(default_factory=dict)
+    cache: dict | RenderCache = field(default_factory=dict)
     """Rendered texts shared by the pages of a build: key -> (HTML, preview ids it needs)."""
     parts: dict[str, str] = field(default_factory=dict)
     """Row -> its page, for the rows of a cut rule that are not on its first page (`SiteData.row_parts`)."""
     previews: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """Preview element id -> (language, number, text), filled while rendering."""
-    _recording: list[set[str]] = field(default_factory=list)
-    """Previews used by each rendering being cached (nested ones included)."""
+    _recording: list[dict[str, None]] = field(default_factory=list)
+    """Previews used by each rendering being cached (nested ones included), in the order met."""
 
     def target(self, number: str, lang: str) -> tuple[str, str, str] | None:
         """(href, language of the text it leads to, row) of a rule a text of `lang` cites by its own number.
@@ -247,12 +279,12 @@ class Linker:
         key = (self.root, *key)
         hit = self.cache.get(key)
         if hit is None:
-            self._recording.append(set())
+            self._recording.append({})
             try:
                 html = Markup(make())
             finally:
                 used = self._recording.pop()
-            hit = self.cache[key] = (html, tuple(sorted(used)))
+            hit = self.cache[key] = (html, tuple(used))  # in the order met: a page is the same, cached or not
         for pid in hit[1]:
             self._register(pid)
         return hit[0]
@@ -272,7 +304,7 @@ class Linker:
             lang, row = pid[3:].split("-", 1)
             self.previews[pid] = (lang, *self.texts.get((lang, row), (row, "")))
         for used in self._recording:
-            used.add(pid)
+            used[pid] = None
 
     def _paragraphs(self, text: str, lang: str, names, dated: tuple | None = None) -> str:
         """`<p>` per non-empty line, each linked."""

@@ -41,22 +41,24 @@ def write_search(site: Path, data: SiteData) -> dict:
     return write_index(site, data.kb, index_data(data.kb), pages_of(data))
 
 
-def index_data(kb: KnowledgeBase):
-    """The current entries of the knowledge base and their search index."""
+def index_data(kb: KnowledgeBase, spill: Path | None = None):
+    """The search index of the current entries of the knowledge base (`spill`: where the payloads' temporary file
+    goes)."""
     from kb.search.entries import entries  # late: importing the site must not load the search package
     from kb.search.index import build_data
 
-    items = [e for e in entries(kb) if e.current]
-    return items, build_data(items, kb.lexicon)
+    return build_data((e for e in entries(kb) if e.current), kb.lexicon, spill)
 
 
-def write_index(site: Path, kb: KnowledgeBase, built, pages: Pages) -> dict:
-    """Write an index built by `index_data`, each entry linked to its page; return its summary."""
+def write_index(site: Path, kb: KnowledgeBase, data, pages: Pages) -> dict:
+    """Write an index built by `index_data`, each document linked to its page; return its summary."""
     from kb.search.static import write_static
 
-    items, data = built
-    urls = [page_of(pages, kb, e) for e in items]
-    return write_static(site / SEARCH_DIR, data, lambda n: urls[n])
+    try:
+        urls = [page_of(pages, kb, d) for d in data.docs]
+        return write_static(site / SEARCH_DIR, data, lambda n: urls[n])
+    finally:
+        data.payloads.close()
 
 
 def pages_of(data: SiteData) -> Pages:
@@ -73,17 +75,18 @@ def pages_of(data: SiteData) -> Pages:
     return Pages(anchors, glossary, dict(data.card_path), dict(data.note_path))
 
 
-def page_of(pages: Pages, kb: KnowledgeBase, entry) -> str | None:
-    """The page (relative to an interface tree) of a search entry, or None when the site does not show it."""
-    if entry.kind == "rule" and "@" in entry.id:  # a translation's rule with no counterpart today: its own row
-        return pages.rules.get(f"{next(iter(entry.texts))}-{entry.number}")
-    if entry.kind == "rule":  # the row of today's number, whatever number each language gives the rule
-        return pages.rules.get(entry.number)
-    if entry.kind == "glossary":
-        return pages.glossary.get(entry.id)
-    if entry.kind == "card":
-        return pages.cards.get(entry.id)
-    if entry.kind == "ruling":
-        ruling = kb.ruling.get(entry.id)
+def page_of(pages: Pages, kb: KnowledgeBase, doc) -> str | None:
+    """The page (relative to an interface tree) of a search document (`kb.search.build.DocInfo`), or None when the
+    site does not show it."""
+    if doc.kind == "rule" and "@" in doc.key:  # a translation's rule with no counterpart today: its own row
+        return pages.rules.get(f"{doc.langs[0]}-{doc.number}")
+    if doc.kind == "rule":  # the row of today's number, whatever number each language gives the rule
+        return pages.rules.get(doc.number)
+    if doc.kind == "glossary":
+        return pages.glossary.get(doc.key)
+    if doc.kind == "card":
+        return pages.cards.get(doc.key)
+    if doc.kind == "ruling":
+        ruling = kb.ruling.get(doc.key)
         return pages.cards.get(ruling.card) if ruling else None
-    return pages.notes.get(entry.id)
+    return pages.notes.get(doc.key)

@@ -124,7 +124,7 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar, forced: bool = 
 
     new.mkdir(parents=True, exist_ok=True)
     env = environment()
-    cache: dict = {}  # rule texts rendered once, shared by both interface trees
+    cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
     folders: set[Path] = set()
     for job in jobs:
         target = new / job.path
@@ -185,7 +185,7 @@ def _search_child(new: Path, kb: KnowledgeBase, conn, parents) -> None:
     """The forked process: build the index, wait for the pages, write it, send back '' or the error in one line."""
     parents.close()  # so that the parent's death ends the wait below (EOFError)
     try:
-        built = index_data(kb)
+        built = index_data(kb, new)
         pages = conn.recv()
         if pages is not None:
             write_index(new, kb, built, pages)
@@ -221,7 +221,7 @@ def finish_search(searching, new: Path, kb: KnowledgeBase, langs: list[str], pag
         return
     if searching is None:
         if langs:
-            write_index(new, kb, index_data(kb), pages)
+            write_index(new, kb, index_data(kb, new), pages)
             _keep_search(new, kb, langs)
         bar.update(len(langs))
         return
