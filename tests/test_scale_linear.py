@@ -232,3 +232,27 @@ def test_one_giant_rule_is_parsed_and_linked_in_a_few_copies_of_its_text(tmp_pat
         tracemalloc.stop()
     assert len(kb.rules) == 3
     assert peak <= 8 * size, f"peak {peak / size:.1f}x the file"
+
+
+def test_the_search_index_holds_neither_the_entries_nor_their_payloads(tmp_path):
+    # The index kept every entry and every document's payload (texts, token spans) in memory until it was written:
+    # 48x this content. Now the entries are read one at a time and the payloads go to a temporary file.
+    from kb.search.index import build_data, entries
+
+    root = rules_content(tmp_path / "content", 3000)
+    size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+    kb = load_fresh(root)
+    build_data(list(entries(kb))[:50], kb.lexicon).payloads.close()  # the analysis' modules imported first
+    tracemalloc.start()
+    try:
+        data = build_data(entries(kb), kb.lexicon)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    try:
+        assert len(data.payloads) == len(data.docs) == 1 + 300 + 3000  # a document per rule number (section, titles)
+        first = next(iter(data.payloads))
+        assert first.texts and set(first.spans) == set(data.docs[0].langs)
+        assert held <= 38 * size, f"the index holds {held / size:.1f}x the content"
+    finally:
+        data.payloads.close()

@@ -13,13 +13,15 @@ import math
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, groupby, islice
+from pathlib import Path
 from re import Match, Pattern
 
+from kb.model.langs import ordered_langs
 from kb.model.numbers import IN_TEXT
-from kb.search.db import PackedPostings, Payload
+from kb.search.db import PackedPostings, PayloadSpill
 from kb.search.entries import Entry
 from kb.search.text import PLAIN, PLAIN_WORDS, TEXT, LangText, analyse, tokens
 
@@ -85,17 +87,23 @@ class DocInfo:
     number: str | None
     order: int
     boost: float
-    langs: list[str]
-    """Languages of its texts and titles, in display order."""
+    langs: tuple[str, ...]
+    """Languages of its texts and titles, in display order (one tuple shared by the documents of the same ones)."""
     current: bool
     editions: dict[str, str]
+    """Edition id per language (one dict shared by the documents of the same editions: never change it)."""
     bounds: dict[str, array]
     """Language -> [title start, title end, text start, text end, ctx start, ctx end] positions (an `array`: many
     documents)."""
-    heads: dict[str, list[list[int]]]
-    """Language -> terms of each headword (stop words left out), sorted."""
+    heads: dict[str, list[list[int]]] | None
+    """Language -> terms of each headword (stop words left out), sorted; None: no headword (see `headwords`)."""
     cites: list[int] = field(default_factory=list)
     """Documents of the rules its texts cite."""
+
+    def headwords(self) -> dict[str, list[list[int]]]:
+        """Language -> terms of each headword, every language of the document present (an empty list: none)."""
+        heads = self.heads or {}
+        return {lang: heads.get(lang, []) for lang in self.langs}
 
 
 @dataclass(slots=True)
@@ -105,61 +113,98 @@ class IndexData:
     langs: list[str]
     lang_index: dict[str, LangIndex]
     docs: list[DocInfo]
-    payloads: list[Payload]
+    payloads: PayloadSpill
+    """Each document's payload, in a temporary file (`close` it when written)."""
     lexicon: dict = field(default_factory=dict)
     """Translation tables (`kb.search.lexicon`): `{"fr>en": table, "en>fr": table}`, empty without a lexicon."""
 
 
-def build(items: Iterable[Entry], texts: Mapping[str, LangText], order: list[str]) -> IndexData:
-    """Analyse every entry and build the index (`order`: the languages in display order).
+def build(items: Iterable[Entry], lang_text: Callable[[str], LangText], spill: Path | None = None) -> IndexData:
+    """Analyse every entry and build the index (`lang_text`: a language's analysis; `spill`: the folder of the
+    temporary file holding the documents' payloads, the system's temporary folder by default).
 
-    Two passes keep memory low: the first tokenises each document once, keeping only its
-    words' numbers (and its text's token spans) in typed arrays while the vocabulary grows; the second, once the
-    vocabulary and the field lengths are known, turns each document's words into postings, document by document.
+    The entries are read once, one at a time (pass an iterator and none is held): each document is tokenised
+    once, its payload (texts and token spans) written to the spill file, and only its words' numbers, in a
+    typed array, kept while the vocabulary grows. Then, once the vocabulary and the field lengths are known,
+    each document's words become postings, document by document.
     """
-    items = list(items)
-    langs = [lang for lang in order if any(lang in e.texts or lang in e.titles for e in items)]
-    words = {lang: _Words(texts[lang]) for lang in langs}
-    docs, payloads, streams = [], [], []
-    for entry in items:
-        per = [lang for lang in langs if lang in entry.texts or lang in entry.titles]
-        info = DocInfo(
-            entry.kind, entry.id, entry.number, entry.order, KIND_BOOSTS[entry.kind], per, entry.current,
-            entry.editions, {}, {},
-        )  # fmt: skip
-        spans, stream = {}, {}
-        for lang in per:
-            info.bounds[lang], spans[lang], stream[lang] = words[lang].document(entry, lang)
-        docs.append(info)
-        payloads.append(Payload(entry.titles, entry.texts, entry.names, entry.context, spans))
-        streams.append(stream)
-    lang_index, tables = {}, {}
+    words: dict[str, _Words] = {}
+    docs: list[DocInfo] = []
+    payloads = PayloadSpill(spill)
+    heads: list[tuple[int, str, list[tuple[str, ...]]]] = []
+    shared: dict[tuple, object] = {}  # the languages and editions of documents, one object for equal ones
+    names: dict[str, set[tuple[str, int]]] = {}
+    rules: dict[str, int] = {}
+    try:
+        for entry in items:
+            n = len(docs)
+            langs = tuple(dict.fromkeys((*entry.texts, *entry.titles)))
+            per = shared.setdefault(langs, tuple(ordered_langs(langs)))
+            editions = shared.setdefault(("editions", *entry.editions.items()), entry.editions)
+            info = DocInfo(
+                entry.kind, entry.id, entry.number, entry.order, KIND_BOOSTS[entry.kind], per, entry.current,
+                editions, {}, None, _cited(entry),
+            )  # fmt: skip
+            spans = {}
+            for lang in per:
+                if lang not in words:
+                    words[lang] = _Words(lang_text(lang))
+                info.bounds[lang], spans[lang] = words[lang].document(entry, lang, n)
+                if entry.heads.get(lang):
+                    heads.append((n, lang, _head_words(entry.heads[lang], words[lang].lt)))
+            for lang, found in entry.heads.items() if entry.kind == "card" else ():
+                named = names.setdefault(lang, set())
+                named.update((t[TEXT], n) for h in found for t in tokens(h) if len(t[TEXT]) >= 2)
+            if entry.kind == "rule":
+                rules[entry.id] = n
+            docs.append(info)
+            payloads.add(entry.titles, entry.texts, entry.names, entry.context, spans)
+    except BaseException:
+        payloads.close()
+        raise
+    langs = ordered_langs(words)
+    lang_index, tables, term_ofs = {}, {}, {}
     for lang in langs:
-        lang_index[lang], term_of = words[lang].vocabulary()
-        tables[lang] = words[lang].tables(lang_index[lang], term_of)
-        for entry, info in zip(items, docs, strict=True):
-            if lang in info.bounds:
-                info.heads[lang] = _heads(entry.heads.get(lang, ()), texts[lang], term_of)
+        lang_index[lang], term_ofs[lang] = words[lang].vocabulary()
+        tables[lang] = words[lang].tables(lang_index[lang], term_ofs[lang])
+    for n, lang, found in heads:
+        if docs[n].heads is None:
+            docs[n].heads = {}
+        docs[n].heads[lang] = _heads(found, term_ofs[lang])
+    del heads, term_ofs
     concepts = {lang: _concept_docs(docs, lang) for lang in langs}
     norms = {lang: _norms(docs, lang) for lang in langs}
     for lang in langs:
         lang_index[lang].terms = [PackedPostings() for _ in range(len(set(lang_index[lang].forms.values())))]
-    for n, stream in enumerate(streams):
-        for lang, wids in stream.items():
-            terms, keep = lang_index[lang].terms, concepts[lang].get(n)
-            _record(n, wids, docs[n].bounds[lang], norms[lang][n], tables[lang], terms, keep)
-        streams[n] = None  # recorded: the document's words are no longer needed
+    for lang in langs:
+        terms, found = lang_index[lang].terms, words[lang]
+        for n, wids in found.streams():
+            _record(n, wids, docs[n].bounds[lang], norms[lang][n], tables[lang], terms, concepts[lang].get(n))
+        found.flat = array("i")  # recorded: the documents' words are no longer needed
     for lang in langs:
         _idf(lang_index[lang], docs, lang)
-        lang_index[lang].names = _names(items, lang)
+        lang_index[lang].names = sorted(names.get(lang, ()))
         lang_index[lang].concepts = _concepts(lang_index[lang], concepts[lang], docs, lang)
-    _cites(items, docs)
+    _cites(docs, rules)
     return IndexData(langs, lang_index, docs, payloads)
 
 
-def _heads(heads: tuple[str, ...], lt: LangText, terms: dict[str, int]) -> list[list[int]]:
-    """The terms of each headword, stop words left out (a headword with a word never indexed is dropped)."""
-    found = [{terms.get(t[TEXT]) for t in tokens(h) if not lt.is_stop(t[TEXT])} for h in heads]
+def _head_words(heads: tuple[str, ...], lt: LangText) -> list[tuple[str, ...]]:
+    """The folded words of each headword, stop words left out (their terms are known once every text is read)."""
+    return [tuple(dict.fromkeys(t[TEXT] for t in tokens(h) if not lt.is_stop(t[TEXT]))) for h in heads]
+
+
+def _cited(entry: Entry) -> list:
+    """The ids of the rules an entry's texts cite (same edition for a rule of another edition): resolved to
+    documents by `_cites` once every entry is read."""
+    suffix = "@" + entry.id.split("@", 1)[1] if "@" in entry.id else ""
+    cited = {m for text in entry.texts.values() for m in IN_TEXT.findall(text)} - {entry.number}
+    return sorted(c + suffix for c in cited)
+
+
+def _heads(heads: list[tuple[str, ...]], terms: dict[str, int]) -> list[list[int]]:
+    """The terms of each headword's words (a headword with a word never indexed is dropped)."""
+    found = [{terms.get(w) for w in h} for h in heads]
     return [sorted(h) for h in found if h and None not in h]
 
 
@@ -178,9 +223,16 @@ class _Words:
         self.parent: dict[str, str] = {}
         self.surface_forms: dict[str, tuple[str, ...]] = {}
         self.done: set[str] = set()
+        self.flat = array("i")
+        """The numbers of the words of every document's fields, one document after the other."""
+        self.ends = array("q")
+        """Where each document's words end in `flat`."""
+        self.docs = array("i")
+        """The documents whose words `flat` holds, in order."""
 
-    def document(self, entry: Entry, lang: str) -> tuple[array, array, array]:
-        """Tokenise an entry's title, text and context: (field bounds, text token spans, words of the fields)."""
+    def document(self, entry: Entry, lang: str, n: int) -> tuple[array, array]:
+        """Tokenise document `n`'s title, text and context: (field bounds, text token spans); the numbers of the
+        words of its fields are appended to `flat`."""
         title, text, ctx = entry.titles.get(lang, ""), entry.texts.get(lang, ""), entry.context.get(lang, "")
         stream = self._numbers(_pattern(title).findall(title))
         n0, spans, found = len(stream), array("i"), _pattern(text).finditer(text)
@@ -192,7 +244,17 @@ class _Words:
         bounds = array("i", (0, n0, n0 + GAP, n1 + GAP, n1 + 2 * GAP, len(stream) + 2 * GAP))
         if entry.current:
             self.df.update(set(stream))
-        return bounds, spans, stream
+        self.flat.extend(stream)
+        self.ends.append(len(self.flat))
+        self.docs.append(n)
+        return bounds, spans
+
+    def streams(self) -> Iterator[tuple[int, array]]:
+        """(document, the numbers of the words of its fields) of each document tokenised, in order."""
+        start = 0
+        for n, end in zip(self.docs, self.ends, strict=True):
+            yield n, self.flat[start:end]
+            start = end
 
     def _numbers(self, written: list[str]) -> array:
         """The numbers of the words of some tokens as written."""
@@ -348,7 +410,7 @@ def _concept_docs(docs: list[DocInfo], lang: str) -> dict[int, dict[int, float]]
     under = _under(docs)
     counts: dict[int, dict[int, float]] = {}
     for n, d in enumerate(docs):
-        for head in d.heads.get(lang, ()):
+        for head in (d.heads or {}).get(lang, ()):
             if len(head) == 1 and d.current and d.kind in ("rule", "glossary"):
                 for m in [n, *(under.get(d.number, []) if d.kind == "rule" else [])]:
                     counts.setdefault(m, {})
@@ -372,7 +434,7 @@ def _concepts(index: LangIndex, counts: dict[int, dict[int, float]], docs: list[
     under = _under(docs)
     owners: dict[int, list[int]] = {}
     for n, d in enumerate(docs):
-        for head in d.heads.get(lang, ()):
+        for head in (d.heads or {}).get(lang, ()):
             if len(head) == 1 and d.current and d.kind in ("rule", "glossary"):
                 owners.setdefault(head[0], []).append(n)
     common = CONCEPT_DF * sum(1 for d in docs if lang in d.bounds and d.current)
@@ -394,20 +456,7 @@ def _concepts(index: LangIndex, counts: dict[int, dict[int, float]], docs: list[
     return concepts
 
 
-def _names(items: list[Entry], lang: str) -> list[tuple[str, int]]:
-    """(folded name word, document) of every card name and face name in a language, sorted."""
-    found = set()
-    for n, e in enumerate(items):
-        if e.kind == "card":
-            for head in e.heads.get(lang, ()):
-                found |= {(t[TEXT], n) for t in tokens(head) if len(t[TEXT]) >= 2}
-    return sorted(found)
-
-
-def _cites(items: list[Entry], docs: list[DocInfo]) -> None:
-    """Link each document to the rules its texts cite (same edition for a rule of another edition)."""
-    where = {e.id: n for n, e in enumerate(items) if e.kind == "rule"}
-    for n, e in enumerate(items):
-        suffix = "@" + e.id.split("@", 1)[1] if "@" in e.id else ""
-        cited = {m for text in e.texts.values() for m in IN_TEXT.findall(text)} - {e.number}
-        docs[n].cites = sorted(where[c + suffix] for c in cited if c + suffix in where)
+def _cites(docs: list[DocInfo], rules: dict[str, int]) -> None:
+    """Link each document to the rules its texts cite (`_cited`: their ids; `rules`: id -> document)."""
+    for d in docs:
+        d.cites = sorted(rules[c] for c in d.cites if c in rules)

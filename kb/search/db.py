@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import marshal
+import os
 import sqlite3
+import tempfile
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -95,18 +98,61 @@ class Payload:
     bytes)."""
 
 
+class PayloadSpill:
+    """The payloads of an index being built, in a temporary file (nameless, gone when closed or when the process
+    ends), read back in document order: the texts and token spans of every document are never all in memory."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self._file = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 (closed by `close`, or with the process)
+        self._ends = array("q")
+
+    def add(self, titles: dict, texts: dict, names: dict | None, context: dict, spans: dict[str, array]) -> None:
+        """Append a document's payload."""
+        raw = {lang: s.tobytes() for lang, s in spans.items()}  # raw: a giant text's spans are millions
+        self._file.write(marshal.dumps((titles, texts, names, context, raw)))
+        self._ends.append(self._file.tell())
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def blobs(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
+        """The stored form of documents `start` to `stop` (the end by default), as the index file holds them."""
+        self._file.flush()
+        fd, ends = self._file.fileno(), self._ends
+        for n in range(start, len(ends) if stop is None else min(stop, len(ends))):
+            at = ends[n - 1] if n else 0
+            yield os.pread(fd, ends[n] - at, at)
+
+    def __iter__(self) -> Iterator[Payload]:
+        return map(load_payload, self.blobs())
+
+    def close(self) -> None:
+        """Remove the file."""
+        self._file.close()
+
+
+def load_payload(blob: bytes) -> Payload:
+    """A payload from its stored form."""
+    titles, texts, names, context, raw = marshal.loads(blob)
+    spans = {}
+    for lang, data in raw.items():
+        spans[lang] = array("i")
+        spans[lang].frombytes(data)
+    return Payload(titles, texts, names, context, spans)
+
+
 def write(path: Path | str, data: IndexData) -> sqlite3.Connection:
     """Write the index into a new SQLite file (or `:memory:`); return the open connection."""
     db = sqlite3.connect(str(path), check_same_thread=False)
     db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
-    brief = [(d.kind, d.key, d.number, d.order, d.boost, d.langs, d.current, d.editions) for d in data.docs]
+    brief = [(d.kind, d.key, d.number, d.order, d.boost, list(d.langs), d.current, d.editions) for d in data.docs]
     stops = {lang: sorted(li.stops) for lang, li in data.lang_index.items()}
     meta = {"langs": data.langs, "stops": stops, "n": {lang: _count(data, lang) for lang in data.langs}}
     rows = [("meta", json.dumps(meta)), ("brief", marshal.dumps(brief)), ("lexicon", json.dumps(data.lexicon))]
     db.executemany("INSERT INTO meta VALUES (?, ?)", rows)
     db.executemany(
         "INSERT INTO docs VALUES (?, ?, ?)",
-        ((n, _dump_info(d), _dump_payload(p)) for n, (d, p) in enumerate(zip(data.docs, data.payloads, strict=True))),
+        ((n, _dump_info(d), blob) for n, (d, blob) in enumerate(zip(data.docs, data.payloads.blobs(), strict=True))),
     )
     for lang, li in data.lang_index.items():
         db.executemany(
@@ -141,12 +187,7 @@ def _dump_postings(packed: PackedPostings) -> bytes:
 
 
 def _dump_info(d: DocInfo) -> bytes:
-    return marshal.dumps(({lang: b.tolist() for lang, b in d.bounds.items()}, d.heads, d.cites))
-
-
-def _dump_payload(p: Payload) -> bytes:
-    spans = {lang: array("i", s).tobytes() for lang, s in p.spans.items()}  # raw: a giant text's are millions
-    return marshal.dumps((p.titles, p.texts, p.names, p.context, spans))
+    return marshal.dumps(({lang: b.tolist() for lang, b in d.bounds.items()}, d.headwords(), d.cites))
 
 
 def correctable(word: str, lang_stops) -> bool:
@@ -262,12 +303,7 @@ class Reader:
 
     def payload(self, n: int) -> Payload:
         """Titles, texts, names, context and token spans of a document."""
-        titles, texts, names, context, raw = marshal.loads(self._one("SELECT payload FROM docs WHERE n=?", (n,))[0])
-        spans = {}
-        for lang, data in raw.items():
-            spans[lang] = array("i")
-            spans[lang].frombytes(data)
-        return Payload(titles, texts, names, context, spans)
+        return load_payload(self._one("SELECT payload FROM docs WHERE n=?", (n,))[0])
 
     def with_number(self, number: str) -> list[int]:
         """Documents of a rule number and of the numbers under it (`120` -> 120, 120.1, 120.1a…)."""

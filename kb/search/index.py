@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -80,16 +80,14 @@ def lang_text(lang: str) -> LangText:
     return LangText(lang, stem, stops, NEGATIONS.get(lang, ()))
 
 
-def build_data(items: Iterable, lexicon=None):
+def build_data(items: Iterable, lexicon=None, spill: Path | None = None):
     """Analyse entries into an `IndexData` (every language of the entries, in display order), with the translation
-    tables of a lexicon (`kb.link.lexicon.Lexicon`, None for none)."""
-    from kb.model.langs import ordered_langs
+    tables of a lexicon (`kb.link.lexicon.Lexicon`, None for none). The entries are read once: pass an iterator
+    and none of them is kept. `spill`: where the payloads' temporary file goes (see `kb.search.build.build`)."""
     from kb.search.build import build
     from kb.search.lexicon import tables
 
-    items = list(items)
-    langs = ordered_langs(lang for e in items for lang in (*e.texts, *e.titles))
-    data = build(items, {lang: lang_text(lang) for lang in langs}, langs)
+    data = build(items, lang_text, spill)
     data.lexicon = tables(lexicon, data, lang_text)
     return data
 
@@ -99,7 +97,11 @@ def write_index(folder: Path, items: Iterable, lexicon=None) -> None:
     from kb.search.db import FILE
 
     folder.mkdir(parents=True, exist_ok=True)
-    write(folder / FILE, build_data(items, lexicon)).close()
+    data = build_data(items, lexicon, folder)
+    try:
+        write(folder / FILE, data).close()
+    finally:
+        data.payloads.close()
 
 
 # --- index life cycle -----------------------------------------------------------------------------------
@@ -111,8 +113,8 @@ def index_key(content: Path) -> str:
 
 
 def publish(root: Path, key: str, items: Iterable, lexicon=None) -> Path:
-    """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
-    items = list(items)
+    """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions (the
+    entries are read once)."""
     return _publish(root, key, lambda folder: write_index(folder, items, lexicon))
 
 
@@ -124,13 +126,15 @@ def ensure_index(content: Path, kb=None) -> Path:
         return root / live[1]
     if kb is not None:
         return publish(root, key, entries(kb), kb.lexicon)
-    items, lexicon = _entries_of(_load(content))  # the knowledge base is freed before the index is built
+    items, lexicon = _entries_of(_load(content))  # the knowledge base is freed once its entries are read
     return publish(root, key, items, lexicon)
 
 
-def _entries_of(kb) -> tuple[list, object]:
-    """The search entries of a knowledge base and its lexicon (all the index needs of it)."""
-    return list(entries(kb)), kb.lexicon
+def _entries_of(kb) -> tuple[Iterator, object]:
+    """The search entries of a knowledge base, one at a time, and its lexicon (all the index needs of it): the
+    iterator holds the knowledge base alone (pass the only reference), so it is freed once the last entry is read,
+    before the postings are made."""
+    return entries(kb), kb.lexicon
 
 
 def _load(content: Path):
@@ -147,7 +151,7 @@ def open_index(content: Path, kb=None) -> SearchIndex:
             folder = ensure_index(content, kb)
         except IndexNotWritable as err:
             kb = kb if kb is not None else _load(content)
-            return SearchIndex(Reader(write(":memory:", build_data(entries(kb), kb.lexicon))), unsaved=str(err))
+            return SearchIndex(_in_memory(entries(kb), kb.lexicon), unsaved=str(err))
         try:
             return SearchIndex(Reader.open(folder))
         except sqlite3.Error:
@@ -158,7 +162,16 @@ def open_index(content: Path, kb=None) -> SearchIndex:
 
 def memory_index(items: Iterable, lexicon=None) -> SearchIndex:
     """An index of some entries (and a lexicon's translation tables), in memory only."""
-    return SearchIndex(Reader(write(":memory:", build_data(items, lexicon))))
+    return SearchIndex(_in_memory(items, lexicon))
+
+
+def _in_memory(items: Iterable, lexicon) -> Reader:
+    """A reader of an index built in memory."""
+    data = build_data(items, lexicon)
+    try:
+        return Reader(write(":memory:", data))
+    finally:
+        data.payloads.close()
 
 
 # --- searching ------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 
 from kb.model.numbers import TYPED_PATTERN
@@ -79,8 +80,9 @@ def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | No
             for lang, li in data.lang_index.items()
         }
         _dump(folder / f"terms-{k}.json", part)
+    payloads = iter(data.payloads)
     for k in range(0, len(data.payloads), CHUNK):
-        chunk = [_payload(p, d) for p, d in zip(data.payloads[k : k + CHUNK], data.docs[k : k + CHUNK], strict=True)]
+        chunk = [_payload(p, d) for p, d in zip(islice(payloads, CHUNK), data.docs[k : k + CHUNK], strict=True)]
         _dump(folder / f"docs-{k // CHUNK}.json", chunk)
     return {"docs": len(data.docs), "shards": shards}
 
@@ -106,7 +108,7 @@ def _docs(data: IndexData, url_of) -> dict:
         "url": [url_of(n) for n in range(len(docs))],
         "boost": [d.boost for d in docs],
         "langs": [d.langs for d in docs],
-        "heads": [d.heads for d in docs],
+        "heads": [d.headwords() for d in docs],
         "cites": [d.cites for d in docs],
     }
 
