@@ -256,3 +256,22 @@ def test_the_search_index_holds_neither_the_entries_nor_their_payloads(tmp_path)
         assert held <= 38 * size, f"the index holds {held / size:.1f}x the content"
     finally:
         data.payloads.close()
+
+
+def test_the_site_index_writes_a_giant_text_without_a_list_of_its_token_spans(tmp_path):
+    # Its token spans (two numbers a token) became one list of Python ints to be written as JSON: 36 bytes a number.
+    from kb.search.index import build_data, entries
+    from kb.search.static import write_static
+
+    body = " ".join(f"le joueur pioche l’étape {i}." for i in range(40_000))
+    path = write(tmp_path / "en" / "cr-giant.txt", f"100.1. A rule.\n\n100.2. {body}\n\n100.3. See rule 100.2.\n")
+    size = path.stat().st_size
+    data = build_data(entries(load_fresh(tmp_path)))
+    tracemalloc.start()
+    try:
+        write_static(tmp_path / "search", data, lambda n: f"page-{n}")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        data.payloads.close()
+    assert peak <= 20 * size, f"peak {peak / size:.1f}x the file"  # 37.8x before, 15.2x now

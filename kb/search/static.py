@@ -23,6 +23,8 @@ FORMAT = 2
 """Version of the files' layout, checked by the JavaScript (2: postings as flat arrays)."""
 CHUNK = 64
 """Documents per text chunk."""
+SPANS_STEP = 65_536
+"""Token span numbers of a document written at a time."""
 SHARD_BYTES = 80_000
 """Approximate size of a postings shard."""
 
@@ -82,14 +84,17 @@ def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | No
         _dump(folder / f"terms-{k}.json", part)
     payloads = iter(data.payloads)
     for k in range(0, len(data.payloads), CHUNK):
-        chunk = [_payload(p, d) for p, d in zip(islice(payloads, CHUNK), data.docs[k : k + CHUNK], strict=True)]
-        _dump(folder / f"docs-{k // CHUNK}.json", chunk)
+        with (folder / f"docs-{k // CHUNK}.json").open("w", encoding="utf-8") as f:
+            for m, (p, d) in enumerate(zip(islice(payloads, CHUNK), data.docs[k : k + CHUNK], strict=True)):
+                f.write("," if m else "[")
+                _write_payload(f, p, d)
+            f.write("]")
     return {"docs": len(data.docs), "shards": shards}
 
 
 def _dump(path: Path, value) -> None:
     """Write compact JSON (floats as Python writes them: JavaScript reads back the same numbers)."""
-    path.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    path.write_text(_compact(value), encoding="utf-8")
 
 
 def _shard_count(data: IndexData) -> int:
@@ -144,5 +149,18 @@ def _lists(arrays: dict) -> dict:
     return {key: a.tolist() for key, a in arrays.items()}
 
 
-def _payload(p, d) -> list:
-    return [p.titles, p.texts, p.names, p.context, _lists(p.spans), _lists(d.bounds)]
+def _write_payload(f, p, d) -> None:
+    """A document's `[titles, texts, names, context, spans, bounds]`, as `_dump` would write it, its token spans
+    written SPANS_STEP numbers at a time: a giant text's are millions, never one list of Python ints."""
+    head = _compact([p.titles, p.texts, p.names, p.context])
+    f.write(head[:-1] + ",{")
+    for n, (lang, spans) in enumerate(p.spans.items()):
+        f.write(("," if n else "") + _compact(lang) + ":[")
+        for k in range(0, len(spans), SPANS_STEP):
+            f.write(("," if k else "") + _compact(spans[k : k + SPANS_STEP].tolist())[1:-1])
+        f.write("]")
+    f.write("}," + _compact(_lists(d.bounds)) + "]")
+
+
+def _compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
