@@ -897,3 +897,25 @@ for (const q of JSON.parse(readFileSync(questions, "utf8"))) {
 }
 console.log(JSON.stringify(out));
 """
+
+
+def test_the_payload_spill_reads_back_what_was_added_in_any_order_of_turns(tmp_path):
+    from array import array
+
+    from kb.search.db import PayloadSpill, load_payload
+
+    spill = PayloadSpill(tmp_path)
+    try:
+        assert list(tmp_path.iterdir()) == []  # nameless: nothing left behind, even if the process dies
+        spill.add({"en": "T0"}, {"en": "text 0"}, None, {}, {"en": array("i", [0, 4])})
+        spill.add({}, {"fr": "texte ’1’"}, {"fr": "Nom"}, {"fr": "ctx"}, {"fr": array("i", range(200_000))})
+        first, second = spill.blobs(), iter(spill)
+        assert next(second).texts == {"en": "text 0"}
+        blob = next(first)
+        assert next(second).spans["fr"] == array("i", range(200_000))  # readers take turns
+        spill.add({"en": "T2"}, {"en": "text 2"}, None, {}, {"en": array("i")})  # added after a read
+        assert [p.titles for p in spill] == [{"en": "T0"}, {}, {"en": "T2"}] and len(spill) == 3
+        assert next(first) == list(spill.blobs(1, 2))[0] and blob == next(spill.blobs())
+        assert [p.names for p in map(load_payload, spill.blobs(1))] == [{"fr": "Nom"}, None]
+    finally:
+        spill.close()

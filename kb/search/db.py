@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import marshal
-import os
 import sqlite3
 import tempfile
 from array import array
@@ -109,19 +108,23 @@ class PayloadSpill:
     def add(self, titles: dict, texts: dict, names: dict | None, context: dict, spans: dict[str, array]) -> None:
         """Append a document's payload."""
         raw = {lang: s.tobytes() for lang, s in spans.items()}  # raw: a giant text's spans are millions
-        self._file.write(marshal.dumps((titles, texts, names, context, raw)))
-        self._ends.append(self._file.tell())
+        blob = marshal.dumps((titles, texts, names, context, raw))
+        end = self._ends[-1] if self._ends else 0
+        self._file.seek(end)  # after a read (a no-op otherwise)
+        self._file.write(blob)
+        self._ends.append(end + len(blob))
 
     def __len__(self) -> int:
         return len(self._ends)
 
     def blobs(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
-        """The stored form of documents `start` to `stop` (the end by default), as the index file holds them."""
-        self._file.flush()
-        fd, ends = self._file.fileno(), self._ends
+        """The stored form of documents `start` to `stop` (the end by default), as the index file holds them; each
+        read seeks first, so that readers may take turns."""
+        f, ends = self._file, self._ends
         for n in range(start, len(ends) if stop is None else min(stop, len(ends))):
             at = ends[n - 1] if n else 0
-            yield os.pread(fd, ends[n] - at, at)
+            f.seek(at)
+            yield f.read(ends[n] - at)
 
     def __iter__(self) -> Iterator[Payload]:
         return map(load_payload, self.blobs())
