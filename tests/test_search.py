@@ -919,3 +919,17 @@ def test_the_payload_spill_reads_back_what_was_added_in_any_order_of_turns(tmp_p
         assert [p.names for p in map(load_payload, spill.blobs(1))] == [{"fr": "Nom"}, None]
     finally:
         spill.close()
+
+
+def test_packed_postings_widen_their_arrays_when_a_value_needs_it():
+    from kb.search.db import PackedPostings
+
+    p = PackedPostings()
+    p.add_positions([0, 7, 65_535])
+    p.add_mask(1)
+    p.add_mask(255)
+    assert (p.flat.typecode, p.masks.typecode) == ("H", "B")  # two bytes a position, one a mask, while they fit
+    p.add_positions([3, 65_536, 2_000_000])
+    p.add_mask(1 << 30)
+    assert (p.flat.typecode, p.masks.typecode) == ("i", "i")
+    assert p.flat.tolist() == [0, 7, 65_535, 3, 65_536, 2_000_000] and p.masks.tolist() == [1, 255, 1 << 30]

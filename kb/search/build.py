@@ -377,9 +377,9 @@ def _record(n: int, wids: array, bounds: array, norms: tuple, tables: tuple, ter
             p.titles.extend((len(p.docs), plain * (K1 + 1) / (plain + K1), title_mask))
         p.docs.append(n)
         p.impacts.append(pseudo * (K1 + 1) / (pseudo + K1))
-        p.flat.extend(positions)
+        p.add_positions(positions)
         p.counts.append(len(positions))
-        p.masks.append(mask)
+        p.add_mask(mask)
         if keep is not None:
             keep[term] = tf1 + tf0
 

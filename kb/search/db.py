@@ -69,12 +69,24 @@ class PackedPostings:
     impacts: array = field(default_factory=lambda: array("d"))
     counts: array = field(default_factory=lambda: array("B"))
     """Number of positions of each document in `flat` (at most MAX_POSITIONS)."""
-    flat: array = field(default_factory=lambda: array("i"))
-    """Positions of every document, one after the other."""
-    masks: array = field(default_factory=lambda: array("i"))
-    """Masks of the words as written (31 bits at most: a 32-bit int holds them)."""
+    flat: array = field(default_factory=lambda: array("H"))
+    """Positions of every document, one after the other (two bytes each until one needs four: `add_positions`)."""
+    masks: array = field(default_factory=lambda: array("B"))
+    """Masks of the words as written (31 bits at most; a byte each until one needs four: `add_mask`)."""
     titles: array = field(default_factory=lambda: array("d"))
     """Flat [index, impact, title mask, …] (indexes and masks are exact in a double)."""
+
+    def add_positions(self, positions: list[int]) -> None:
+        """Append a document's positions to `flat` (made an array of 32-bit ints when one is over 65,535)."""
+        if positions[-1] > 65_535 and self.flat.typecode == "H":  # positions ascend: the last is the largest
+            self.flat = array("i", self.flat)
+        self.flat.extend(positions)
+
+    def add_mask(self, mask: int) -> None:
+        """Append a document's mask (`masks` made an array of 32-bit ints when one is over 255)."""
+        if mask > 255 and self.masks.typecode == "B":
+            self.masks = array("i", self.masks)
+        self.masks.append(mask)
 
     def unpack(self) -> Postings:
         """The postings as the index files hold them (Python lists)."""
