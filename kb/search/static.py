@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
 from kb.model.numbers import TYPED_PATTERN
 from kb.search import build, lookup, rank, results
-from kb.search.build import IndexData
+from kb.search.build import DocInfo, IndexData
 from kb.search.db import FUZZY_MAX_LEN, FUZZY_MIN
 
 FORMAT = 2
 """Version of the files' layout, checked by the JavaScript (2: postings as flat arrays)."""
 CHUNK = 64
 """Documents per text chunk."""
+COLUMN_STEP = 4096
+"""Documents of a column of `core.json` written at a time."""
 SPANS_STEP = 65_536
 """Token span numbers of a document written at a time."""
 SHARD_BYTES = 80_000
@@ -72,10 +75,11 @@ def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | No
         "shards": shards,
         "chunk": CHUNK,
         "docs": _docs(data, url_of),
-        "lang": {lang: _lang(li, sum(lang in d.bounds for d in data.docs)) for lang, li in data.lang_index.items()},
-        "lexicon": data.lexicon,
+        "lang": {lang: _lang_of(data, lang) for lang in data.lang_index},
+        "lexicon": lambda: data.lexicon,
     }
-    _dump(folder / "core.json", core)
+    with (folder / "core.json").open("w", encoding="utf-8") as f:
+        _write_object(f, core)
     for k in range(shards):
         part = {
             lang: {str(t): _postings(li.terms[t]) for t in range(k, len(li.terms), shards)}
@@ -103,19 +107,63 @@ def _shard_count(data: IndexData) -> int:
     return max(1, min(256, size // SHARD_BYTES + 1))
 
 
-def _docs(data: IndexData, url_of) -> dict:
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Per-document columns, written a part at a time (see `_write_object`)."""
+
+    count: int
+    """Number of documents."""
+    parts: dict[str, Callable[[int, int], list]]
+    """Column name -> the call that makes the part of the column from one document to another."""
+
+
+def _docs(data: IndexData, url_of) -> _Columns:
     """Per-document columns: kind, key, number, page, boost, languages, headwords, citations."""
     docs = data.docs
-    return {
-        "kind": [d.kind for d in docs],
-        "key": [d.key for d in docs],
-        "number": [d.number for d in docs],
-        "url": [url_of(n) for n in range(len(docs))],
-        "boost": [d.boost for d in docs],
-        "langs": [d.langs for d in docs],
-        "heads": [d.headwords() for d in docs],
-        "cites": [d.cites for d in docs],
-    }
+
+    def column(value: Callable) -> Callable[[int, int], list]:
+        return lambda a, b: [value(d) for d in docs[a:b]]
+
+    return _Columns(
+        len(docs),
+        {
+            "kind": column(lambda d: d.kind),
+            "key": column(lambda d: d.key),
+            "number": column(lambda d: d.number),
+            "url": lambda a, b: [url_of(n) for n in range(a, b)],
+            "boost": column(lambda d: d.boost),
+            "langs": column(lambda d: d.langs),
+            "heads": column(DocInfo.headwords),
+            "cites": column(lambda d: d.cites),
+        },
+    )
+
+
+def _lang_of(data: IndexData, lang: str) -> Callable[[], dict]:
+    """The call that makes a language's tables."""
+    return lambda: _lang(data.lang_index[lang], sum(lang in d.bounds for d in data.docs))
+
+
+def _write_object(f, value: dict) -> None:
+    """Write an object as `_dump` would, each part made as it is written (never the whole text at once): a dict is
+    an object of its own, `_Columns` an object of lists written COLUMN_STEP documents at a time, a call makes its
+    value."""
+    f.write("{")
+    for k, (key, part) in enumerate(value.items()):
+        f.write(("," if k else "") + _compact(key) + ":")
+        if isinstance(part, dict):
+            _write_object(f, part)
+        elif isinstance(part, _Columns):
+            f.write("{")
+            for m, (name, make) in enumerate(part.parts.items()):
+                f.write(("," if m else "") + _compact(name) + ":[")
+                for a in range(0, part.count, COLUMN_STEP):
+                    f.write(("," if a else "") + _compact(make(a, min(part.count, a + COLUMN_STEP)))[1:-1])
+                f.write("]")
+            f.write("}")
+        else:
+            f.write(_compact(part() if callable(part) else part))
+    f.write("}")
 
 
 def _lang(li, n: int) -> dict:
