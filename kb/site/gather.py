@@ -231,6 +231,8 @@ def search_langs(kb: KnowledgeBase, langs: list[str]) -> list[str]:
 
 def preview_text(rule: Rule) -> str:
     """The text shown when hovering a reference to the rule."""
+    if not rule.title and "\n" not in rule.text and len(rule.text) <= PREVIEW_CHARS:
+        return rule.text  # most rules: their text itself, not a copy
     text = " ".join(p for p in (rule.title, rule.text.replace("\n", " ")) if p)
     return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1].rstrip() + "…"
 
@@ -294,6 +296,7 @@ def _rule_pages(data: SiteData, numbers: list[str], diffs: dict) -> None:
         if len(head) == 3:
             groups[head].append(number)
     primary = {lang: data.kb.primary[lang].id for lang in data.kb.primary}
+    shared: dict[tuple, dict] = {}  # equal small maps of rows (no fallback, no citation), one object for all
     for head, members in groups.items():
         rows = []
         for number in members:
@@ -306,6 +309,10 @@ def _rule_pages(data: SiteData, numbers: list[str], diffs: dict) -> None:
                 data.fallbacks.setdefault(lang, []).append((number, ed))
             kind = next(r.kind for r in aligned.values())
             cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
+            if not fallback:
+                fallback = shared.setdefault(("fallback",), fallback)
+            if not any(cited.values()):
+                cited = shared.setdefault(("cited", *cited), cited)
             mentions = tuple(m for lang in data.langs for m in data.mentions.get((lang, number), ()))
             rows.append(Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple(dict.fromkeys(mentions))))
         _add_orphans(data, head, rows)
