@@ -100,10 +100,13 @@ class DocInfo:
     cites: list[int] = field(default_factory=list)
     """Documents of the rules its texts cite."""
 
+    def heads_in(self, lang: str) -> list[list[int]]:
+        """The terms of each headword in a language (empty: none)."""
+        return self.heads.get(lang, []) if self.heads else []
+
     def headwords(self) -> dict[str, list[list[int]]]:
         """Language -> terms of each headword, every language of the document present (an empty list: none)."""
-        heads = self.heads or {}
-        return {lang: heads.get(lang, []) for lang in self.langs}
+        return {lang: self.heads_in(lang) for lang in self.langs}
 
 
 @dataclass(slots=True)
@@ -132,15 +135,16 @@ def build(items: Iterable[Entry], lang_text: Callable[[str], LangText], spill: P
     docs: list[DocInfo] = []
     payloads = PayloadSpill(spill)
     heads: list[tuple[int, str, list[tuple[str, ...]]]] = []
-    shared: dict[tuple, object] = {}  # the languages and editions of documents, one object for equal ones
+    same_langs: dict[tuple[str, ...], tuple[str, ...]] = {}  # languages as met -> in display order, one tuple
+    same_editions: dict[tuple, dict[str, str]] = {}  # equal editions of documents: one dict
     names: dict[str, set[tuple[str, int]]] = {}
     rules: dict[str, int] = {}
     try:
         for entry in items:
             n = len(docs)
             langs = tuple(dict.fromkeys((*entry.texts, *entry.titles)))
-            per = shared.setdefault(langs, tuple(ordered_langs(langs)))
-            editions = shared.setdefault(("editions", *entry.editions.items()), entry.editions)
+            per = same_langs.setdefault(langs, tuple(ordered_langs(langs)))
+            editions = same_editions.setdefault(tuple(entry.editions.items()), entry.editions)
             info = DocInfo(
                 entry.kind, entry.id, entry.number, entry.order, KIND_BOOSTS[entry.kind], per, entry.current,
                 editions, {}, None, _cited(entry),
@@ -410,7 +414,7 @@ def _concept_docs(docs: list[DocInfo], lang: str) -> dict[int, dict[int, float]]
     under = _under(docs)
     counts: dict[int, dict[int, float]] = {}
     for n, d in enumerate(docs):
-        for head in (d.heads or {}).get(lang, ()):
+        for head in d.heads_in(lang):
             if len(head) == 1 and d.current and d.kind in ("rule", "glossary"):
                 for m in [n, *(under.get(d.number, []) if d.kind == "rule" else [])]:
                     counts.setdefault(m, {})
@@ -434,7 +438,7 @@ def _concepts(index: LangIndex, counts: dict[int, dict[int, float]], docs: list[
     under = _under(docs)
     owners: dict[int, list[int]] = {}
     for n, d in enumerate(docs):
-        for head in (d.heads or {}).get(lang, ()):
+        for head in d.heads_in(lang):
             if len(head) == 1 and d.current and d.kind in ("rule", "glossary"):
                 owners.setdefault(head[0], []).append(n)
     common = CONCEPT_DF * sum(1 for d in docs if lang in d.bounds and d.current)

@@ -116,25 +116,30 @@ class PayloadSpill:
     def __init__(self, folder: Path | None = None) -> None:
         self._file = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 (closed by `close`, or with the process)
         self._ends = array("q")
+        self._at_end = True
+        """Whether the file's position is its end (false after a read)."""
 
     def add(self, titles: dict, texts: dict, names: dict | None, context: dict, spans: dict[str, array]) -> None:
         """Append a document's payload."""
         raw = {lang: s.tobytes() for lang, s in spans.items()}  # raw: a giant text's spans are millions
         blob = marshal.dumps((titles, texts, names, context, raw))
         end = self._ends[-1] if self._ends else 0
-        self._file.seek(end)  # after a read (a no-op otherwise)
+        if not self._at_end:  # a seek flushes the write buffer: only after a read
+            self._file.seek(end)
+            self._at_end = True
         self._file.write(blob)
         self._ends.append(end + len(blob))
 
     def __len__(self) -> int:
         return len(self._ends)
 
-    def blobs(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
-        """The stored form of documents `start` to `stop` (the end by default), as the index file holds them; each
-        read seeks first, so that readers may take turns."""
+    def blobs(self) -> Iterator[bytes]:
+        """The stored form of each document, in order, as the index file holds it; each read seeks first, so that
+        readers may take turns."""
         f, ends = self._file, self._ends
-        for n in range(start, len(ends) if stop is None else min(stop, len(ends))):
+        for n in range(len(ends)):
             at = ends[n - 1] if n else 0
+            self._at_end = False
             f.seek(at)
             yield f.read(ends[n] - at)
 

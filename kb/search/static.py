@@ -156,10 +156,8 @@ def _write_object(f, value: dict) -> None:
         elif isinstance(part, _Columns):
             f.write("{")
             for m, (name, make) in enumerate(part.parts.items()):
-                f.write(("," if m else "") + _compact(name) + ":[")
-                for a in range(0, part.count, COLUMN_STEP):
-                    f.write(("," if a else "") + _compact(make(a, min(part.count, a + COLUMN_STEP)))[1:-1])
-                f.write("]")
+                f.write(("," if m else "") + _compact(name) + ":")
+                _write_list(f, part.count, make, COLUMN_STEP)
             f.write("}")
         else:
             f.write(_compact(part() if callable(part) else part))
@@ -203,11 +201,17 @@ def _write_payload(f, p, d) -> None:
     head = _compact([p.titles, p.texts, p.names, p.context])
     f.write(head[:-1] + ",{")
     for n, (lang, spans) in enumerate(p.spans.items()):
-        f.write(("," if n else "") + _compact(lang) + ":[")
-        for k in range(0, len(spans), SPANS_STEP):
-            f.write(("," if k else "") + _compact(spans[k : k + SPANS_STEP].tolist())[1:-1])
-        f.write("]")
+        f.write(("," if n else "") + _compact(lang) + ":")
+        _write_list(f, len(spans), lambda a, b, spans=spans: spans[a:b].tolist(), SPANS_STEP)
     f.write("}," + _compact(_lists(d.bounds)) + "]")
+
+
+def _write_list(f, count: int, make: Callable[[int, int], list], step: int) -> None:
+    """Write a list of `count` items as `_dump` would, `make(a, b)` giving items a to b, `step` items at a time."""
+    f.write("[")
+    for a in range(0, count, step):
+        f.write(("," if a else "") + _compact(make(a, min(count, a + step)))[1:-1])
+    f.write("]")
 
 
 def _compact(value) -> str:
