@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import hashlib
 import itertools
 import os
 import pickle
@@ -29,6 +28,7 @@ from kb import __version__
 from kb.model.base import KnowledgeBase
 from kb.model.links import edition_rules
 from kb.model.records import FrozenMap
+from kb.sources.hashing import sha256
 from kb.sources.paths import PACKAGE, build_dir
 
 KEEP = 4
@@ -38,7 +38,7 @@ KEEP = 4
 @cache
 def code_hash() -> str:
     """Hash of kb's own Python files: a change in the code invalidates every cache."""
-    digest = hashlib.sha256(__version__.encode())
+    digest = sha256(__version__.encode())
     for path in sorted(PACKAGE.rglob("*.py")):
         digest.update(path.relative_to(PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
@@ -47,7 +47,7 @@ def code_hash() -> str:
 
 def cache_file(content: Path, content_hash: str) -> Path:
     """Where the knowledge base of this content would be cached."""
-    key = hashlib.sha256(f"{content_hash}\0{code_hash()}\0{content}".encode("utf-8", "surrogateescape"))
+    key = sha256(f"{content_hash}\0{code_hash()}\0{content}".encode("utf-8", "surrogateescape"))
     return build_dir(content) / "cache" / f"kb-{key.hexdigest()[:32]}.pickle"
 
 

@@ -16,10 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Indel
-from rapidfuzz.utils import default_process
-
 from kb.model.lineage import EditionLinks, Lineage, Link
 
 if TYPE_CHECKING:
@@ -100,6 +96,8 @@ def _fold(text: str) -> str:
 
 def _key(text: str, numbers: bool = True) -> str:
     """Return the similarity key of a text: lowercase words only, rule numbers masked when there may be some."""
+    from rapidfuzz.utils import default_process  # here, not above: a process that links no editions never loads it
+
     key = default_process(text)
     return _RULE_NUMBER.sub("#", key) if numbers else key
 
@@ -111,6 +109,8 @@ def _is_placeholder(text: str) -> bool:
 
 def _similarity(a: str, b: str, bag_a: frozenset[str], bag_b: frozenset[str]) -> float:
     """Score two keys 0-100: edit similarity and word containment; headings only when (nearly) identical."""
+    from rapidfuzz import fuzz
+
     if a == b:
         return 100.0
     if min(len(bag_a), len(bag_b)) < TITLE_WORDS:
@@ -161,6 +161,8 @@ def _prepare(rules: Sequence[Rule]) -> _Edition:
 
 def _near(old: _Edition, olds: list[int], new: _Edition, news: list[int]) -> dict[int, list[int]]:
     """Return, per old rule, the new rules whose texts start or end alike (cheap: 64 characters compared)."""
+    from rapidfuzz import fuzz, process
+
     found: dict[int, list[int]] = {}
     if not olds or not news:
         return found
@@ -273,6 +275,8 @@ class _Matcher:
 
     def headings(self) -> None:
         """Match headings (and rules with subrules) by title, by parent and by where the rules under them went."""
+        from rapidfuzz import fuzz, process
+
         old, new = self.old, self.new
         olds = [o for o in old.headings if o not in self.o2n]
         news = [n for n in new.headings if n not in self.n2o]
@@ -345,6 +349,8 @@ class _Matcher:
                found: dict[int, list[tuple[int, float]]], near: list[int]) -> None:  # fmt: skip
         """Attach `i` to a matched rule: a nearby sibling's counterpart whose text holds i's words and explains it
         better, else one of `near` with nearly the same text (a rule generalised to cover two)."""
+        from rapidfuzz import fuzz
+
         if mine.words[i] < TITLE_WORDS:
             return
         words = mine.bag(i)
@@ -479,6 +485,8 @@ def match_edition(extract: Sequence[Rule], editions: Sequence[tuple[str, Sequenc
 
 def match_text(quoted: str, rules: Sequence[Rule]) -> tuple[str, float] | None:
     """Find the rule whose text best matches a quoted text, a leading rule number ignored: (number, score in [0, 1])."""
+    from rapidfuzz import fuzz, process
+
     key = _key(_LEADING_NUMBER.sub("", quoted, count=1))
     texts = [(r.number, r.title if r.kind in _HEAD else r.text) for r in rules]
     live = [(num, _key(text)) for num, text in texts if not _is_placeholder(text)]
@@ -496,6 +504,8 @@ def word_diff(old_text: str, new_text: str) -> tuple[tuple[str, str], ...]:
     A longest common subsequence of the words (rapidfuzz's Indel opcodes, in C): between two equal runs, what
     the old text loses comes first, then what the new one gains.
     """
+    from rapidfuzz.distance import Indel
+
     a, b = _DIFF_TOKEN.findall(old_text), _DIFF_TOKEN.findall(new_text)
     ops: list[tuple[str, str]] = []
     lost: list[str] = []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition, edition_rules
 from kb.sources import content_hash, display_path, ignored_entries
+from kb.sources.hashing import sha256
 
 
 def load(content: Path, use_cache: bool = True) -> KnowledgeBase:
@@ -57,7 +57,7 @@ def load_fresh(content: Path) -> KnowledgeBase:
     for path, why in ignored_entries(content):
         parsed.diags.append(Diagnostic("note", display_path(path, content), 0, why))
     pieces, lexicon = parse_content(content)
-    digest = hashlib.sha256()
+    digest = sha256()
     for hashed, piece in pieces:
         if hashed is not None:
             digest.update(hashed)

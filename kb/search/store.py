@@ -5,7 +5,6 @@ Pure Python (no whoosh): `kb.search.index` passes the function that writes an in
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 import shutil
@@ -14,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kb.sources import content_hash
+from kb.sources.hashing import sha256
 from kb.sources.paths import build_dir
 
 SPARE = 2
@@ -31,13 +31,13 @@ class IndexNotWritable(OSError):
 def index_root(content: Path) -> Path:
     """The slot of a content folder: `<build>/index/<folder name>-<hash of its absolute path>`."""
     absolute = str(content.resolve())
-    tag = hashlib.sha256(absolute.encode()).hexdigest()[:10]
+    tag = sha256(absolute.encode()).hexdigest()[:10]
     return build_dir(content) / "index" / f"{content.resolve().name}-{tag}"
 
 
 def index_key(content: Path, version: str) -> str:
     """Hash of the content files, the kb code and the index version: the index is reused while it holds."""
-    digest = hashlib.sha256(f"{version}\0{content_hash(content)}\0".encode())
+    digest = sha256(f"{version}\0{content_hash(content)}\0".encode())
     for path in sorted(Path(__file__).parent.rglob("*.py")):
         stat = path.stat()
         digest.update(f"{path.name} {stat.st_size} {stat.st_mtime_ns}\0".encode())

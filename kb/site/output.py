@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import glob
-import hashlib
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from kb import __version__
 from kb.model import Diagnostic, card_name
 from kb.model.base import KnowledgeBase
 from kb.sources import file_slug, slug
+from kb.sources.hashing import sha256
 from kb.sources.paths import PROJECT, TEMPLATES
 
 STAMP = "kb-site.json"
@@ -65,10 +65,10 @@ def _stamp(out: Path) -> dict:
 
 def templates_hash() -> str:
     """Hash of every template and static file (names and bytes): a change means the site must be rebuilt."""
-    digest = hashlib.sha256()
+    digest = sha256()
     for path in sorted(p for p in TEMPLATES.rglob("*") if p.is_file()):
         digest.update(f"{path.relative_to(TEMPLATES).as_posix()}\0".encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        digest.update(sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 
@@ -152,7 +152,7 @@ def _short_name(name: str) -> str:
     """`name`, or for a very long one its start and a hash, so that `.NAME.new-PID` is still a valid file name."""
     if len(os.fsencode(name)) <= NAME_MAX:
         return name
-    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:10]
+    digest = sha256(os.fsencode(name)).hexdigest()[:10]
     return os.fsdecode(os.fsencode(name)[: NAME_MAX - 11]) + "-" + digest
 
 

@@ -6,11 +6,11 @@ manifest lists (the stamp aside). Checking it costs one `stat` per file, so an u
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 from kb.site.output import MANIFEST, STAMP
+from kb.sources.hashing import sha256
 
 
 def seal(site: Path) -> None:
@@ -34,7 +34,7 @@ def _signature(site: Path) -> str | None:
     """Hash of the manifest's files (name, size, modification time), or None when one is missing or unreadable."""
     try:
         files = json.loads((site / MANIFEST).read_text(encoding="utf-8"))["files"]
-        digest = hashlib.sha256()
+        digest = sha256()
         for name in sorted(files):
             if name != STAMP:
                 info = (site / name).stat()

@@ -7,7 +7,6 @@ replaced, nor the content or project folder.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import os
@@ -37,6 +36,7 @@ from kb.site.output import (
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
 from kb.site.searchpages import SEARCH_DIR, Pages, index_data, pages_of, write_index
+from kb.sources.hashing import sha256
 from kb.sources.paths import TEMPLATES, build_dir
 
 
@@ -240,7 +240,7 @@ def finish_search(searching, new: Path, kb: KnowledgeBase, langs: list[str], pag
 
 def _search_cache(kb: KnowledgeBase, langs: list[str]) -> Path:
     """Where the site's search index of this content, code and languages is kept between builds."""
-    key = hashlib.sha256(f"{kb.content_hash}\0{code_hash()}\0{' '.join(langs)}".encode()).hexdigest()
+    key = sha256(f"{kb.content_hash}\0{code_hash()}\0{' '.join(langs)}".encode()).hexdigest()
     return build_dir(Path(kb.content)) / "site-search" / key[:32]
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import codecs
-import hashlib
 import os
 import re
 import unicodedata
 from pathlib import Path
 
 from kb.model import Diagnostic, SourceText
+from kb.sources.hashing import sha256
 
 LANG_DIR = re.compile(r"^[a-z]{2}$")
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -95,10 +95,10 @@ def hash_entry(lang: str, path: Path, sha256_hex: str) -> bytes:
 
 def content_hash(content: Path) -> str:
     """Hash of every content file's name and bytes, without parsing (the same as KnowledgeBase.content_hash)."""
-    digest = hashlib.sha256()
+    digest = sha256()
     for lang, path in find_sources(content):
         try:
-            digest.update(hash_entry(lang, path, hashlib.sha256(path.read_bytes()).hexdigest()))
+            digest.update(hash_entry(lang, path, sha256(path.read_bytes()).hexdigest()))
         except OSError:
             continue  # unreadable: load() skips it too (with an error diagnostic)
     return digest.hexdigest()
@@ -172,7 +172,7 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         return None, [Diagnostic("error", shown, 0, f"cannot read file: {err.strerror}")]
     if len(raw) > MAX_BYTES:
         return None, [Diagnostic("error", shown, 0, f"file is {len(raw)} bytes, over the {MAX_BYTES} limit; split it")]
-    sha256 = hashlib.sha256(raw).hexdigest()
+    digest = sha256(raw).hexdigest()
     try:
         text, encoding, how = _decode_file(raw)
     except ValueError as err:
@@ -184,7 +184,7 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         text = INVALID_BYTES.sub(_replacement, text)
     if not unicodedata.is_normalized("NFC", text):  # most files are: spare a copy of a large text
         text = unicodedata.normalize("NFC", text)
-    return SourceText(shown, lang, split_lines(text), encoding, sha256), diags
+    return SourceText(shown, lang, split_lines(text), encoding, digest), diags
 
 
 def _decode_file(raw: bytes) -> tuple[str, str, str]:

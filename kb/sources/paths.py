@@ -6,9 +6,10 @@ from an installed wheel it is the copy shipped inside the package (`kb/data/`), 
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
+
+from kb.sources.hashing import sha256
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """The `kb` package folder."""
@@ -39,7 +40,7 @@ def build_dir(content: Path) -> Path:
     parent = content.resolve().parent
     if os.access(parent, os.W_OK) or (parent / ".kb").is_dir() and os.access(parent / ".kb", os.W_OK):
         return parent / ".kb"
-    return user_cache() / hashlib.sha256(str(content.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return user_cache() / sha256(str(content.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def user_cache() -> Path:

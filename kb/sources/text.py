@@ -8,9 +8,10 @@ The site's JavaScript folds the same way (`templates/static/search.js`, tested a
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
+
+from kb.sources.hashing import sha256
 
 APOSTROPHES = "’‘ʼ`´′'"
 """Characters that mean an apostrophe; all fold to `'`."""
@@ -69,7 +70,7 @@ def file_slug(text: str, default: str = "x", max_len: int = FILE_SLUG_MAX) -> st
     found = slug(text, default)
     if len(found) <= max_len:
         return found
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    digest = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
     return found[: max_len - len(digest) - 1].rstrip("-") + "-" + digest
 
 

@@ -27,7 +27,6 @@ they are. Numbers come out as ``int`` and ``float`` like :func:`json.load` would
 from __future__ import annotations
 
 import decimal
-import hashlib
 import math
 import re
 from collections.abc import Iterator
@@ -35,6 +34,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import ijson
+
+from kb.sources.hashing import sha256
 
 _BACKEND = ijson.get_backend(ijson.backend_name)
 """The backend ijson chose (the C ``yajl2_c`` when it is installed): its coroutines build cards."""
@@ -282,7 +283,7 @@ def is_mtgjson5(path: Path) -> bool:
 
 def file_sha256(path: Path) -> str | None:
     """The SHA-256 of a file read in chunks, or None when it cannot be read."""
-    digest = hashlib.sha256()
+    digest = sha256()
     try:
         with path.open("rb") as f:
             for chunk in iter(lambda: f.read(1 << 20), b""):
