@@ -13,7 +13,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +47,13 @@ class Job:
     path: str
     template: str
     context: dict
+    more: Callable[[], dict] | None = None
+    """The rest of the context, made when the page is rendered: what only this page needs (a card's rulings)
+    is then not held for every page from the plan to the end of the build."""
+
+    def values(self) -> dict:
+        """The whole context."""
+        return {**self.context, **self.more()} if self.more is not None else self.context
 
 
 def site_hash(out: Path) -> str | None:
@@ -158,8 +165,11 @@ def _short_name(name: str) -> str:
 
 def write_manifest(new: Path) -> list[str]:
     """Record every file the build wrote into `new` (relative, `/`-separated) in MANIFEST; return the list."""
-    files = sorted(path.relative_to(new).as_posix() for path in new.rglob("*") if not path.is_dir())
-    files = sorted({*files, MANIFEST})
+    found = {MANIFEST}
+    for folder, _, names in os.walk(new):  # names, not Path objects: a site has tens of thousands of files
+        where = Path(folder).relative_to(new).as_posix()
+        found.update(names if where == "." else (f"{where}/{name}" for name in names))
+    files = sorted(found)
     (new / MANIFEST).write_text(json.dumps({"files": files}, indent=0) + "\n", encoding="utf-8")
     return files
 

@@ -7,6 +7,7 @@ leads to the same page in the other tree. What a page shows beyond the site data
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import zip_longest
 
 from kb.model import Card, card_name
@@ -27,7 +28,7 @@ def plan(data: SiteData) -> list[Job]:
     """Every page of the site, with its template and context."""
     shared = {"default_ui": UI_LANGS[0], "ui_langs": UI_LANGS}
     jobs = [Job("index.html", "choose.html", shared), Job("404.html", "404.html", shared)]
-    trees = [[Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}) for job in tree_jobs(data, ui)]
+    trees = [[Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}, job.more) for job in tree_jobs(data, ui)]
              for ui in UI_LANGS]  # fmt: skip
     for same in zip_longest(*trees):  # a page in each interface one after the other: their texts rendered once
         jobs += [job for job in same if job is not None]
@@ -92,16 +93,24 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
             if part.parts:
                 title = part_title(title, part.part, len(part.parts), ui)
             ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
-                   "cards": list(part.cards), "cards_total": total, "quoted": quoted_rows(data, part.notes),
-                   "pw": part_words(ui)}  # fmt: skip
-            jobs.append(Job(part.path, "faq.html", ctx))
+                   "cards": list(part.cards), "cards_total": total, "pw": part_words(ui)}  # fmt: skip
+            jobs.append(Job(part.path, "faq.html", ctx, partial(_quoted, data, part.notes)))
     keywords = keyword_index(data)
     for card in data.kb.cards:
         name = card.names.get(ui) or next(iter(card.names.values()), card.id)
-        ctx = {"title": name, "current": "cards:item", "card": card, "sides": card_sides(card),
-               "rulings": ruling_rows(data, card), "keywords": card_keywords(keywords, card)}  # fmt: skip
-        jobs.append(Job(data.card_path[card.id], "card.html", ctx))
+        ctx = {"title": name, "current": "cards:item", "card": card}
+        jobs.append(Job(data.card_path[card.id], "card.html", ctx, partial(_card_context, data, card, keywords)))
     return jobs
+
+
+def _quoted(data: SiteData, notes) -> dict:
+    """The part of an FAQ page's context made as it is rendered: the rules its notes quote."""
+    return {"quoted": quoted_rows(data, notes)}
+
+
+def _card_context(data: SiteData, card: Card, keywords) -> dict:
+    """The part of a card page's context made as it is rendered: its sides, rulings and keywords."""
+    return {"sides": card_sides(card), "rulings": ruling_rows(data, card), "keywords": card_keywords(keywords, card)}
 
 
 def card_index_jobs(data: SiteData, ui: str) -> list[Job]:

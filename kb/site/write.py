@@ -133,7 +133,7 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar, forced: bool = 
             folders.add(target.parent)
         where = _where(job)
         linker = render.Linker(where["root"], data.rows, data.texts, data.today, cache, data.row_parts)
-        html = env.get_template(job.template).render(**job.context, **where, ln=linker, data=data, kb=data.kb)
+        html = env.get_template(job.template).render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
         target.write_text(html, encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
