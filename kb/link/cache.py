@@ -27,7 +27,7 @@ from pathlib import Path
 from kb import __version__
 from kb.model.base import KnowledgeBase
 from kb.model.links import edition_rules
-from kb.model.records import FrozenMap
+from kb.model.records import EMPTY, FrozenMap
 from kb.sources.hashing import sha256
 from kb.sources.paths import PACKAGE, build_dir
 
@@ -159,7 +159,7 @@ def _knowledge_base(values: tuple, rules_from_editions: bool) -> KnowledgeBase:
 
 def _frozen_map(*flat: object) -> FrozenMap:
     """Rebuild a `FrozenMap` from its keys and values, alternating (as `_Pickler` writes it)."""
-    return FrozenMap(zip(flat[::2], flat[1::2], strict=True))
+    return FrozenMap(zip(flat[::2], flat[1::2], strict=True)) if flat else EMPTY
 
 
 class _Pickler(pickle.Pickler):

@@ -267,15 +267,16 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
     return order, where, diags
 
 
-def _data_ruling_id(ruling_id: str, item: _Merged) -> str:
-    """Return a card-data ruling's id under its merged card's id (`plains/en/1` -> `plains-2/en/1`)."""
-    prefix = item.base.id + "/"
-    return item.id + "/" + ruling_id[len(prefix) :] if ruling_id.startswith(prefix) else ruling_id
+def _data_ruling_id(ruling_id: str, card_id: str, base_id: str) -> str:
+    """Return a card-data ruling's id under its merged card's id (`plains/en/1` -> `plains-2/en/1`); `base_id`:
+    the id of the card-data card it was merged from."""
+    prefix = base_id + "/"
+    return card_id + "/" + ruling_id[len(prefix) :] if ruling_id.startswith(prefix) else ruling_id
 
 
 def _freeze(item: _Merged) -> Card:
     """Build the merged card."""
-    data_rulings = tuple(_data_ruling_id(r, item) for r in item.base.rulings) if item.from_data else ()
+    data_rulings = tuple(_data_ruling_id(r, item.id, item.base.id) for r in item.base.rulings) if item.from_data else ()
     data = item.base.oracle if item.from_data else {}
     oracle = {**item.other_langs, **{k: v for k, v in data.items() if v or k not in item.other_langs}, **item.spellings}
     rulings = tuple(item.faq_rulings) + data_rulings
@@ -420,6 +421,8 @@ class _Cites:
     """Date of the rules the text cites (the FAQ's date, the Gatherer ruling's date)."""
     diags: list[Diagnostic]
     """Where unresolved citations are reported."""
+    messages: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(what, rule) -> the report's words: thousands of rulings may cite the same missing rule."""
 
 
 def _rule_refs(text: str, lang: str, what: str, where: SourceRef, positions: Positions, cites: _Cites) -> list[str]:
@@ -431,15 +434,13 @@ def _rule_refs(text: str, lang: str, what: str, where: SourceRef, positions: Pos
                 found[target] = None
                 continue
             line = line_at(positions, match.start, where.line)
-            cites.diags.append(
-                Diagnostic(
-                    "note",
-                    where.path,
-                    line,
+            message = cites.messages.get((what, target))
+            if message is None:
+                message = cites.messages[(what, target)] = (
                     f"{what} cites rule {target} (rules as of {cites.as_of or 'an unknown date'}"
-                    "), not among the loaded rules; load the comprehensive rules of that date to link it",
+                    "), not among the loaded rules; load the comprehensive rules of that date to link it"
                 )
-            )
+            cites.diags.append(Diagnostic("note", where.path, line, message))
     return list(found)
 
 
@@ -488,25 +489,27 @@ def link_cards(
     order, where, diags = _merge(faqs, card_data)
     cards = tuple(_freeze(item) for item in order)
     names = _names(cards, {item.id: item.aliases for item in order})
+    merged = {key: (item.id, item.base.id) for key, item in where.items()}  # (document, card id) -> (id, base id)
+    del order, where  # the merge's working copies: what the rulings need of them is in `merged`
     rulings: list[Ruling] = []
     notes: list[FaqNote] = []
     for result in faqs:
         doc = result.document.id
         cites = _Cites(rule_exists, result.info.last_modified, diags)
         for r in result.rulings:
-            item = where.get((doc, r.card))
+            card_id = merged[(doc, r.card)][0] if (doc, r.card) in merged else r.card
             positions = result.positions.get((r.id, 0), ())
-            rulings.append(_link_ruling(r, item.id if item else r.card, names, cites, positions))
+            rulings.append(_link_ruling(r, card_id, names, cites, positions))
         for n in result.notes:
-            ids = tuple(dict.fromkeys(where[(doc, c)].id if (doc, c) in where else c for c in n.cards))
+            ids = tuple(dict.fromkeys(merged[(doc, c)][0] if (doc, c) in merged else c for c in n.cards))
             notes.append(_link_note(n, ids, names, cites, result.positions))
     for result in card_data:
         for r in result.rulings:
-            item = where[(result.document.id, r.card)]
-            linked = _link_ruling(r, item.id, names, _Cites(rule_exists, r.date, diags))
-            rulings.append(replace(linked, id=_data_ruling_id(r.id, item)))
+            card_id, base_id = merged[(result.document.id, r.card)]
+            linked = _link_ruling(r, card_id, names, _Cites(rule_exists, r.date, diags))
+            rulings.append(replace(linked, id=_data_ruling_id(r.id, card_id, base_id)))
     by_document = {
-        res.document.id: tuple(dict.fromkeys(where[(res.document.id, c.id)].id for c in res.cards))
+        res.document.id: tuple(dict.fromkeys(merged[(res.document.id, c.id)][0] for c in res.cards))
         for res in (*faqs, *card_data)
     }
     return CardLinks(cards, tuple(rulings), tuple(notes), tuple(diags), by_document)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kb.link.lexicon import Lexicon, mine_lexicon
@@ -22,7 +22,7 @@ from kb.parse.cards.mtgjson5 import parse_mtgjson5
 from kb.parse.cards.stream import file_sha256, is_mtgjson5
 from kb.parse.cr.rules import RulesResult, looks_like_rules, parse_rules
 from kb.parse.faq.parse import FaqResult, looks_like_faq, parse_faq
-from kb.sources import display_path, find_sources, hash_entry, read_source, shown_name
+from kb.sources import Lines, display_path, find_sources, hash_entry, read_source, shown_name
 
 UNKNOWN_KIND = (
     "cannot tell what this file is (comprehensive rules, set FAQ or card data); "
@@ -49,7 +49,7 @@ def parse_source(source: SourceText, doc_id: str, parsed: Parsed) -> None:
     if source.path.lower().endswith(".json"):
         text = "\n".join(source.lines)
         if looks_like_mtgjson(text):
-            parsed.card_data.append(parse_mtgjson(source, doc_id))
+            parsed.card_data.append(parse_mtgjson(_settled(source), doc_id))
             parsed.diags += parsed.card_data[-1].diagnostics
             return
     elif looks_like_faq(source.lines):
@@ -57,7 +57,7 @@ def parse_source(source: SourceText, doc_id: str, parsed: Parsed) -> None:
         parsed.diags += parsed.faqs[-1].diagnostics
         return
     elif looks_like_rules(source.lines):
-        parsed.rules.append(parse_rules(source, doc_id))
+        parsed.rules.append(parse_rules(_settled(source), doc_id))
         parsed.diags += parsed.rules[-1].diagnostics
         return
     parsed.diags.append(Diagnostic("error", source.path, 0, UNKNOWN_KIND))
@@ -77,6 +77,11 @@ class ContentFile:
     """What giving it its document id had to say."""
     card_data: bool = False
     """MTGJSON v5 card data (streamed from the file; its cards' printed French make the lexicon)."""
+
+
+def _settled(source: SourceText) -> SourceText:
+    """The source with its lines as strings, for a parser that keeps them all (see `kb.sources.Lines`)."""
+    return replace(source, lines=source.lines.settle()) if isinstance(source.lines, Lines) else source
 
 
 def content_files(content: Path) -> list[ContentFile]:

@@ -5,8 +5,9 @@ Every record is frozen; linking builds new objects and maps instead of mutating 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
 Severity = Literal["error", "warning", "note"]
@@ -48,7 +49,20 @@ def fast_pickle(*classes: type) -> None:
 
 def frozen(mapping: Mapping | None = None) -> FrozenMap:
     """Freeze a mapping (values are kept as they are: use tuples and records for them)."""
-    return mapping if isinstance(mapping, FrozenMap) else FrozenMap(mapping or {})
+    if isinstance(mapping, FrozenMap):
+        return mapping
+    return FrozenMap(mapping) if mapping else EMPTY  # one empty map for every record without one
+
+
+def _intern_fields(record: object, *names: str) -> None:
+    """Keep one copy of the named short fields (a string, or a tuple of strings) of a frozen record: the type lines,
+    types and mana symbols that thousands of cards share (`Créature`, `{G}`)."""
+    for name in names:
+        value = getattr(record, name)
+        if isinstance(value, str):
+            object.__setattr__(record, name, sys.intern(value))
+        elif isinstance(value, tuple):
+            object.__setattr__(record, name, tuple(sys.intern(v) if isinstance(v, str) else v for v in value))
 
 
 def _freeze_fields(record: object, *names: str) -> None:
@@ -98,8 +112,8 @@ class SourceText:
     """Relative path with `/` separators, as shown in diagnostics."""
     lang: str
     """ISO 639-1 code taken from the folder name (`fr`, `en`)."""
-    lines: tuple[str, ...]
-    """Decoded lines without line ends; `lines[0]` is line 1."""
+    lines: Sequence[str]
+    """Decoded lines without line ends; `lines[0]` is line 1 (a tuple, or `kb.sources.Lines` as read from a file)."""
     encoding: str
     """`utf-8`, `utf-8-sig` or `cp1252`."""
     sha256: str
@@ -216,6 +230,7 @@ class Face:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "names")
+        _intern_fields(self, "mana_cost", "type_line", "supertypes", "types", "subtypes", "power", "toughness")
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +249,7 @@ class Card:
     """Ids of the general notes that print or discuss it."""
     source: SourceRef
     """Where it is first printed."""
-    oracle: Mapping[str, str] = field(default_factory=FrozenMap)
+    oracle: Mapping[str, str] = EMPTY
     """Extra card data by key (`en_text`, `en_type`, `fr_text`, `fr_type`, `multiverseid`…), from card data files."""
     printings: tuple[str, ...] = ()
     """Set codes it was printed in (card data), reprints merged into one card."""
@@ -243,6 +258,8 @@ class Card:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "names", "oracle")
+        if len(self.faces) == 1 and self.faces[0].names == self.names:  # most cards: one map for both
+            object.__setattr__(self, "names", self.faces[0].names)
 
 
 def card_name(card: Card | Face, lang: str | None = None) -> str:
@@ -281,7 +298,7 @@ class Ruling:
     """Id of the ruling in the other language that says the same thing (FAQ <-> Gatherer), when paired."""
     translation_confidence: float | None = None
     """How sure that pairing is, in [0, 1]."""
-    citations: Mapping[str, str] = field(default_factory=FrozenMap)
+    citations: Mapping[str, str] = EMPTY
     """Each cited number (`rule_refs`, numbering of the ruling's date) -> today's number of that rule."""
 
     def __post_init__(self) -> None:

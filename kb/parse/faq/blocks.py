@@ -7,7 +7,7 @@ new paragraph. Building records from the paragraphs is `faq.py`'s job.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from kb.parse.cardtext import BULLET
@@ -32,36 +32,28 @@ class Para:
     """True when it is in the block after the last separator."""
 
 
-def paragraphs(lines: Sequence[str]) -> list[Para]:
-    """Split lines into paragraphs at blank lines, separators and bullet lines."""
+def paragraphs(lines: Sequence[str]) -> Iterator[Para]:
+    """Split lines into paragraphs at blank lines, separators and bullet lines, one at a time (a file's lines are
+    read twice, and never all held by paragraphs)."""
     last_sep = max((i for i, text in enumerate(lines) if SEPARATOR.match(text)), default=-1)
-    paras: list[Para] = []
     run: list[str] = []
     start, first = 0, True
-
-    def flush() -> None:
-        nonlocal run, first
-        if run:
-            paras.append(Para(start + 1, tuple(run), first, start > last_sep))
-            first = False
-        run = []
-
     for i, raw in enumerate(lines):
         text = raw.strip()
+        ends = SEPARATOR.match(text) or not text or (run and BULLET.match(text))
+        if ends and run:
+            yield Para(start + 1, tuple(run), first, start > last_sep)
+            first, run = False, []
         if SEPARATOR.match(text):
-            flush()
             first = True
             continue
         if not text:
-            flush()
             continue
-        if run and BULLET.match(text):
-            flush()
         if not run:
             start = i
         run.append(text)
-    flush()
-    return paras
+    if run:
+        yield Para(start + 1, tuple(run), first, start > last_sep)
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ Paragraph splitting is in `faq_blocks.py`, card blocks and type lines in `cardte
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,8 @@ class _RulingDraft:
     line: int
     card: str
     text: TextBuilder
+    id: str
+    """`<document>#L<line>`: one string for the ruling and its card's list of rulings."""
 
 
 @dataclass(slots=True)
@@ -236,10 +239,10 @@ def _card_notes(st: _State, para: Para) -> None:
         if st.card is None:
             st.lose(para, f"ruling at line {para.line} comes before any card; put it under a card block")
             return
-        ruling = _RulingDraft(para.line, st.card.id, TextBuilder())
+        ruling = _RulingDraft(para.line, st.card.id, TextBuilder(), f"{st.doc_id}#L{para.line}")
         ruling.text.add(para, bullet=True)
         st.rulings.append(ruling)
-        st.card.rulings.append(f"{st.doc_id}#L{para.line}")
+        st.card.rulings.append(ruling.id)
         st.open_text = ruling.text
     elif para.first or _is_card_block(para, st.source.lang):
         st.card, st.open_text = _add_card(st, para), None
@@ -279,7 +282,7 @@ def _build_rulings(st: _State) -> tuple[Ruling, ...]:
     """Freeze the ruling drafts."""
     return tuple(
         Ruling(
-            id=f"{st.doc_id}#L{r.line}",
+            id=r.id,
             card=r.card,
             lang=st.source.lang,
             text=r.text.text,
@@ -314,7 +317,7 @@ def _build_notes(st: _State) -> tuple[FaqNote, ...]:
 
 def _positions(st: _State) -> dict[tuple[str, int], Positions]:
     """Collect where the lines of each ruling, note text and note bullet start."""
-    found = {(f"{st.doc_id}#L{r.line}", 0): tuple(r.text.marks) for r in st.rulings}
+    found = {(r.id, 0): tuple(r.text.marks) for r in st.rulings}
     for n in st.notes:
         found[(n.id, 0)] = tuple(n.text.marks)
         found.update({(n.id, i + 1): tuple(b.marks) for i, b in enumerate(n.bullets)})
@@ -371,12 +374,13 @@ def parse_faq(source: SourceText, doc_id: str) -> FaqResult:
     header_paras = []
     for para in paras:
         if _heading(para.lines[0]):
+            paras = itertools.chain([para], paras)  # the heading, then the rest
             break
         header_paras.append(para)
     header = parse_header(header_paras, source, doc_id)
     st.as_of = header.info.last_modified
     st.diags.extend(header.diagnostics)
-    for para in paras:
+    for para in itertools.chain(header_paras, paras):
         _dispatch(st, para)
     _check_shape(st)
     cards = tuple(
