@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain, groupby, islice
+from itertools import chain, islice
 from pathlib import Path
 from re import Match, Pattern
 
@@ -92,13 +92,22 @@ class DocInfo:
     current: bool
     editions: dict[str, str]
     """Edition id per language (one dict shared by the documents of the same editions: never change it)."""
-    bounds: dict[str, array]
-    """Language -> [title start, title end, text start, text end, ctx start, ctx end] positions (an `array`: many
-    documents)."""
+    at: int
+    """Where its field bounds start in `fields` (see `bounds`)."""
+    fields: array
+    """The field bounds of every document, each document's languages in `langs` order, one document after the
+    other: one array shared by all (a dict and an array per document took 7 MB for 5 MB of FAQ)."""
     heads: dict[str, list[list[int]]] | None
     """Language -> terms of each headword (stop words left out), sorted; None: no headword (see `headwords`)."""
-    cites: list[int] = field(default_factory=list)
+    cites: tuple[int, ...] = ()
     """Documents of the rules its texts cite."""
+
+    @property
+    def bounds(self) -> dict[str, array]:
+        """Language -> [title start, title end, text start, text end, ctx start, ctx end] positions (made on each
+        call: use `langs` to know its languages)."""
+        at, f = self.at, self.fields
+        return {lang: f[at + BOUNDS * k : at + BOUNDS * (k + 1)] for k, lang in enumerate(self.langs)}
 
     def heads_in(self, lang: str) -> list[list[int]]:
         """The terms of each headword in a language (empty: none)."""
@@ -122,6 +131,10 @@ class IndexData:
     """Translation tables (`kb.search.lexicon`): `{"fr>en": table, "en>fr": table}`, empty without a lexicon."""
 
 
+BOUNDS = 6
+"""Numbers in a document's field bounds in one language."""
+
+
 def build(items: Iterable[Entry], lang_text: Callable[[str], LangText], spill: Path | None = None) -> IndexData:
     """Analyse every entry and build the index (`lang_text`: a language's analysis; `spill`: the folder of the
     temporary file holding the documents' payloads, the system's temporary folder by default).
@@ -139,6 +152,7 @@ def build(items: Iterable[Entry], lang_text: Callable[[str], LangText], spill: P
     same_editions: dict[tuple, dict[str, str]] = {}  # equal editions of documents: one dict
     names: dict[str, set[tuple[str, int]]] = {}
     rules: dict[str, int] = {}
+    fields = array("i")
     try:
         for entry in items:
             n = len(docs)
@@ -147,13 +161,14 @@ def build(items: Iterable[Entry], lang_text: Callable[[str], LangText], spill: P
             editions = same_editions.setdefault(tuple(entry.editions.items()), entry.editions)
             info = DocInfo(
                 entry.kind, entry.id, entry.number, entry.order, KIND_BOOSTS[entry.kind], per, entry.current,
-                editions, {}, None, _cited(entry),
+                editions, len(fields), fields, None, _cited(entry),
             )  # fmt: skip
             spans = {}
             for lang in per:
                 if lang not in words:
                     words[lang] = _Words(lang_text(lang))
-                info.bounds[lang], spans[lang] = words[lang].document(entry, lang, n)
+                bounds, spans[lang] = words[lang].document(entry, lang, n)
+                fields.extend(bounds)
                 if entry.heads.get(lang):
                     heads.append((n, lang, _head_words(entry.heads[lang], words[lang].lt)))
             for lang, found in entry.heads.items() if entry.kind == "card" else ():
@@ -183,7 +198,8 @@ def build(items: Iterable[Entry], lang_text: Callable[[str], LangText], spill: P
     for lang in langs:
         terms, found = lang_index[lang].terms, words[lang]
         for n, wids in found.streams():
-            _record(n, wids, docs[n].bounds[lang], norms[lang][n], tables[lang], terms, concepts[lang].get(n))
+            norm = norms[lang][3 * n : 3 * n + 3]
+            _record(n, wids, docs[n].bounds[lang], norm, tables[lang], terms, concepts[lang].get(n))
         found.flat = array("i")  # recorded: the documents' words are no longer needed
     for lang in langs:
         _idf(lang_index[lang], docs, lang)
@@ -198,12 +214,12 @@ def _head_words(heads: tuple[str, ...], lt: LangText) -> list[tuple[str, ...]]:
     return [tuple(dict.fromkeys(t[TEXT] for t in tokens(h) if not lt.is_stop(t[TEXT]))) for h in heads]
 
 
-def _cited(entry: Entry) -> list:
+def _cited(entry: Entry) -> tuple:
     """The ids of the rules an entry's texts cite (same edition for a rule of another edition): resolved to
     documents by `_cites` once every entry is read."""
     suffix = "@" + entry.id.split("@", 1)[1] if "@" in entry.id else ""
     cited = {m for text in entry.texts.values() for m in IN_TEXT.findall(text)} - {entry.number}
-    return sorted(c + suffix for c in cited)
+    return tuple(sorted(c + suffix for c in cited))
 
 
 def _heads(heads: list[tuple[str, ...]], terms: dict[str, int]) -> list[list[int]]:
@@ -325,19 +341,26 @@ def _pattern(text: str) -> Pattern:
     return PLAIN if "{" in text or "/" in text else PLAIN_WORDS
 
 
-def _norms(docs: list[DocInfo], lang: str) -> list[tuple[float, float, float] | None]:
-    """BM25F length normalisation of each field of each document (statistics of the current editions only: the
-    site, which has only those, ranks the same)."""
-    with_lang = [d.bounds[lang] for d in docs if lang in d.bounds and d.current]
-    avg = []
-    for k in range(3):
-        lengths = [b[2 * k + 1] - b[2 * k] for b in with_lang if b[2 * k + 1] > b[2 * k]]
-        avg.append(sum(lengths) / len(lengths) if lengths else 1.0)
-    found = []
+def _norms(docs: list[DocInfo], lang: str) -> array:
+    """BM25F length normalisation of each field of each document, three numbers a document (zeros for a document
+    without the language), in one array (statistics of the current editions only: the site, which has only those,
+    ranks the same)."""
+    total, count = [0, 0, 0], [0, 0, 0]
     for d in docs:
-        b = d.bounds.get(lang)
-        lengths = None if b is None else [b[2 * k + 1] - b[2 * k] for k in range(3)]
-        found.append(None if b is None else tuple(1 - B[k] + B[k] * lengths[k] / avg[k] for k in range(3)))
+        if lang in d.langs and d.current:
+            b = d.bounds[lang]
+            for k in range(3):
+                if b[2 * k + 1] > b[2 * k]:
+                    total[k] += b[2 * k + 1] - b[2 * k]
+                    count[k] += 1
+    avg = [total[k] / count[k] if count[k] else 1.0 for k in range(3)]
+    found = array("d")
+    for d in docs:
+        if lang in d.langs:
+            b = d.bounds[lang]
+            found.extend(1 - B[k] + B[k] * (b[2 * k + 1] - b[2 * k]) / avg[k] for k in range(3))
+        else:
+            found.extend((0.0, 0.0, 0.0))
     return found
 
 
@@ -348,13 +371,19 @@ def _record(n: int, wids: array, bounds: array, norms: tuple, tables: tuple, ter
     term_of, bits, negated = tables
     cut1, cut2 = bounds[1], bounds[1] + bounds[3] - bounds[2]  # where the text's and the context's words start
     local: dict[int, list] = {}
-    get = wids.__getitem__
-    for w, group in groupby(sorted(range(len(wids)), key=get), get):  # each word's places, in order
-        at = list(group)
+    places: dict[int, array] = {}  # each word's places, in order: an array, not a Python int a place
+    for i, w in enumerate(wids):
+        found = places.get(w)
+        if found is None:
+            places[w] = array("i", (i,))
+        else:
+            found.append(i)
+    for w in sorted(places):
+        at = places[w]
         a = bisect_left(at, cut1) if at[0] < cut1 else 0
         c = bisect_left(at, cut2, a) if at[-1] >= cut2 else len(at)
         if at[-1] < cut1:
-            positions = at[:MAX_POSITIONS]
+            positions = at[:MAX_POSITIONS].tolist()
         else:
             positions = [x if x < cut1 else x + GAP if x < cut2 else x + 2 * GAP for x in at[:MAX_POSITIONS]]
         mask = 1 << bits[w]
@@ -400,7 +429,7 @@ def _add(found: list, positions: list, tf0, tf1, tf2, mask: int, title_mask: int
 
 def _idf(index: LangIndex, docs: list[DocInfo], lang: str) -> None:
     """Each term's idf over the current documents."""
-    n_docs = sum(1 for d in docs if lang in d.bounds and d.current)
+    n_docs = sum(1 for d in docs if lang in d.langs and d.current)
     current = [d.current for d in docs]
     for p in index.terms:
         if p.docs:
@@ -441,7 +470,7 @@ def _concepts(index: LangIndex, counts: dict[int, dict[int, float]], docs: list[
         for head in d.heads_in(lang):
             if len(head) == 1 and d.current and d.kind in ("rule", "glossary"):
                 owners.setdefault(head[0], []).append(n)
-    common = CONCEPT_DF * sum(1 for d in docs if lang in d.bounds and d.current)
+    common = CONCEPT_DF * sum(1 for d in docs if lang in d.langs and d.current)
     terms, stops = index.terms, index.stop_terms
     for m, found in counts.items():  # too rare to say anything, or too common
         counts[m] = {t: tf for t, tf in found.items() if t not in stops and 2 <= len(terms[t].docs) <= common}
@@ -463,4 +492,4 @@ def _concepts(index: LangIndex, counts: dict[int, dict[int, float]], docs: list[
 def _cites(docs: list[DocInfo], rules: dict[str, int]) -> None:
     """Link each document to the rules its texts cite (`_cited`: their ids; `rules`: id -> document)."""
     for d in docs:
-        d.cites = sorted(rules[c] for c in d.cites if c in rules)
+        d.cites = tuple(sorted(rules[c] for c in d.cites if c in rules))

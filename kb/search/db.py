@@ -121,8 +121,8 @@ class PayloadSpill:
 
     def add(self, titles: dict, texts: dict, names: dict | None, context: dict, spans: dict[str, array]) -> None:
         """Append a document's payload."""
-        raw = {lang: s.tobytes() for lang, s in spans.items()}  # raw: a giant text's spans are millions
-        blob = marshal.dumps((titles, texts, names, context, raw))
+        raw = {lang: memoryview(s) for lang, s in spans.items()}  # written as bytes, without a copy of them first
+        blob = marshal.dumps((titles, texts, names, context, raw))  # (a giant text's spans are millions)
         end = self._ends[-1] if self._ends else 0
         if not self._at_end:  # a seek flushes the write buffer: only after a read
             self._file.seek(end)
@@ -198,7 +198,7 @@ def write(path: Path | str, data: IndexData) -> sqlite3.Connection:
 
 def _count(data: IndexData, lang: str) -> int:
     """Number of documents having a language."""
-    return sum(1 for d in data.docs if lang in d.bounds)
+    return sum(1 for d in data.docs if lang in d.langs)
 
 
 def _dump_postings(packed: PackedPostings) -> bytes:
@@ -207,7 +207,7 @@ def _dump_postings(packed: PackedPostings) -> bytes:
 
 
 def _dump_info(d: DocInfo) -> bytes:
-    return marshal.dumps(({lang: b.tolist() for lang, b in d.bounds.items()}, d.headwords(), d.cites))
+    return marshal.dumps(({lang: b.tolist() for lang, b in d.bounds.items()}, d.headwords(), list(d.cites)))
 
 
 def correctable(word: str, lang_stops) -> bool:

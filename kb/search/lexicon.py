@@ -56,7 +56,7 @@ def tables(lexicon, data, texts: Callable[[str], LangText]) -> dict:
 def _common(data) -> Callable[[str], bool]:
     """Whether a folded English word is in more than COMMON of the English documents (never without English)."""
     li = data.lang_index.get("en")
-    n = sum(1 for d in data.docs if "en" in d.bounds)
+    n = sum(1 for d in data.docs if "en" in d.langs)
     if li is None or not n:
         return lambda word: False
     return lambda word: word in li.vocab and len(li.terms[li.vocab[word]].docs) > COMMON * n

@@ -141,7 +141,7 @@ def _docs(data: IndexData, url_of) -> _Columns:
 
 def _lang_of(data: IndexData, lang: str) -> Callable[[], dict]:
     """The call that makes a language's tables."""
-    return lambda: _lang(data.lang_index[lang], sum(lang in d.bounds for d in data.docs))
+    return lambda: _lang(data.lang_index[lang], sum(lang in d.langs for d in data.docs))
 
 
 def _write_object(f, value: dict) -> None:
