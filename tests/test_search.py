@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import replace
@@ -934,3 +935,60 @@ def test_packed_postings_widen_their_arrays_when_a_value_needs_it():
     p.add_mask(1 << 30)
     assert (p.flat.typecode, p.masks.typecode) == ("i", "i")
     assert p.flat.tolist() == [0, 7, 65_535, 3, 65_536, 2_000_000] and p.masks.tolist() == [1, 255, 1 << 30]
+
+
+# The entries of a stale index's content, loaded in a forked process (kb.search.feed).
+
+
+def _small_content(root: Path) -> Path:
+    (root / "en").mkdir(parents=True)
+    text = "".join(f"100.{i}. A player draws a card in step {i}. See rule 100.1.\n\n" for i in range(1, 40))
+    (root / "en" / "cr-en.txt").write_text(f"1. Game Concepts\n\n100. General\n\n{text}", encoding="utf-8")
+    return root
+
+
+def test_the_forked_load_sends_the_same_entries_and_lexicon(bundled_kb):
+    from kb.search.feed import loaded_entries
+
+    items, lexicon = loaded_entries(CONTENT, lambda content: bundled_kb)
+    assert list(items) == list(S.entries(bundled_kb)) and lexicon == bundled_kb.lexicon
+
+
+def test_a_stale_index_is_built_without_loading_the_content_in_the_process(tmp_path):
+    content = _small_content(tmp_path / "content")
+    script = (
+        "import sys; from pathlib import Path; from kb.search.index import ensure_index; "
+        f"ensure_index(Path({str(content)!r})); print('kb.link.load' in sys.modules)"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"  # the parsers and the knowledge base stayed in the forked process
+
+
+def test_a_failed_forked_load_is_done_again_here(tmp_path, monkeypatch):
+    import kb.search.feed as feed
+
+    content = _small_content(tmp_path / "content")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    here = os.getpid()
+    real = feed.entries
+
+    def failing(kb):  # in the forked process only: some entries, then a failure
+        for n, entry in enumerate(real(kb)):
+            if n == 10 and os.getpid() != here:
+                raise MemoryError("no more")
+            yield entry
+
+    monkeypatch.setattr(feed, "entries", failing)
+    index = S.open_index(content)
+    assert [r.number for r in index.search("draws step 25")][:1] == ["100.25"]
+    assert not list((tmp_path / "cache").rglob("tmp-*"))  # the abandoned build was removed
+
+    def broken(path):  # fails in the forked process before its first message
+        if os.getpid() != here:
+            raise RuntimeError("cannot load")
+        return S._load(path)
+
+    items, _ = feed.loaded_entries(content, broken)
+    assert [e.id for e in items] == [e.id for e in S.entries(S._load(content))]

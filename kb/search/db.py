@@ -165,11 +165,17 @@ def write(path: Path | str, data: IndexData) -> sqlite3.Connection:
     """Write the index into a new SQLite file (or `:memory:`); return the open connection."""
     db = sqlite3.connect(str(path), check_same_thread=False)
     db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
-    brief = [(d.kind, d.key, d.number, d.order, d.boost, list(d.langs), d.current, d.editions) for d in data.docs]
+    langs: dict[tuple[str, ...], list[str]] = {}  # one list per set of languages, as the documents share tuples
+    brief = [
+        (d.kind, d.key, d.number, d.order, d.boost, langs.setdefault(d.langs, list(d.langs)), d.current, d.editions)
+        for d in data.docs
+    ]
     stops = {lang: sorted(li.stops) for lang, li in data.lang_index.items()}
     meta = {"langs": data.langs, "stops": stops, "n": {lang: _count(data, lang) for lang in data.langs}}
     rows = [("meta", json.dumps(meta)), ("brief", marshal.dumps(brief)), ("lexicon", json.dumps(data.lexicon))]
+    del brief  # before the rest is written
     db.executemany("INSERT INTO meta VALUES (?, ?)", rows)
+    del rows
     db.executemany(
         "INSERT INTO docs VALUES (?, ?, ?)",
         ((n, _dump_info(d), blob) for n, (d, blob) in enumerate(zip(data.docs, data.payloads.blobs(), strict=True))),

@@ -126,8 +126,14 @@ def ensure_index(content: Path, kb=None) -> Path:
         return root / live[1]
     if kb is not None:
         return publish(root, key, entries(kb), kb.lexicon)
-    items, lexicon = _entries_of(_load(content))  # the knowledge base is freed once its entries are read
-    return publish(root, key, items, lexicon)
+    from kb.search.feed import FeedError, loaded_entries
+
+    items, lexicon = loaded_entries(content, _load)  # loaded in another process: the knowledge base is never here
+    try:
+        return publish(root, key, items, lexicon)
+    except FeedError:
+        items, lexicon = _entries_of(_load(content))  # the knowledge base is freed once its entries are read
+        return publish(root, key, items, lexicon)
 
 
 def _entries_of(kb) -> tuple[Iterator, object]:

@@ -67,6 +67,9 @@ def publish(root: Path, key: str, write: Callable[[Path], None]) -> Path:
     except OSError as err:
         shutil.rmtree(tmp, ignore_errors=True)
         raise IndexNotWritable(f"cannot write the search index in {root}: {err.strerror or err}") from err
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     prune(root, final.name)
     return final
 

@@ -1,0 +1,112 @@
+"""The search entries of a content folder, loaded in a forked process: the knowledge base is never held where
+the index is built.
+
+`kb search` on a folder whose index is stale loads the content (parse, link) only to read its entries once.
+Loaded in the index's own process, the knowledge base's memory, once freed, stays with the process in pieces
+the index cannot all reuse, and the index is built on top of it. Here a forked process loads the content,
+sends the lexicon, then the entries in batches through a pipe, and exits; the index is built as they arrive (on
+the other core, while the rest are read). Without `fork`, or when that process fails before its first entry,
+the content is loaded here instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import multiprocessing
+import os
+import pickle
+from collections.abc import Callable, Iterator
+from dataclasses import fields
+from pathlib import Path
+
+from kb.search.entries import Entry, entries
+
+BATCH = 512
+"""Entries a message holds."""
+_FIELDS = tuple(f.name for f in fields(Entry))
+_END = b""
+_FAILED = b"!"
+
+
+class FeedError(RuntimeError):
+    """The loading process failed after its first entries were read: load the content here and start again."""
+
+
+def loaded_entries(content: Path, load: Callable) -> tuple[Iterator[Entry], object]:
+    """The entries of the content (an iterator: read them once) and its lexicon. `load(content)` loads the
+    knowledge base: in a forked process when there is `fork`, else here."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _here(content, load)
+    context = multiprocessing.get_context("fork")
+    ours, child_end = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(content, load, child_end))  # not a daemon: loading forks too
+    process.start()
+    child_end.close()
+    first = _receive(ours)
+    if first is None or first.startswith(_FAILED):
+        _end(process, ours)
+        return _here(content, load)
+    return _read(ours, process), pickle.loads(first)
+
+
+def _here(content: Path, load: Callable) -> tuple[Iterator[Entry], object]:
+    """The entries and lexicon of the content loaded in this process (the iterator holds the knowledge base
+    alone: it is freed once the last entry is read)."""
+    kb = load(content)
+    return entries(kb), kb.lexicon
+
+
+def _read(conn, process) -> Iterator[Entry]:
+    """The entries the process sends, in order; a failure after the first is raised (the index is not made)."""
+    try:
+        while (message := _receive(conn)) != _END:
+            if message is None or message.startswith(_FAILED):
+                why = message[1:].decode(errors="replace") if message else "it ended without a word"
+                raise FeedError(f"loading the content for the search index failed: {why}")
+            for values in marshal.loads(message):
+                yield Entry(*values)
+    finally:
+        _end(process, conn)
+
+
+def _child(content: Path, load: Callable, conn) -> None:
+    """The forked process: load the content, send its lexicon, then its entries in batches, then an empty message
+    (a failure is sent as `!` and its words instead)."""
+    try:
+        kb = load(content)
+        conn.send_bytes(pickle.dumps(kb.lexicon, protocol=pickle.HIGHEST_PROTOCOL))
+        batch = []
+        for entry in entries(kb):
+            batch.append(tuple(_plain(getattr(entry, name)) for name in _FIELDS))
+            if len(batch) == BATCH:
+                conn.send_bytes(marshal.dumps(batch))
+                batch = []
+        if batch:
+            conn.send_bytes(marshal.dumps(batch))
+        conn.send_bytes(_END)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            conn.send_bytes(_FAILED + f"{type(err).__name__}: {err}".encode(errors="replace"))
+    finally:
+        conn.close()
+        os._exit(0)  # no exit handlers, no flush of the parent's buffers inherited by the fork
+
+
+def _plain(value):
+    """A field as marshal writes it: a mapping (a `FrozenMap`) as a plain dict."""
+    return dict(value) if isinstance(value, dict) else value
+
+
+def _receive(conn) -> bytes | None:
+    """The next message (None when the process ended without one)."""
+    try:
+        return conn.recv_bytes()
+    except (EOFError, OSError):
+        return None
+
+
+def _end(process, conn) -> None:
+    """Wait for the process to end."""
+    conn.close()
+    process.join()
