@@ -234,21 +234,26 @@ def test_one_giant_rule_is_parsed_and_linked_in_a_few_copies_of_its_text(tmp_pat
     assert peak <= 8 * size, f"peak {peak / size:.1f}x the file"
 
 
-def test_the_search_index_holds_neither_the_entries_nor_their_payloads(tmp_path):
-    # The index kept every entry and every document's payload (texts, token spans) in memory until it was written:
-    # 48x this content. Now the entries are read one at a time and the payloads go to a temporary file.
+def _index_held(root: Path):
+    """The search index data of a content folder, and what building it holds (tracemalloc): close its payloads."""
     from kb.search.index import build_data, entries
 
-    root = rules_content(tmp_path / "content", 3000)
-    size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
     kb = load_fresh(root)
     build_data(list(entries(kb))[:50], kb.lexicon).payloads.close()  # the analysis' modules imported first
     tracemalloc.start()
     try:
         data = build_data(entries(kb), kb.lexicon)
-        held = tracemalloc.get_traced_memory()[0]
+        return data, tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
+
+
+def test_the_search_index_holds_neither_the_entries_nor_their_payloads(tmp_path):
+    # The index kept every entry and every document's payload (texts, token spans) in memory until it was written:
+    # 48x this content. Now the entries are read one at a time and the payloads go to a temporary file.
+    root = rules_content(tmp_path / "content", 3000)
+    size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+    data, held = _index_held(root)
     try:
         assert len(data.payloads) == len(data.docs) == 1 + 300 + 3000  # a document per rule number (section, titles)
         first = next(iter(data.payloads))
@@ -352,18 +357,9 @@ def test_a_giant_text_s_postings_are_made_without_a_python_int_per_word(tmp_path
 def test_the_search_index_of_many_cards_holds_one_array_of_field_bounds(tmp_path):
     # Each document held a dict and an array of its field bounds, and an empty list when it cites no rule: the index
     # of this FAQ held 20.0x it. Now one array holds every document's bounds: 16.6x.
-    from kb.search.index import build_data, entries
-
     root = faq_content(tmp_path / "content", 3000)
     size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
-    kb = load_fresh(root)
-    build_data(list(entries(kb))[:50], kb.lexicon).payloads.close()
-    tracemalloc.start()
-    try:
-        data = build_data(entries(kb), kb.lexicon)
-        held = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
+    data, held = _index_held(root)
     data.payloads.close()
     first, second = data.docs[0], data.docs[1]
     assert first.fields is second.fields and second.at == first.at + 6 * len(first.langs)
