@@ -102,12 +102,15 @@ class DocInfo:
     cites: tuple[int, ...] = ()
     """Documents of the rules its texts cite."""
 
+    def bounds_in(self, lang: str) -> array:
+        """[title start, title end, text start, text end, ctx start, ctx end] positions in one of its languages."""
+        start = self.at + BOUNDS * self.langs.index(lang)
+        return self.fields[start : start + BOUNDS]
+
     @property
     def bounds(self) -> dict[str, array]:
-        """Language -> [title start, title end, text start, text end, ctx start, ctx end] positions (made on each
-        call: use `langs` to know its languages)."""
-        at, f = self.at, self.fields
-        return {lang: f[at + BOUNDS * k : at + BOUNDS * (k + 1)] for k, lang in enumerate(self.langs)}
+        """Language -> `bounds_in` it, for each of its languages (made on each call)."""
+        return {lang: self.bounds_in(lang) for lang in self.langs}
 
     def heads_in(self, lang: str) -> list[list[int]]:
         """The terms of each headword in a language (empty: none)."""
@@ -199,7 +202,7 @@ def build(items: Iterable[Entry], lang_text: Callable[[str], LangText], spill: P
         terms, found = lang_index[lang].terms, words[lang]
         for n, wids in found.streams():
             norm = norms[lang][3 * n : 3 * n + 3]
-            _record(n, wids, docs[n].bounds[lang], norm, tables[lang], terms, concepts[lang].get(n))
+            _record(n, wids, docs[n].bounds_in(lang), norm, tables[lang], terms, concepts[lang].get(n))
         found.flat = array("i")  # recorded: the documents' words are no longer needed
     for lang in langs:
         _idf(lang_index[lang], docs, lang)
@@ -348,7 +351,7 @@ def _norms(docs: list[DocInfo], lang: str) -> array:
     total, count = [0, 0, 0], [0, 0, 0]
     for d in docs:
         if lang in d.langs and d.current:
-            b = d.bounds[lang]
+            b = d.bounds_in(lang)
             for k in range(3):
                 if b[2 * k + 1] > b[2 * k]:
                     total[k] += b[2 * k + 1] - b[2 * k]
@@ -357,7 +360,7 @@ def _norms(docs: list[DocInfo], lang: str) -> array:
     found = array("d")
     for d in docs:
         if lang in d.langs:
-            b = d.bounds[lang]
+            b = d.bounds_in(lang)
             found.extend(1 - B[k] + B[k] * (b[2 * k + 1] - b[2 * k]) / avg[k] for k in range(3))
         else:
             found.extend((0.0, 0.0, 0.0))

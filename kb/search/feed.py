@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields
 from pathlib import Path
 
-from kb.search.entries import Entry, entries
+from kb.search.entries import Entry, entries, entries_of
 
 BATCH = 512
 """Entries a message holds."""
@@ -37,7 +37,7 @@ def loaded_entries(content: Path, load: Callable) -> tuple[Iterator[Entry], obje
     """The entries of the content (an iterator: read them once) and its lexicon. `load(content)` loads the
     knowledge base: in a forked process when there is `fork`, else here."""
     if "fork" not in multiprocessing.get_all_start_methods():
-        return _here(content, load)
+        return entries_of(load(content))
     context = multiprocessing.get_context("fork")
     ours, child_end = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(content, load, child_end))  # not a daemon: loading forks too
@@ -46,15 +46,8 @@ def loaded_entries(content: Path, load: Callable) -> tuple[Iterator[Entry], obje
     first = _receive(ours)
     if first is None or first.startswith(_FAILED):
         _end(process, ours)
-        return _here(content, load)
+        return entries_of(load(content))
     return _read(ours, process), pickle.loads(first)
-
-
-def _here(content: Path, load: Callable) -> tuple[Iterator[Entry], object]:
-    """The entries and lexicon of the content loaded in this process (the iterator holds the knowledge base
-    alone: it is freed once the last entry is read)."""
-    kb = load(content)
-    return entries(kb), kb.lexicon
 
 
 def _read(conn, process) -> Iterator[Entry]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -124,23 +124,18 @@ def ensure_index(content: Path, kb=None) -> Path:
     live = current(root)
     if live and live[0] == key and (root / live[1]).is_dir():
         return root / live[1]
+    from kb.search.entries import entries_of
+
     if kb is not None:
-        return publish(root, key, entries(kb), kb.lexicon)
+        return publish(root, key, *entries_of(kb))
     from kb.search.feed import FeedError, loaded_entries
 
     items, lexicon = loaded_entries(content, _load)  # loaded in another process: the knowledge base is never here
     try:
         return publish(root, key, items, lexicon)
     except FeedError:
-        items, lexicon = _entries_of(_load(content))  # the knowledge base is freed once its entries are read
+        items, lexicon = entries_of(_load(content))  # the knowledge base is freed once its entries are read
         return publish(root, key, items, lexicon)
-
-
-def _entries_of(kb) -> tuple[Iterator, object]:
-    """The search entries of a knowledge base, one at a time, and its lexicon (all the index needs of it): the
-    iterator holds the knowledge base alone (pass the only reference), so it is freed once the last entry is read,
-    before the postings are made."""
-    return entries(kb), kb.lexicon
 
 
 def _load(content: Path):
