@@ -954,6 +954,18 @@ def test_the_forked_load_sends_the_same_entries_and_lexicon(bundled_kb):
     assert list(items) == list(S.entries(bundled_kb)) and lexicon == bundled_kb.lexicon
 
 
+def test_giving_up_on_the_forked_load_ends_it_at_once(bundled_kb):
+    from kb.search.feed import loaded_entries
+
+    items, _ = loaded_entries(CONTENT, lambda content: bundled_kb)
+    next(items)  # the process has more to send than the pipe holds: it waits to write
+    process = items._process
+    closing = threading.Thread(target=items.close, daemon=True)
+    closing.start()
+    closing.join(30)
+    assert not closing.is_alive() and not process.is_alive() and process.exitcode == 0
+
+
 def test_a_stale_index_is_built_without_loading_the_content_in_the_process(tmp_path):
     content = _small_content(tmp_path / "content")
     script = (

@@ -8,6 +8,7 @@ base is the same either way.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -146,7 +147,7 @@ def parse_content(content: Path) -> tuple[list[Piece], Callable[[], Lexicon | No
         return pieces, _mine_here(pieces)
     context = multiprocessing.get_context("fork")
     ours, child_end = context.Pipe(duplex=False)
-    process = context.Process(target=_parse_child, args=([files[k] for k in theirs], child_end), daemon=True)
+    process = context.Process(target=_parse_child, args=([files[k] for k in theirs], child_end, ours), daemon=True)
     process.start()
     child_end.close()
     found = {k: parse_file(f) for k, f in enumerate(files) if k not in theirs}
@@ -193,9 +194,10 @@ def _mine_here(pieces: list[Piece]) -> Callable[[], Lexicon | None]:
     return lambda: mine_lexicon(cards) if cards else None
 
 
-def _parse_child(files: list[ContentFile], conn) -> None:
+def _parse_child(files: list[ContentFile], conn, parents) -> None:
     """The forked process: parse its files and send back what they gave (their card data aside), then the lexicon
     mined from that card data; an error is sent as text instead, and the parent does the work itself."""
+    parents.close()  # the reading end is the parent's alone: if it gives up (closes it), a send here fails at once
     try:
         pieces = [parse_file(f) for f in files]
         mine = _mine_here(pieces)
@@ -203,7 +205,8 @@ def _parse_child(files: list[ContentFile], conn) -> None:
         del pieces
         conn.send(mine())
     except BaseException as err:
-        conn.send(f"{type(err).__name__}: {err}")
+        with contextlib.suppress(OSError):  # the parent gave up
+            conn.send(f"{type(err).__name__}: {err}")
     finally:
         conn.close()
 

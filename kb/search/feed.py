@@ -34,38 +34,60 @@ class FeedError(RuntimeError):
 
 
 def loaded_entries(content: Path, load: Callable) -> tuple[Iterator[Entry], object]:
-    """The entries of the content (an iterator: read them once) and its lexicon. `load(content)` loads the
-    knowledge base: in a forked process when there is `fork`, else here."""
+    """The entries of the content (an iterator: read them once, then `close()` it, read to the end or not) and its
+    lexicon. `load(content)` loads the knowledge base: in a forked process when there is `fork`, else here."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return entries_of(load(content))
     context = multiprocessing.get_context("fork")
     ours, child_end = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(content, load, child_end))  # not a daemon: loading forks too
+    process = context.Process(target=_child, args=(content, load, child_end, ours))  # not a daemon: loading forks
     process.start()
     child_end.close()
     first = _receive(ours)
     if first is None or first.startswith(_FAILED):
         _end(process, ours)
         return entries_of(load(content))
-    return _read(ours, process), pickle.loads(first)
+    return Fed(ours, process), pickle.loads(first)
 
 
-def _read(conn, process) -> Iterator[Entry]:
-    """The entries the process sends, in order; a failure after the first is raised (the index is not made)."""
-    try:
-        while (message := _receive(conn)) != _END:
-            if message is None or message.startswith(_FAILED):
-                why = message[1:].decode(errors="replace") if message else "it ended without a word"
-                raise FeedError(f"loading the content for the search index failed: {why}")
-            for values in marshal.loads(message):
-                yield Entry(*values)
-    finally:
-        _end(process, conn)
+class Fed(Iterator[Entry]):
+    """The entries the loading process sends, in order; a failure after the first is raised (the index is not
+    made). `close()` (at the end, or on giving up early) ends that process: it is never left waiting to send."""
+
+    def __init__(self, conn, process) -> None:
+        self._conn, self._process = conn, process
+        self._batch: Iterator = iter(())
+
+    def __next__(self) -> Entry:
+        for values in self._batch:
+            return Entry(*values)
+        if self._process is None:
+            raise StopIteration
+        message = _receive(self._conn)
+        if message == _END:
+            self.close()
+            raise StopIteration
+        if message is None or message.startswith(_FAILED):
+            self.close()
+            why = message[1:].decode(errors="replace") if message else "it ended without a word"
+            raise FeedError(f"loading the content for the search index failed: {why}")
+        self._batch = iter(marshal.loads(message))
+        return next(self)
+
+    def close(self) -> None:
+        """End the loading process (its writes fail once the pipe is closed here) and wait for it."""
+        if self._process is not None:
+            _end(self._process, self._conn)
+            self._process, self._batch = None, iter(())
+
+    def __del__(self) -> None:
+        self.close()
 
 
-def _child(content: Path, load: Callable, conn) -> None:
+def _child(content: Path, load: Callable, conn, parents) -> None:
     """The forked process: load the content, send its lexicon, then its entries in batches, then an empty message
     (a failure is sent as `!` and its words instead)."""
+    parents.close()  # the reading end is the parent's alone: once it closes it, a write here fails at once
     try:
         kb = load(content)
         conn.send_bytes(pickle.dumps(kb.lexicon, protocol=pickle.HIGHEST_PROTOCOL))

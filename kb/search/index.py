@@ -133,9 +133,11 @@ def ensure_index(content: Path, kb=None) -> Path:
     items, lexicon = loaded_entries(content, _load)  # loaded in another process: the knowledge base is never here
     try:
         return publish(root, key, items, lexicon)
-    except FeedError:
+    except FeedError:  # the loading process failed (and ended) after its first entries
         items, lexicon = entries_of(_load(content))  # the knowledge base is freed once its entries are read
         return publish(root, key, items, lexicon)
+    finally:
+        items.close()  # the loading process ends even when the index was not written (IndexNotWritable)
 
 
 def _load(content: Path):
