@@ -176,7 +176,7 @@ def test_a_long_faq_ruling_is_built_without_copying_its_text_per_line():
     builder = TextBuilder()
     builder.add(Para(1, lines, False, False))
     assert builder.text == " ".join(lines)
-    assert builder.marks[1] == (len(lines[0]) + 1, 2)
+    assert builder.pairs()[1] == (len(lines[0]) + 1, 2)
     assert copied[0] <= 2 * len(builder.text)
 
 

@@ -101,7 +101,10 @@ def _merge_faces(faces: list[Face], other: tuple[Face, ...]) -> list[Face]:
     """Add the other source's face names to the faces (same order)."""
     if len(faces) != len(other):
         return faces
-    return [replace(face, names={**o.names, **face.names}) for face, o in zip(faces, other, strict=True)]
+    return [
+        face if o.names.items() <= face.names.items() else replace(face, names={**o.names, **face.names})
+        for face, o in zip(faces, other, strict=True)
+    ]  # a face kept as it is when the other adds no name (the first printing of a card: its own faces)
 
 
 @dataclass(slots=True)

@@ -64,8 +64,13 @@ class TextBuilder:
     """The pieces of the text so far, joined when it is read (adding to a string copies it: quadratic)."""
     size: int = 0
     """The length of the text so far."""
-    marks: list[tuple[int, int]] = field(default_factory=list)
-    """Where each source line starts in `text`: (offset, line)."""
+    marks: list[int] = field(default_factory=list)
+    """Where each source line starts in `text`: offset, line, offset, line… (flat: no pair per line while the
+    whole file is read; `pairs` makes the `Positions`)."""
+
+    def pairs(self) -> Positions:
+        """The marks as (offset, line) pairs."""
+        return tuple(zip(self.marks[::2], self.marks[1::2], strict=True))
 
     @property
     def text(self) -> str:
@@ -86,7 +91,7 @@ class TextBuilder:
         for i, line in enumerate(para.lines):
             if i:
                 self._append(" ")
-            self.marks.append((self.size, para.line + i))
+            self.marks += (self.size, para.line + i)
             self._append(BULLET.sub("", line) if bullet and i == 0 else line)
 
 

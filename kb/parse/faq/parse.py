@@ -57,7 +57,7 @@ class FaqResult:
     """Problems found while parsing."""
     positions: dict[tuple[str, int], Positions] = field(default_factory=dict)
     """(ruling or note id, part) -> where each source line starts in that text: part 0 is a ruling's text or a
-    note's text, part i + 1 is a note's bullet i. See `line_at`."""
+    note's text, part i + 1 is a note's bullet i. See `line_at`. A ruling on a single line has none."""
 
 
 @dataclass(slots=True)
@@ -316,11 +316,12 @@ def _build_notes(st: _State) -> tuple[FaqNote, ...]:
 
 
 def _positions(st: _State) -> dict[tuple[str, int], Positions]:
-    """Collect where the lines of each ruling, note text and note bullet start."""
-    found = {(r.id, 0): tuple(r.text.marks) for r in st.rulings}
+    """Collect where the lines of each ruling, note text and note bullet start (none for a ruling on one line:
+    its text starts its source line, the line `line_at` falls back to)."""
+    found = {(r.id, 0): r.text.pairs() for r in st.rulings if r.text.marks != [0, r.line]}
     for n in st.notes:
-        found[(n.id, 0)] = tuple(n.text.marks)
-        found.update({(n.id, i + 1): tuple(b.marks) for i, b in enumerate(n.bullets)})
+        found[(n.id, 0)] = n.text.pairs()
+        found.update({(n.id, i + 1): b.pairs() for i, b in enumerate(n.bullets)})
     return found
 
 
