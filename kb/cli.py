@@ -85,7 +85,7 @@ MALLOC_THRESHOLD = 64 * 1024
 def _return_freed_memory() -> None:
     """Have glibc's allocator give large freed blocks back to the system (the parse's line lists, the index's
     arrays, a page's text), not keep them for later in a heap the next phase reuses only in part: a cold
-    `kb search` of 5 MB of FAQ peaks at 72 MB, not 77 (the threshold of `mallopt`, otherwise raised as blocks are
+    `kb search` of 5 MB of FAQ peaks at 73 MB, not 77 (the threshold of `mallopt`, otherwise raised as blocks are
     freed, is fixed). Elsewhere (no glibc) nothing changes."""
     if not sys.platform.startswith("linux"):
         return
