@@ -152,6 +152,19 @@ def test_unresolved_rule_is_reported_on_the_line_that_holds_it():
     assert links.rulings[0].rule_refs == ("502.53b",)
 
 
+def test_a_ruling_on_one_line_stores_no_positions_and_is_reported_on_its_line():
+    faq = faq_of(
+        "Foire aux questions _X_\nDocument modifié pour la dernière fois le 17 mars 2006\n-----\n"
+        "NOTES SUR DES CARTES SPÉCIFIQUES\n\nRejet\n{X}{W}{U}\nÉphémère\nContrecarrez.\n\n"
+        "* Une seule ligne, voir règle 502.53a.\n\n* Première ligne\nseconde, voir règle 502.53b."
+    )
+    one, two = faq.rulings
+    assert (one.id, 0) not in faq.positions and faq.positions[(two.id, 0)] == ((0, 13), (15, 14))
+    links = link_cards([faq], [], lambda lang, number, as_of=None: False)
+    lines = [d.line for d in links.diagnostics]
+    assert lines == [one.source.line, 14] == [11, 14]
+
+
 def test_cost_mismatch_and_unknown_name(data, tmp_path):
     text = (
         "Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\nCarambolage\n{2}{W}\nÉphémère\n"
