@@ -364,3 +364,25 @@ def test_the_search_index_of_many_cards_holds_one_array_of_field_bounds(tmp_path
     first, second = data.docs[0], data.docs[1]
     assert first.fields is second.fields and second.at == first.at + 6 * len(first.langs)
     assert held <= 18 * size, f"the index holds {held / size:.1f}x the content"
+
+
+def test_a_giant_rule_s_short_label_reads_only_its_first_words():
+    # The label of a rule without a title (the contents of a long page) split the whole text into words: a giant
+    # rule's 5 MB made a list of 900,000 strings (50 MB) to show eight of them.
+    from kb.site.gather import short_label
+
+    body = " ".join(f"le joueur pioche l’étape {i}." for i in range(40_000))
+    rule = Rule("d", "fr", "100.2", "numbered", "", body, (), "100", (), (), SourceRef("cr.txt", 3))
+    tracemalloc.start()
+    try:
+        label = short_label(rule)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert label == "le joueur pioche l’étape 0. le joueur pioche…"
+    assert peak < len(body) / 20, f"peak {peak / len(body):.2f}x the text"
+    one_line = Rule("d", "fr", "100.3", "numbered", "", "  Court texte.\nSuite ici.", (), "100", (), (),
+                    SourceRef("cr.txt", 5))  # fmt: skip
+    assert short_label(one_line) == "Court texte."
+    assert short_label(one_line, words=1) == "Court…"
+    assert short_label(Rule("d", "fr", "100.4", "numbered", "", "", (), "100", (), (), SourceRef("cr.txt", 7))) == ""

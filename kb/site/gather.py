@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
@@ -420,13 +421,21 @@ def _toc(rows: list[Row]) -> tuple[tuple[str, dict[str, str]], ...]:
     return tuple(toc)
 
 
+_WORD_OR_LINE = re.compile(r"[^\s]+|\n")
+
+
 def short_label(rule: Rule, words: int = 8) -> str:
     """A rule's title, its text when short (`Deathtouch`), or the first words of its text."""
     if rule.title:
         return rule.title
-    text = rule.text.split("\n")[0].strip()
-    parts = text.split()
-    return text if len(parts) <= words else " ".join(parts[:words]) + "…"
+    found = []  # the first line's words, up to one more than shown (a giant text is never split whole)
+    for match in _WORD_OR_LINE.finditer(rule.text):
+        if match[0] == "\n" or len(found) > words:
+            break
+        found.append(match)
+    if len(found) <= words:
+        return rule.text[found[0].start() : found[-1].end()] if found else ""
+    return " ".join(m[0] for m in found[:words]) + "…"
 
 
 def _contents(data: SiteData, numbers: list[str]) -> None:
