@@ -27,7 +27,7 @@ from pathlib import Path
 from kb import __version__
 from kb.model.base import KnowledgeBase
 from kb.model.links import edition_rules
-from kb.model.records import EMPTY, FrozenMap
+from kb.model.records import EMPTY, FrozenMap, _reduce
 from kb.sources.hashing import sha256
 from kb.sources.paths import PACKAGE, build_dir
 
@@ -157,9 +157,48 @@ def _knowledge_base(values: tuple, rules_from_editions: bool) -> KnowledgeBase:
     return kb
 
 
+def _has_text(values: tuple) -> bool:
+    """Whether a tuple holds a string that is not ASCII."""
+    return any(type(v) is str and not v.isascii() for v in values)
+
+
+def _packed(value: object) -> object:
+    """A record's field as the cache writes it: a string that is not ASCII (or a tuple of strings holding one) as
+    UTF-8 bytes. Pickling a string encodes it with a UTF-8 copy that the string keeps for as long as it lives: the
+    knowledge base's texts would each carry one through the rest of the command (5 MB more for 5 MB of French)."""
+    if type(value) is tuple and _has_text(value):
+        return tuple(map(_packed_text, value))
+    return _packed_text(value)
+
+
+def _packed_text(value: object) -> object:
+    """A string as `_packed` writes it; any other value as it is."""
+    return value.encode("utf-8", "surrogatepass") if type(value) is str and not value.isascii() else value
+
+
+def _unpacked_text(value: object) -> object:
+    """Bytes that `_packed_text` wrote, back as a string; any other value as it is."""
+    return value.decode("utf-8", "surrogatepass") if type(value) is bytes else value
+
+
+def _unpacked(value: object) -> object:
+    """A field as `_packed` wrote it, back as it was (no record of the knowledge base holds bytes)."""
+    if type(value) is tuple and any(type(v) is bytes for v in value):
+        return tuple(map(_unpacked_text, value))
+    return _unpacked_text(value)
+
+
+def _text_record(cls: type, values: tuple) -> object:
+    """Rebuild a record whose texts `_packed` wrote as bytes."""
+    return cls(*map(_unpacked, values))
+
+
 def _frozen_map(*flat: object) -> FrozenMap:
     """Rebuild a `FrozenMap` from its keys and values, alternating (as `_Pickler` writes it)."""
-    return FrozenMap(zip(flat[::2], flat[1::2], strict=True)) if flat else EMPTY
+    if not flat:
+        return EMPTY
+    flat = tuple(map(_unpacked_text, flat))
+    return FrozenMap(zip(flat[::2], flat[1::2], strict=True))
 
 
 class _Pickler(pickle.Pickler):
@@ -181,9 +220,13 @@ class _Pickler(pickle.Pickler):
         if made is not None:
             return _part, made
         if type(obj) is FrozenMap:
-            return _frozen_map, tuple(itertools.chain.from_iterable(obj.items()))
+            return _frozen_map, tuple(map(_packed_text, itertools.chain.from_iterable(obj.items())))
         if type(obj) is KnowledgeBase:
             return self._knowledge_base(obj)
+        if getattr(type(obj), "__reduce__", None) is _reduce:
+            values = obj.__reduce__()[1]
+            if any(type(v) is str and not v.isascii() or type(v) is tuple and _has_text(v) for v in values):
+                return _text_record, (type(obj), tuple(_packed(v) for v in values))
         return NotImplemented
 
     def _knowledge_base(self, kb: KnowledgeBase) -> tuple:
