@@ -800,9 +800,9 @@ def test_the_site_links_a_rule_without_counterpart_to_its_own_row(bundled_kb):
     data = index_data(bundled_kb)
     data.payloads.close()
     rules = {d.key: d for d in data.docs if d.kind == "rule"}
-    assert page_of(pages, bundled_kb, rules["703.4h@fr:undated"]) == "rules/703.html#fr-703.4h"
-    assert page_of(pages, bundled_kb, rules["703.4h"]) == "rules/703.html#703.4h"  # today's 703.4h: French 703.4e
-    assert page_of(pages, bundled_kb, rules["121.2"]) == "rules/121.html#121.2"  # French 120.2 sits in today's 121.2
+    assert page_of(pages, rules["703.4h@fr:undated"]) == "rules/703.html#fr-703.4h"
+    assert page_of(pages, rules["703.4h"]) == "rules/703.html#703.4h"  # today's 703.4h: French 703.4e
+    assert page_of(pages, rules["121.2"]) == "rules/121.html#121.2"  # French 120.2 sits in today's 121.2
 
 
 # --- the site's JavaScript ranks as Python does ------------------------------------------------------------

@@ -256,7 +256,8 @@ def test_search_index_is_the_same_on_one_core_forked_and_reused(tmp_path, monkey
             shutil.copytree(FIXTURES / "golden-content", where / "content")
         monkeypatch.setattr(site_module.os, "cpu_count", (lambda: 1) if how == "one core" else os.cpu_count)
         if how == "reused":  # same content and code as the forked build: its index is copied, not rebuilt
-            monkeypatch.setattr(site_module, "index_data", lambda kb: pytest.fail("index rebuilt"))
+            monkeypatch.setattr(site_module, "index_data", lambda *args: pytest.fail("index rebuilt"))
+            monkeypatch.setattr(site_module, "index_entries", lambda *args: pytest.fail("index rebuilt"))
         kb = load(where / "content", use_cache=False)
         built[how] = search_files(site_module.build_site(kb, where / f"site-{how.replace(' ', '-')}").out)
     assert built["forked"] and built["forked"] == built["one core"] == built["reused"]
@@ -1032,3 +1033,38 @@ def test_the_render_cache_drops_the_least_recently_used_beyond_its_size():
     assert cache.size == 8 and len(cache) == 2
     cache[("d",)] = (Markup("w" * 20), ())  # larger than the limit: kept alone, until the next one
     assert len(cache) == 1 and cache.get(("d",)) is not None
+
+
+def test_the_build_forks_its_search_process_before_loading_the_content(tmp_path, monkeypatch):
+    # Forked once the content was loaded, the index's process started with every page of the knowledge base counted
+    # in its memory (5 MB of rules: 100 MB, as much as the pages' process); now it is sent the entries instead.
+    from kb.commands import build as build_command
+    from kb.commands import options
+    from kb.site import write as site_module
+
+    events: list[str] = []
+    forked = site_module.fork_search
+    loading = options.load_deferred_or_exit
+    monkeypatch.setattr(site_module, "fork_search", lambda: events.append("fork") or forked())
+    monkeypatch.setattr(build_command, "load_deferred_or_exit", lambda c: events.append("load") or loading(c))
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert events == ["fork", "load"]
+    assert json.loads((tmp_path / "site" / "search" / "core.json").read_text(encoding="utf-8"))
+
+
+def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path, monkeypatch):
+    from kb.commands import build as build_command
+    from kb.site import write as site_module
+
+    def broken(kb):
+        yield from []
+        raise ValueError("entry 7 is broken")
+
+    monkeypatch.setattr(site_module, "current_entries", broken)
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
+    assert result.exit_code == 1
+    assert "entry 7 is broken" in result.output and result.output.strip().count("\n") == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]  # no site, no leftover

@@ -39,19 +39,24 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     if kb is None and not strict and _up_to_date(out, content, force):
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
-    from kb.site.write import build_site
+    from kb.site.write import build_site, fork_search
 
     keep = None  # the cache of the loaded content, written once the pages are (see build_site)
-    if kb is None:
-        kb, keep = load_deferred_or_exit(content)
-    forced = _stop_on_errors(kb, strict, force, keep)
-    tty = sys.stderr.isatty()
-    progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
+    searching = fork_search() if kb is None else None  # before the load: that process never holds the content
     try:
-        report = build_site(kb, out, progress=progress, forced=forced, keep=keep)
-    except SiteError as err:
-        echo(f"kb: {err}", err=True, newlines=False)
-        sys.exit(1)
+        if kb is None:
+            kb, keep = load_deferred_or_exit(content)
+        forced = _stop_on_errors(kb, strict, force, keep)
+        tty = sys.stderr.isatty()
+        progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
+        try:
+            report = build_site(kb, out, progress=progress, forced=forced, keep=keep, searching=searching)
+        except SiteError as err:
+            echo(f"kb: {err}", err=True, newlines=False)
+            sys.exit(1)
+    finally:
+        if searching is not None:
+            searching.close()  # ended already unless the build stopped before it began
     search = "with search index" if report.search else "without search index"
     echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}).")
     if report.kept:

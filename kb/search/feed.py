@@ -16,7 +16,7 @@ import marshal
 import multiprocessing
 import os
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields
 from pathlib import Path
 
@@ -69,8 +69,7 @@ class Fed(Iterator[Entry]):
             raise StopIteration
         if message is None or message.startswith(_FAILED):
             self.close()
-            why = message[1:].decode(errors="replace") if message else "it ended without a word"
-            raise FeedError(f"loading the content for the search index failed: {why}")
+            raise FeedError(f"loading the content for the search index failed: {_why(message)}")
         self._batch = iter(marshal.loads(message))
         return next(self)
 
@@ -91,21 +90,49 @@ def _child(content: Path, load: Callable, conn, parents) -> None:
     try:
         kb = load(content)
         conn.send_bytes(pickle.dumps(kb.lexicon, protocol=pickle.HIGHEST_PROTOCOL))
-        batch = []
-        for entry in entries(kb):
-            batch.append(tuple(_plain(getattr(entry, name)) for name in _FIELDS))
-            if len(batch) == BATCH:
-                conn.send_bytes(marshal.dumps(batch))
-                batch = []
-        if batch:
-            conn.send_bytes(marshal.dumps(batch))
-        conn.send_bytes(_END)
+        send_entries(conn, entries(kb))
     except BaseException as err:
-        with contextlib.suppress(OSError):
-            conn.send_bytes(_FAILED + f"{type(err).__name__}: {err}".encode(errors="replace"))
+        send_failure(conn, err)
     finally:
         conn.close()
         os._exit(0)  # no exit handlers, no flush of the parent's buffers inherited by the fork
+
+
+def send_entries(conn, items: Iterable[Entry]) -> None:
+    """Send entries through a pipe in batches, then an empty message (`received_entries` reads them back)."""
+    batch = []
+    for entry in items:
+        batch.append(tuple(_plain(getattr(entry, name)) for name in _FIELDS))
+        if len(batch) == BATCH:
+            conn.send_bytes(marshal.dumps(batch))
+            batch = []
+    if batch:
+        conn.send_bytes(marshal.dumps(batch))
+    conn.send_bytes(_END)
+
+
+def send_failure(conn, err: BaseException) -> None:
+    """Tell the reading end that no more entries will come, and why (given up silently when it is gone)."""
+    with contextlib.suppress(OSError):
+        conn.send_bytes(_FAILED + f"{type(err).__name__}: {err}".encode(errors="replace"))
+
+
+def received_entries(conn) -> Iterator[Entry]:
+    """The entries `send_entries` sends, in order, up to its empty message; a failure (or the sender gone) raises
+    `FeedError`."""
+    while True:
+        message = _receive(conn)
+        if message == _END:
+            return
+        if message is None or message.startswith(_FAILED):
+            raise FeedError(f"the search entries were not all sent: {_why(message)}")
+        for values in marshal.loads(message):
+            yield Entry(*values)
+
+
+def _why(message: bytes | None) -> str:
+    """The reason a failure message gives."""
+    return message[1:].decode(errors="replace") if message else "it ended without a word"
 
 
 def _plain(value):

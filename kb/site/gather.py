@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
@@ -70,12 +71,16 @@ class RulePage:
     rows: tuple[Row, ...]
     runs: tuple[Run, ...] = ()
     """The rows cut where the languages present change."""
-    toc: tuple[tuple[str, dict[str, str]], ...] = ()
-    """(number, language -> short label) of the page's numbered rules, for the list at the top of long pages."""
     part: int = 1
     """Which part of its rule the page is, from 1 (a rule too large for one page is cut, see `kb.site.parts`)."""
     parts: tuple[tuple[str, str], ...] = ()
     """(file name, first–last row) of every part of a cut rule, in order; empty for a rule on one page."""
+
+    @property
+    def toc(self) -> tuple[tuple[str, dict[str, str]], ...]:
+        """(number, language -> short label) of the page's numbered rules, for the list at the top of long pages
+        (made as the page is rendered, not held for every page through the build)."""
+        return _toc(self.rows)
 
     @property
     def file(self) -> str:
@@ -117,7 +122,7 @@ class SiteData:
     """Language -> its own rule number -> the row (reference number, the page anchor) showing it."""
     row_parts: dict[str, str] = field(default_factory=dict)
     """Row -> its page, for the rows of a cut rule that are not on its first page (`rules/702-2.html`)."""
-    texts: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    texts: Previews | dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
     today: dict[str, dict[str, str]] = field(default_factory=dict)
     """Language -> a number it cites but does not have -> today's reference number (through lineage)."""
@@ -183,7 +188,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     for number in numbers:
         for lang, rule in kb.aligned(number).items():
             data.rows.setdefault(lang, {})[rule.number] = number
-            data.texts[(lang, number)] = (rule.number, preview_text(rule))
+    data.texts = Previews(kb, numbers)
     data.today = _today(kb, data.rows)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
@@ -228,6 +233,46 @@ def search_langs(kb: KnowledgeBase, langs: list[str]) -> list[str]:
     found = set(langs) | {r.lang for r in kb.rulings} | {n.lang for n in kb.notes}
     found |= {lang for c in kb.cards for lang in c.names}
     return ordered_langs(list(found))
+
+
+class Previews(Mapping[tuple[str, str], tuple[str, str]]):
+    """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered), made
+    when asked for from the knowledge base: a row's rules are found again (`KnowledgeBase.aligned`) rather than a
+    preview held for every rule through the build."""
+
+    def __init__(self, kb: KnowledgeBase, numbers: list[str]) -> None:
+        self._kb, self._numbers = kb, frozenset(numbers)
+        self._own: dict[tuple[str, str], tuple[str, str]] = {}  # rows of their own (`fr-703.4h`)
+
+    def add(self, lang: str, row: str, rule: Rule) -> None:
+        """A rule on a row of its own (a translation's rule with no counterpart today)."""
+        self._own[(lang, row)] = (rule.number, preview_text(rule))
+
+    def _rule(self, key: object) -> Rule | None:
+        if not isinstance(key, tuple) or len(key) != 2 or key[1] not in self._numbers:
+            return None
+        return self._kb.aligned(key[1]).get(key[0])
+
+    def __getitem__(self, key: tuple[str, str]) -> tuple[str, str]:
+        own = self._own.get(key)
+        if own is not None:
+            return own
+        rule = self._rule(key)
+        if rule is None:
+            raise KeyError(key)
+        return rule.number, preview_text(rule)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._own or self._rule(key) is not None
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        yield from self._own
+        for number in sorted(self._numbers, key=sort_key):
+            for lang in self._kb.aligned(number):
+                yield lang, number
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def preview_text(rule: Rule) -> str:
@@ -334,11 +379,11 @@ def _parts(data: SiteData, head: str, titles: dict[str, str], rows: list[Row]) -
                 data.full_texts[(lang, row.number)] = f"text/{lang}/{file_slug(row.number)}.txt"
     spans = parts.cut([_row_chars(row) for row in rows], [row.depth <= 1 for row in rows], parts.PAGE_CHARS)
     if len(spans) == 1:
-        return [RulePage(head, titles, tuple(rows), _runs(rows, data.langs), _toc(rows))]
+        return [RulePage(head, titles, tuple(rows), _runs(rows, data.langs))]
     pages = []
     for i, span in enumerate(spans):
         found = rows[span.start : span.stop]
-        pages.append(RulePage(head, titles, tuple(found), _runs(found, data.langs), _toc(found), i + 1))
+        pages.append(RulePage(head, titles, tuple(found), _runs(found, data.langs), i + 1))
     listed = tuple((page.file, _span(page.rows)) for page in pages)
     for page in pages[1:]:
         data.row_parts.update(dict.fromkeys((row.number for row in page.rows), page.path))
@@ -390,7 +435,7 @@ def _add_orphans(data: SiteData, head: str, rows: list[Row]) -> None:
             cited = {lang: tuple(r.number for r in data.kb.cited_by(rule))}
             rows.insert(at, Row(key, DEPTH.get(rule.kind, 2), cells, {}, cited, (), rule.number))
             data.rows.setdefault(lang, {})[rule.number] = key
-            data.texts[(lang, key)] = (rule.number, preview_text(rule))
+            data.texts.add(lang, key, rule)
 
 
 INLINE_ROWS = 8

@@ -4,9 +4,9 @@ The CLI and the site share one analysis, one ranking and the lexicon's translati
 writes the index that `templates/static/kbsearch.js` reads, so a question gives the same results in `kb search` and
 in the browser. Each result links to the page (and anchor) showing it.
 
-Building the index needs only the knowledge base; its links need the site's pages. So the index is built first
-(`index_data`, in a process of its own beside the gathering and rendering of the pages) and written with the
-pages' addresses once they are known (`write_index`, given the `Pages` of `pages_of`).
+Building the index needs only the search entries and the lexicon; its links need the site's pages. So the index is
+built first (`index_entries`, in a process of its own, fed the entries while the pages are gathered and rendered)
+and written with the pages' addresses once they are known (`write_index`, given the `Pages` of `pages_of`).
 """
 
 from __future__ import annotations
@@ -34,28 +34,42 @@ class Pages:
     """Card id -> page."""
     notes: dict[str, str]
     """FAQ note id -> page and anchor."""
+    rulings: dict[str, str]
+    """Ruling id -> its card's page."""
 
 
 def write_search(site: Path, data: SiteData) -> dict:
     """Build and write the search index of the site's records into `<site>/search/`; return its summary."""
-    return write_index(site, data.kb, index_data(data.kb), pages_of(data))
+    return write_index(site, index_data(data.kb), pages_of(data))
+
+
+def current_entries(kb: KnowledgeBase):
+    """The search entries of the site: those of each language's current edition, one at a time."""
+    from kb.search.entries import entries  # late: importing the site must not load the search package
+
+    return (e for e in entries(kb) if e.current)
+
+
+def index_entries(items, lexicon, spill: Path | None = None):
+    """The search index of entries (read once, one at a time) with the translation tables of a lexicon (`spill`:
+    where the payloads' temporary file goes). It needs neither the knowledge base nor the pages."""
+    from kb.search.index import build_data
+
+    return build_data(items, lexicon, spill)
 
 
 def index_data(kb: KnowledgeBase, spill: Path | None = None):
-    """The search index of the current entries of the knowledge base (`spill`: where the payloads' temporary file
-    goes)."""
-    from kb.search.entries import entries  # late: importing the site must not load the search package
-    from kb.search.index import build_data
-
-    return build_data((e for e in entries(kb) if e.current), kb.lexicon, spill)
+    """The search index of the current entries of the knowledge base."""
+    return index_entries(current_entries(kb), kb.lexicon, spill)
 
 
-def write_index(site: Path, kb: KnowledgeBase, data, pages: Pages) -> dict:
-    """Write an index built by `index_data`, each document linked to its page; return its summary."""
+def write_index(site: Path, data, pages: Pages) -> dict:
+    """Write an index built by `index_data` or `index_entries`, each document linked to its page; return its
+    summary."""
     from kb.search.static import write_static
 
     try:
-        urls = [page_of(pages, kb, d) for d in data.docs]
+        urls = [page_of(pages, d) for d in data.docs]
         return write_static(site / SEARCH_DIR, data, lambda n: urls[n])
     finally:
         data.payloads.close()
@@ -72,10 +86,11 @@ def pages_of(data: SiteData) -> Pages:
         for anchor, index in entries:
             g = kb.glossary[index]
             glossary.setdefault(f"{g.document}#{fold(g.term)}", f"glossary.html#{anchor}")
-    return Pages(anchors, glossary, dict(data.card_path), dict(data.note_path))
+    rulings = {r.id: data.card_path[r.card] for r in kb.rulings if r.card in data.card_path}
+    return Pages(anchors, glossary, dict(data.card_path), dict(data.note_path), rulings)
 
 
-def page_of(pages: Pages, kb: KnowledgeBase, doc) -> str | None:
+def page_of(pages: Pages, doc) -> str | None:
     """The page (relative to an interface tree) of a search document (`kb.search.build.DocInfo`), or None when the
     site does not show it."""
     if doc.kind == "rule" and "@" in doc.key:  # a translation's rule with no counterpart today: its own row
@@ -87,6 +102,5 @@ def page_of(pages: Pages, kb: KnowledgeBase, doc) -> str | None:
     if doc.kind == "card":
         return pages.cards.get(doc.key)
     if doc.kind == "ruling":
-        ruling = kb.ruling.get(doc.key)
-        return pages.cards.get(ruling.card) if ruling else None
+        return pages.rulings.get(doc.key)
     return pages.notes.get(doc.key)

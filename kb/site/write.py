@@ -7,10 +7,13 @@ replaced, nor the content or project folder.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
+import queue
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,7 +38,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import SEARCH_DIR, Pages, index_data, pages_of, write_index
+from kb.site.searchpages import SEARCH_DIR, Pages, current_entries, index_data, index_entries, pages_of, write_index
 from kb.sources.hashing import sha256
 from kb.sources.paths import TEMPLATES, build_dir
 
@@ -74,24 +77,25 @@ def build_site(
     search: bool = True,
     forced: bool = False,
     keep: Callable[[], None] | None = None,
+    searching: SearchProcess | None = None,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
     `forced`: the content has errors and the build was asked for anyway (the stamp says so). `keep`: work left
     from loading (writing the load cache), done once the pages are written, while the search index's process
-    finishes: done before, it would delay the start of that process, the longer of the two.
+    finishes: done before, it would delay the start of that process, the longer of the two. `searching`: the search
+    index's process, forked before the content was loaded (`fork_search`); without it, one is forked here.
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
     new = sibling(target, "new")
-    searching = None
     try:
         if new.exists():
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        searching = start_search(new, kb, langs)  # on the other core while the pages are gathered and rendered
+        searching = start_search(new, kb, langs, searching)  # on the other core while the pages are made
         data = gather(kb)
         jobs = plan(data)
         pages = pages_of(data)
@@ -162,79 +166,161 @@ def _where(job: Job) -> dict[str, str]:
     }
 
 
-def start_search(new: Path, kb: KnowledgeBase, langs: list[str]):
-    """Build the search index in a forked process, beside the gathering and rendering of the pages (second core).
+class SearchProcess:
+    """The site's search index built in a process of its own, on the other core, while the pages are gathered and
+    rendered. The knowledge base is never held there: forked before the content is loaded (`fork_search`), it is
+    sent the lexicon and the search entries, one batch at a time, by a thread of this process, then the pages'
+    addresses; it writes the index into the new site and answers '' or its error in one line. (Forked once the
+    content is loaded, it would start with every page of the knowledge base counted in its memory.)"""
 
-    Returns "reused" when an earlier build's index was copied, the process and its end of the pipe (it waits for
-    the pages' addresses, then sends back '' or its error in one line), or None when there is nothing to index,
-    a single core, or no `fork` (then `finish_search` writes the index itself).
-    """
-    if langs and _reuse_search(new, kb, langs):
-        return "reused"
-    if not langs or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    def __init__(self, process, conn) -> None:
+        self._process, self._conn = process, conn
+        self._pages: queue.Queue = queue.Queue(1)
+        self._feeder: threading.Thread | None = None
+        self._failed = ""
+        self._ended = False
+
+    def feed(self, kb: KnowledgeBase, new: Path) -> None:
+        """Start sending the new site's folder, the lexicon and the entries (the pages' addresses follow)."""
+        self._feeder = threading.Thread(target=self._send, args=(new, kb), daemon=True)
+        self._feeder.start()
+
+    def _send(self, new: Path, kb: KnowledgeBase) -> None:
+        """The feeding thread: the header, every entry, then the pages (None: the build gave up)."""
+        from kb.search.feed import send_entries, send_failure
+
+        try:
+            self._conn.send((str(new), kb.lexicon))
+            try:
+                send_entries(self._conn, current_entries(kb))
+            except (OSError, EOFError):
+                raise
+            except Exception as err:  # the entries could not be made: the index's process says so and ends
+                self._failed = f"{type(err).__name__}: {err}"
+                send_failure(self._conn, err)
+                return
+            self._conn.send(self._pages.get())
+        except (OSError, EOFError, ValueError):  # the index's process is gone: its end says why
+            return
+
+    def send_pages(self, pages: Pages) -> None:
+        """Give the index's process the pages' addresses it links its results to."""
+        self._pages.put(pages)
+
+    def skip(self) -> None:
+        """Nothing to index (or an earlier build's index was reused): end the process."""
+        with contextlib.suppress(OSError, ValueError):
+            self._conn.send(None)
+        self._process.join()
+        self._conn.close()
+        self._ended = True
+
+    def finish(self) -> None:
+        """Wait for the index to be written; a failure fails the build."""
+        if self._feeder is not None:
+            self._feeder.join()
+        try:
+            message = self._conn.recv()
+        except (EOFError, OSError):
+            message = "the search index process ended without a word"
+        self._process.join()
+        self._conn.close()
+        self._ended = True
+        message = self._failed or message
+        if message or self._process.exitcode != 0:
+            raise SiteError(f"search index not written ({message or f'exit status {self._process.exitcode}'})")
+
+    def stop(self) -> None:
+        """End the process after a failed build (the feeding thread, if waiting, ends with it)."""
+        with contextlib.suppress(queue.Full):
+            self._pages.put_nowait(None)
+        self._process.terminate()
+        self._process.join()
+        if self._feeder is not None:
+            self._feeder.join()
+        self._conn.close()
+        self._ended = True
+
+    def close(self) -> None:
+        """End the process however far the build went (nothing to do once it has ended)."""
+        if not self._ended:
+            self.stop()
+
+
+def fork_search() -> SearchProcess | None:
+    """Fork the process of the site's search index (see `SearchProcess`): None on a single core or without `fork`,
+    where the index is built here once the pages are written."""
+    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return None
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe(duplex=True)
-    process = context.Process(target=_search_child, args=(new, kb, theirs, ours), daemon=True)
+    process = context.Process(target=_search_child, args=(theirs, ours), daemon=True)
     process.start()
     theirs.close()
-    return process, ours
+    return SearchProcess(process, ours)
 
 
-def _search_child(new: Path, kb: KnowledgeBase, conn, parents) -> None:
-    """The forked process: build the index, wait for the pages, write it, send back '' or the error in one line."""
-    parents.close()  # so that the parent's death ends the wait below (EOFError)
+def _search_child(conn, parents) -> None:
+    """The forked process: read the header (the new site's folder and the lexicon), build the index from the
+    entries as they come, wait for the pages, write it, send back '' or the error in one line."""
+    from kb.search.feed import received_entries
+
+    parents.close()  # so that the parent's death ends the waits below (EOFError)
     try:
-        built = index_data(kb, new)
+        header = conn.recv()
+        if header is None:
+            return
+        new, lexicon = Path(header[0]), header[1]
+        built = index_entries(received_entries(conn), lexicon, new)
         pages = conn.recv()
         if pages is not None:
-            write_index(new, kb, built, pages)
+            write_index(new, built, pages)
             conn.send("")
+        else:
+            built.payloads.close()
     except EOFError:
         pass
     except BaseException as err:  # whatever it is, the parent reports it and fails the build
-        conn.send(f"{type(err).__name__}: {err}")
+        with contextlib.suppress(OSError):
+            conn.send(f"{type(err).__name__}: {err}")
     finally:
         conn.close()
 
 
+def start_search(new: Path, kb: KnowledgeBase, langs: list[str], searching: SearchProcess | None = None):
+    """Start the site's search index: "reused" when an earlier build's index was copied, None when there is nothing
+    to index or no second process (`finish_search` then writes it here), else the `SearchProcess` (forked now
+    unless one forked before the load is given), fed from now on."""
+    if not langs or _reuse_search(new, kb, langs):
+        if searching is not None:
+            searching.skip()
+        return "reused" if langs else None
+    searching = searching or fork_search()
+    if searching is not None:
+        searching.feed(kb, new)
+    return searching
+
+
 def send_pages(searching, pages: Pages) -> None:
     """Give the index's process the pages' addresses it links its results to."""
-    if searching not in (None, "reused"):
-        searching[1].send(pages)
+    if isinstance(searching, SearchProcess):
+        searching.send_pages(pages)
 
 
 def stop_search(searching) -> None:
     """End the index's process after a failed build."""
-    if searching in (None, "reused"):
-        return
-    process, conn = searching
-    process.terminate()
-    process.join()
-    conn.close()
+    if isinstance(searching, SearchProcess):
+        searching.stop()
 
 
 def finish_search(searching, new: Path, kb: KnowledgeBase, langs: list[str], pages: Pages, bar) -> None:
-    """Wait for the forked index writer (or write the index now); a failure fails the build."""
-    if searching == "reused":
-        bar.update(len(langs))
-        return
-    if searching is None:
-        if langs:
-            write_index(new, kb, index_data(kb, new), pages)
-            _keep_search(new, kb, langs)
-        bar.update(len(langs))
-        return
-    process, conn = searching
-    try:
-        message = conn.recv()
-    except EOFError:
-        message = "the search index process ended without a word"
-    process.join()
-    conn.close()
-    if message or process.exitcode != 0:
-        raise SiteError(f"search index not written ({message or f'exit status {process.exitcode}'})")
-    _keep_search(new, kb, langs)
+    """Wait for the index's process (or write the index now); a failure fails the build."""
+    if searching is None and langs:
+        write_index(new, index_data(kb, new), pages)
+    elif isinstance(searching, SearchProcess):
+        searching.finish()
+    if searching != "reused" and langs:
+        _keep_search(new, kb, langs)
     bar.update(len(langs))
 
 
