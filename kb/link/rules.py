@@ -14,8 +14,15 @@ from kb.model.links import AlignedRule, Alignment, Edition, ResolvedRef, RuleLin
 from kb.parse.cr.rules import RulesResult
 
 
-def _resolve(ed: Edition, targets: Iterable[str]) -> tuple[ResolvedRef, ...]:
-    return tuple(ResolvedRef(t, t in ed.rules) for t in targets)
+def _resolve(ed: Edition, targets: Iterable[str], made: dict[str, ResolvedRef]) -> tuple[ResolvedRef, ...]:
+    """References to targets, resolved in an edition (`made`: the edition's records made before, shared)."""
+    found = []
+    for t in targets:
+        ref = made.get(t)
+        if ref is None:
+            ref = made[t] = ResolvedRef(t, t in ed.rules)
+        found.append(ref)
+    return tuple(found)
 
 
 def _align(plan: EditionPlan, pairs: tuple[AlignedRule, ...]) -> Alignment:
@@ -100,10 +107,12 @@ def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]
     sources = {lang: {c[0]: by_id[c[0]]} for lang, c in plan.counterparts.items()}
     refs: dict[tuple[str, str], tuple[ResolvedRef, ...]] = {}
     cited: dict[tuple[str, str], list[str]] = {}
+    made: dict[str, dict[str, ResolvedRef]] = {}  # one record per target of an edition, shared by what cites it
     for ed in editions:
         for rule in ed.rules.values():
-            resolved = _resolve(ed, rule.references)
-            refs[(ed.id, rule.number)] = resolved
+            resolved = _resolve(ed, rule.references, made.setdefault(ed.id, {}))
+            if resolved:  # a rule citing nothing has no entry (`KnowledgeBase.references` gives it none)
+                refs[(ed.id, rule.number)] = resolved
             for ref in resolved:
                 if ref.resolved:
                     cited.setdefault((ed.id, ref.target), []).append(rule.number)
@@ -116,7 +125,7 @@ def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]
     glossary_refs = {}
     for entry in glossary:
         ed = by_id[edition_of[entry.document]]
-        glossary_refs[entry.key] = _resolve(ed, entry.references)
+        glossary_refs[entry.key] = _resolve(ed, entry.references, made.setdefault(ed.id, {}))
         for ref in glossary_refs[entry.key]:
             if not ref.resolved:
                 severity = "warning" if ed.complete else "note"

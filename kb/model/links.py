@@ -112,7 +112,8 @@ class RuleLinks:
     edition_of: Mapping[str, str]
     """Document id -> edition id."""
     references: Mapping[tuple[str, str], tuple[ResolvedRef, ...]]
-    """(edition id, number) -> its references, resolved or not."""
+    """(edition id, number) -> its references, resolved or not (none for a rule citing nothing: read it with
+    `KnowledgeBase.references`)."""
     cited_by: Mapping[tuple[str, str], tuple[str, ...]]
     """(edition id, number) -> numbers of the rules (same edition) that cite it."""
     glossary_refs: Mapping[tuple[str, str], tuple[ResolvedRef, ...]]
