@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
@@ -68,13 +68,29 @@ class RulePage:
 
     head: str
     titles: dict[str, str]
-    rows: tuple[Row, ...]
-    runs: tuple[Run, ...] = ()
-    """The rows cut where the languages present change."""
+    numbers: tuple[str, ...]
+    """The page's rows, in order: each row's number (its key: `fr-703.4h` for a translation's row of its own)."""
+    langs: tuple[str, ...] = ()
+    """Languages with text somewhere on the page."""
     part: int = 1
     """Which part of its rule the page is, from 1 (a rule too large for one page is cut, see `kb.site.parts`)."""
     parts: tuple[tuple[str, str], ...] = ()
     """(file name, first–last row) of every part of a cut rule, in order; empty for a rule on one page."""
+    made: Callable[[RulePage], tuple[tuple[Row, ...], tuple[Run, ...]]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """Makes the page's rows and runs (`SiteData.page_rows`): they are made as the page is rendered, not held for
+    every page through the build."""
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        """Every number of the page, with its rule in each language."""
+        return self.made(self)[0] if self.made else ()
+
+    @property
+    def runs(self) -> tuple[Run, ...]:
+        """The rows cut where the languages present change."""
+        return self.made(self)[1] if self.made else ()
 
     @property
     def toc(self) -> tuple[tuple[str, dict[str, str]], ...]:
@@ -91,11 +107,6 @@ class RulePage:
     def path(self) -> str:
         """Where the page is written, in each interface tree."""
         return f"rules/{self.file}"
-
-    @property
-    def langs(self) -> tuple[str, ...]:
-        """Languages with text somewhere on the page."""
-        return tuple(dict.fromkeys(lang for run in self.runs for lang in run.langs))
 
     def label(self, langs: list[str]) -> str:
         """`120 · Piocher une carte · Drawing a Card`: the number and its titles in `langs` order."""
@@ -160,6 +171,36 @@ class SiteData:
     """Rows whose translation was made from an edition whose text changed since."""
     full_texts: dict[tuple[str, str], str] = field(default_factory=dict)
     """(language, row) -> file of the full text (from the site's root) of a rule too long to be shown whole."""
+    own_rows: dict[str, tuple[str, Rule]] = field(default_factory=dict)
+    """Key of a translation's row of its own (`fr-703.4h`) -> (its language, its rule)."""
+    _made: dict[tuple[str, int], tuple[tuple[Row, ...], tuple[Run, ...]]] = field(default_factory=dict, repr=False)
+    """The rows and runs of the pages last asked for (a page is rendered in both interfaces, one after the other)."""
+
+    def page_rows(self, page: RulePage) -> tuple[tuple[Row, ...], tuple[Run, ...]]:
+        """A rule page's rows and runs, made from the knowledge base (the last two pages' kept)."""
+        key = (page.head, page.part)
+        found = self._made.get(key)
+        if found is None:
+            rows = tuple(self.row(number) for number in page.numbers)
+            found = (rows, _runs(rows, self.langs))
+            while len(self._made) >= 2:
+                del self._made[next(iter(self._made))]
+            self._made[key] = found
+        return found
+
+    def row(self, number: str) -> Row:
+        """The row of a number (or the key of a translation's row of its own)."""
+        own = self.own_rows.get(number)
+        if own is not None:
+            return _own_row(self, number, *own)
+        return _row(self, number)
+
+    def rule_at(self, lang: str, number: str) -> Rule | None:
+        """The rule a row shows in a language."""
+        own = self.own_rows.get(number)
+        if own is not None:
+            return own[1] if own[0] == lang else None
+        return self.kb.aligned(number).get(lang)
 
     def card_links(self, card_ids, lang: str, skip: str | None = None) -> dict[str, str]:
         """Names (in `lang`, and of each face) -> page of the given cards, for linking them in FAQ prose."""
@@ -279,8 +320,11 @@ def preview_text(rule: Rule) -> str:
     """The text shown when hovering a reference to the rule."""
     if not rule.title and "\n" not in rule.text and len(rule.text) <= PREVIEW_CHARS:
         return rule.text  # most rules: their text itself, not a copy
-    text = " ".join(p for p in (rule.title, rule.text.replace("\n", " ")) if p)
-    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1].rstrip() + "…"
+    body = rule.text[:PREVIEW_CHARS]  # all a preview shows (a giant text is never copied whole)
+    text = " ".join(p for p in (rule.title, body.replace("\n", " ")) if p)
+    if len(rule.text) <= PREVIEW_CHARS and len(text) <= PREVIEW_CHARS:
+        return text
+    return text[: PREVIEW_CHARS - 1].rstrip() + "…"
 
 
 def _paths(data: SiteData) -> None:
@@ -335,38 +379,53 @@ def _mention(data: SiteData, item_id: str, lang: str | None) -> tuple[str, str] 
 
 
 def _rule_pages(data: SiteData, numbers: list[str], diffs: dict) -> None:
-    """Group numbers under their three-digit rule; each group is one page."""
+    """Group numbers under their three-digit rule; each group is one page (or its parts)."""
     groups: dict[str, list[str]] = defaultdict(list)
     for number in numbers:
         head = number.split(".")[0]
         if len(head) == 3:
             groups[head].append(number)
-    primary = {lang: data.kb.primary[lang].id for lang in data.kb.primary}
-    shared: dict[tuple, dict] = {}  # equal small maps of rows (no fallback, no citation), one object for all
     for head, members in groups.items():
         rows = []
         for number in members:
-            aligned = data.kb.aligned(number)
-            cells = {lang: aligned.get(lang) for lang in data.langs}
-            fallback = {
-                lang: ed for lang, rule in aligned.items() if (ed := data.kb.edition_of(rule).id) != primary.get(lang)
-            }
-            for lang, ed in fallback.items():
+            row = _row(data, number)
+            for lang, ed in row.fallback.items():
                 data.fallbacks.setdefault(lang, []).append((number, ed))
-            kind = next(r.kind for r in aligned.values())
-            cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
-            if not fallback:
-                fallback = shared.setdefault(("fallback",), fallback)
-            if not any(cited.values()):
-                cited = shared.setdefault(("cited", *cited), cited)
-            mentions = tuple(m for lang in data.langs for m in data.mentions.get((lang, number), ()))
-            rows.append(Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple(dict.fromkeys(mentions))))
+            rows.append(row)
         _add_orphans(data, head, rows)
         head_rules = data.kb.aligned(head)
         titles = {lang: r.title for lang, r in head_rules.items() if r.title}
         data.rule_pages += _parts(data, head, titles, rows)
         followed = [page_history(data.kb, lang, _cells(rows, lang), diffs) for lang in data.langs]
         data.histories[head] = [found for found in followed if found is not None]
+
+
+_NO_FALLBACK: dict[str, str] = {}
+_NOT_CITED: dict[tuple, dict[str, tuple[str, ...]]] = {}
+
+
+def _row(data: SiteData, number: str) -> Row:
+    """A number's row: its rule in each language, where each comes from, who cites it."""
+    aligned = data.kb.aligned(number)
+    cells = {lang: aligned.get(lang) for lang in data.langs}
+    fallback = {}
+    for lang, rule in aligned.items():
+        edition = data.kb.primary.get(lang)
+        if (ed := data.kb.edition_of(rule).id) != (edition.id if edition else None):
+            fallback[lang] = ed
+    kind = next(r.kind for r in aligned.values())
+    cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
+    if not any(cited.values()):  # equal small maps, one object for all
+        cited = _NOT_CITED.setdefault(tuple(cited), cited)
+    mentions = tuple(m for lang in data.langs for m in data.mentions.get((lang, number), ()))
+    return Row(number, DEPTH.get(kind, 2), cells, fallback or _NO_FALLBACK, cited, tuple(dict.fromkeys(mentions)))
+
+
+def _own_row(data: SiteData, key: str, lang: str, rule: Rule) -> Row:
+    """The row of its own of a translation's rule with no counterpart today."""
+    cells = {other: (rule if other == lang else None) for other in data.langs}
+    cited = {lang: tuple(r.number for r in data.kb.cited_by(rule))}
+    return Row(key, DEPTH.get(rule.kind, 2), cells, {}, cited, (), rule.number)
 
 
 def _parts(data: SiteData, head: str, titles: dict[str, str], rows: list[Row]) -> list[RulePage]:
@@ -378,19 +437,21 @@ def _parts(data: SiteData, head: str, titles: dict[str, str], rows: list[Row]) -
             if rule is not None and _too_long(rule):
                 data.full_texts[(lang, row.number)] = f"text/{lang}/{file_slug(row.number)}.txt"
     spans = parts.cut([_row_chars(row) for row in rows], [row.depth <= 1 for row in rows], parts.PAGE_CHARS)
-    if len(spans) == 1:
-        return [RulePage(head, titles, tuple(rows), _runs(rows, data.langs))]
-    pages = []
+    pages, listed = [], []
     for i, span in enumerate(spans):
         found = rows[span.start : span.stop]
-        pages.append(RulePage(head, titles, tuple(found), _runs(found, data.langs), i + 1))
-    listed = tuple((page.file, _span(page.rows)) for page in pages)
+        langs = tuple(dict.fromkeys(lang for run in _runs(found, data.langs) for lang in run.langs))
+        numbers = tuple(row.number for row in found)
+        pages.append(RulePage(head, titles, numbers, langs, i + 1, made=data.page_rows))
+        listed.append((pages[-1].file, _span(found)))
+    if len(pages) == 1:
+        return pages
     for page in pages[1:]:
-        data.row_parts.update(dict.fromkeys((row.number for row in page.rows), page.path))
-    return [replace(page, parts=listed) for page in pages]
+        data.row_parts.update(dict.fromkeys(page.numbers, page.path))
+    return [replace(page, parts=tuple(listed)) for page in pages]
 
 
-def _span(rows: tuple[Row, ...]) -> str:
+def _span(rows: list[Row] | tuple[Row, ...]) -> str:
     """`702.1–702.19b`: the first and last numbers of rows."""
     first, last = rows[0].label or rows[0].number, rows[-1].label or rows[-1].number
     return first if first == last else f"{first}–{last}"
@@ -431,9 +492,8 @@ def _add_orphans(data: SiteData, head: str, rows: list[Row]) -> None:
                 if (cell := row.cells.get(lang)) and sort_key(cell.number) < sort_key(rule.number)
             ]
             at = before[-1] + 1 if before else len(rows)
-            cells = {other: (rule if other == lang else None) for other in data.langs}
-            cited = {lang: tuple(r.number for r in data.kb.cited_by(rule))}
-            rows.insert(at, Row(key, DEPTH.get(rule.kind, 2), cells, {}, cited, (), rule.number))
+            data.own_rows[key] = (lang, rule)
+            rows.insert(at, _own_row(data, key, lang, rule))
             data.rows.setdefault(lang, {})[rule.number] = key
             data.texts.add(lang, key, rule)
 

@@ -7,6 +7,7 @@ leads to the same page in the other tree. What a page shows beyond the site data
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
 from itertools import zip_longest
 
@@ -24,7 +25,7 @@ from kb.sources import search_fold as fold
 from kb.sources import sort_name
 
 
-def plan(data: SiteData) -> list[Job]:
+def plan(data: SiteData) -> Plan:
     """Every page of the site, with its template and context."""
     shared = {"default_ui": UI_LANGS[0], "ui_langs": UI_LANGS}
     jobs = [Job("index.html", "choose.html", shared), Job("404.html", "404.html", shared)]
@@ -32,25 +33,58 @@ def plan(data: SiteData) -> list[Job]:
              for ui in UI_LANGS]  # fmt: skip
     for same in zip_longest(*trees):  # a page in each interface one after the other: their texts rendered once
         jobs += [job for job in same if job is not None]
-    return jobs + full_text_jobs(data)
+    return Plan(jobs, data, full_text_jobs(data))
+
+
+class Plan:
+    """The pages of the site in the order they are written: the pages of both interface trees side by side, then
+    the card pages (each in both trees), made one at a time as they are written (tens of thousands of cards: their
+    jobs are not held through the build), then the full texts of giant rules."""
+
+    def __init__(self, pages: list[Job], data: SiteData, tail: list[Job]) -> None:
+        self._pages, self._data, self._tail = pages, data, tail
+
+    def __len__(self) -> int:
+        return len(self._pages) + len(UI_LANGS) * len(self._data.kb.cards) + len(self._tail)
+
+    def __iter__(self) -> Iterator[Job]:
+        yield from self._pages
+        keywords = keyword_index(self._data)
+        for card in self._data.kb.cards:
+            for ui in UI_LANGS:
+                yield card_job(self._data, card, keywords, ui)
+        yield from self._tail
+
+
+def card_job(data: SiteData, card: Card, keywords: dict[str, str], ui: str) -> Job:
+    """A card's page in an interface tree."""
+    name = card.names.get(ui) or next(iter(card.names.values()), card.id)
+    ctx = {"title": name, "current": "cards:item", "card": card, "ui": ui}
+    return Job(f"{ui}/{data.card_path[card.id]}", "card.html", ctx, partial(_card_context, data, card, keywords))
 
 
 def full_text_jobs(data: SiteData) -> list[Job]:
     """The full text of each rule too long to be shown whole on its page, as a text file at the site's root."""
     jobs = []
-    for page in data.rule_pages:
-        for row in page.rows:
-            for lang, rule in row.cells.items():
-                path = data.full_texts.get((lang, row.number))
-                if path and rule is not None:
-                    head = f"{rule.number} {rule.title}".strip()
-                    text = "\n\n".join(part for part in (head, rule.text, *rule.examples) if part)
-                    jobs.append(Job(path, "fulltext.txt", {"text": "\ufeff" + text + "\n"}))  # BOM: read as UTF-8
+    for (lang, row), path in data.full_texts.items():
+        rule = data.rule_at(lang, row)
+        if rule is not None:
+            jobs.append(Job(path, "fulltext.txt", {}, partial(_full_text, rule)))
     return jobs
 
 
+def _full_text(rule) -> dict:
+    """A rule's full text file, made as it is written: `{"text"}` (its number and title, text and examples)."""
+    pieces = ["\ufeff"]  # BOM: read as UTF-8
+    for part in (f"{rule.number} {rule.title}".strip(), rule.text, *rule.examples):
+        if part:
+            pieces += [part, "\n\n"]
+    pieces[-1:] = ["\n"] if len(pieces) > 1 else ["\ufeff", "\n"]
+    return {"text": "".join(pieces)}  # one copy of a giant text, not three
+
+
 def tree_jobs(data: SiteData, ui: str) -> list[Job]:
-    """The pages of one interface language, paths relative to its tree."""
+    """The pages of one interface language but its card pages (`card_job`), paths relative to its tree."""
     t = words(ui)
     jobs = [
         Job("index.html", "home.html", {"title": "", "current": "home", "loaded": loaded_items(data, ui)}),
@@ -76,7 +110,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         if page.parts:
             title = part_title(title, page.part, len(page.parts), ui)
         section = sections[page.head[0]]
-        shown = [page.head, *(row.number for row in page.rows), *(other.head for other in section["rules"])]
+        shown = [page.head, *page.numbers, *(other.head for other in section["rules"])]
         ctx = {"title": title, "current": "contents:item", "page": page, "section": section, **nav,
                "histories": data.histories.get(page.head, []) if page.part == 1 else [], "pw": part_words(ui),
                "terms": any((ui, number) in data.rule_labels for number in shown)}  # fmt: skip
@@ -95,12 +129,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
             ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
                    "cards": list(part.cards), "cards_total": total, "pw": part_words(ui)}  # fmt: skip
             jobs.append(Job(part.path, "faq.html", ctx, partial(_quoted, data, part.notes)))
-    keywords = keyword_index(data)
-    for card in data.kb.cards:
-        name = card.names.get(ui) or next(iter(card.names.values()), card.id)
-        ctx = {"title": name, "current": "cards:item", "card": card}
-        jobs.append(Job(data.card_path[card.id], "card.html", ctx, partial(_card_context, data, card, keywords)))
-    return jobs
+    return jobs  # then the card pages (`Plan`)
 
 
 def _quoted(data: SiteData, notes) -> dict:
@@ -153,7 +182,7 @@ def only_groups(data: SiteData) -> dict[str, list[dict]]:
     """Language -> its one-language rule numbers grouped by page: `{head, page, numbers, count, whole}`."""
     sizes: dict[str, int] = {}
     for page in data.rule_pages:
-        sizes[page.head] = sizes.get(page.head, 0) + len(page.rows)
+        sizes[page.head] = sizes.get(page.head, 0) + len(page.numbers)
     out: dict[str, list[dict]] = {}
     for lang, numbers in data.kb.links.alignment.only_in.items():
         groups: dict[str, list[str]] = {}
@@ -234,9 +263,9 @@ def jump_map(data: SiteData) -> dict:
     numbers = {}
     for page in data.rule_pages:
         if page.part == 1:
-            numbers[page.head] = page.path + (f"#{page.head}" if page.rows[0].number == page.head else "")
-        for row in page.rows:
-            numbers[row.number] = f"{page.path}#{row.number}"
+            numbers[page.head] = page.path + (f"#{page.head}" if page.numbers[0] == page.head else "")
+        for number in page.numbers:
+            numbers[number] = f"{page.path}#{number}"
     for section in data.sections:
         numbers.setdefault(section["number"], f"contents.html#{section['number']}")
     cards = {}

@@ -78,7 +78,7 @@ def write_index(site: Path, data, pages: Pages) -> dict:
 def pages_of(data: SiteData) -> Pages:
     """Where the site shows rules, glossary entries, cards and notes."""
     kb = data.kb
-    anchors = {row.number: f"{page.path}#{row.number}" for page in data.rule_pages for row in page.rows}
+    anchors = {number: f"{page.path}#{number}" for page in data.rule_pages for number in page.numbers}
     for section in data.sections:
         anchors.setdefault(section["number"], f"contents.html#{section['number']}")
     glossary: dict[str, str] = {}

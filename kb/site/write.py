@@ -15,7 +15,7 @@ import queue
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +38,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import SEARCH_DIR, Pages, current_entries, index_data, index_entries, pages_of, write_index
+from kb.site.searchpages import SEARCH_DIR, current_entries, index_data, index_entries, pages_of, write_index
 from kb.sources.hashing import sha256
 from kb.sources.paths import TEMPLATES, build_dir
 
@@ -98,14 +98,13 @@ def build_site(
         searching = start_search(new, kb, langs, searching)  # on the other core while the pages are made
         data = gather(kb)
         jobs = plan(data)
-        pages = pages_of(data)
-        send_pages(searching, pages)
+        send_site(searching, data)
         bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
         with bar:
             write_pages(data, jobs, new, bar, forced)
             if keep is not None:
                 keep()  # while the index's process finishes
-            finish_search(searching, new, kb, langs, pages, bar)
+            finish_search(searching, new, kb, langs, data, bar)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
         check_out(out, Path(kb.content))  # again: the folder may have changed during the build
@@ -122,11 +121,14 @@ def build_site(
     return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
 
 
-def write_pages(data: SiteData, jobs: list[Job], new: Path, bar, forced: bool = False) -> None:
+def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
     """Render every job into the new folder, copy the static files, write the stamp and jump map."""
     from kb.site.templating import environment  # here: the search index's process, forked before, needs no Jinja2
 
     new.mkdir(parents=True, exist_ok=True)
+    with (new / "jump.json").open("w", encoding="utf-8") as f:  # first: its map is let go before the pages render
+        for chunk in json.JSONEncoder(ensure_ascii=False, sort_keys=True).iterencode(jump_map(data)):
+            f.write(chunk)
     env = environment()
     cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
     folders: set[Path] = set()
@@ -141,7 +143,6 @@ def write_pages(data: SiteData, jobs: list[Job], new: Path, bar, forced: bool = 
         target.write_text(html, encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
-    (new / "jump.json").write_text(json.dumps(jump_map(data), ensure_ascii=False, sort_keys=True), encoding="utf-8")
     stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
@@ -175,7 +176,7 @@ class SearchProcess:
 
     def __init__(self, process, conn) -> None:
         self._process, self._conn = process, conn
-        self._pages: queue.Queue = queue.Queue(1)
+        self._site: queue.Queue = queue.Queue(1)
         self._feeder: threading.Thread | None = None
         self._failed = ""
         self._ended = False
@@ -186,7 +187,8 @@ class SearchProcess:
         self._feeder.start()
 
     def _send(self, new: Path, kb: KnowledgeBase) -> None:
-        """The feeding thread: the header, every entry, then the pages (None: the build gave up)."""
+        """The feeding thread: the header, every entry, then the pages' addresses (None: the build gave up), made
+        only then (held no longer than it takes to send them)."""
         from kb.search.feed import send_entries, send_failure
 
         try:
@@ -199,13 +201,15 @@ class SearchProcess:
                 self._failed = f"{type(err).__name__}: {err}"
                 send_failure(self._conn, err)
                 return
-            self._conn.send(self._pages.get())
+            data = self._site.get()
+            self._conn.send(None if data is None else pages_of(data))
         except (OSError, EOFError, ValueError):  # the index's process is gone: its end says why
             return
 
-    def send_pages(self, pages: Pages) -> None:
-        """Give the index's process the pages' addresses it links its results to."""
-        self._pages.put(pages)
+    def send_site(self, data: SiteData) -> None:
+        """The site's data, from which the pages' addresses are sent once the entries are (the index links its
+        results to them)."""
+        self._site.put(data)
 
     def skip(self) -> None:
         """Nothing to index (or an earlier build's index was reused): end the process."""
@@ -233,7 +237,7 @@ class SearchProcess:
     def stop(self) -> None:
         """End the process after a failed build (the feeding thread, if waiting, ends with it)."""
         with contextlib.suppress(queue.Full):
-            self._pages.put_nowait(None)
+            self._site.put_nowait(None)
         self._process.terminate()
         self._process.join()
         if self._feeder is not None:
@@ -301,10 +305,10 @@ def start_search(new: Path, kb: KnowledgeBase, langs: list[str], searching: Sear
     return searching
 
 
-def send_pages(searching, pages: Pages) -> None:
-    """Give the index's process the pages' addresses it links its results to."""
+def send_site(searching, data: SiteData) -> None:
+    """Give the index's process the site's data, for the pages' addresses it links its results to."""
     if isinstance(searching, SearchProcess):
-        searching.send_pages(pages)
+        searching.send_site(data)
 
 
 def stop_search(searching) -> None:
@@ -313,10 +317,10 @@ def stop_search(searching) -> None:
         searching.stop()
 
 
-def finish_search(searching, new: Path, kb: KnowledgeBase, langs: list[str], pages: Pages, bar) -> None:
+def finish_search(searching, new: Path, kb: KnowledgeBase, langs: list[str], data: SiteData, bar) -> None:
     """Wait for the index's process (or write the index now); a failure fails the build."""
     if searching is None and langs:
-        write_index(new, index_data(kb, new), pages)
+        write_index(new, index_data(kb, new), pages_of(data))
     elif isinstance(searching, SearchProcess):
         searching.finish()
     if searching != "reused" and langs:
