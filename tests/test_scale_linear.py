@@ -57,6 +57,16 @@ def faq_content(root: Path, n: int) -> Path:
     return root
 
 
+def traced(call):
+    """`call()`'s result, with the memory it left allocated and its peak (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        found = call()
+        return found, *tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+
+
 def python_calls(content: Path) -> int:
     """Python function calls (generator steps included) made while loading `content`."""
     count = 0
@@ -374,12 +384,7 @@ def test_a_giant_rule_s_short_label_reads_only_its_first_words():
 
     body = " ".join(f"le joueur pioche l’étape {i}." for i in range(40_000))
     rule = Rule("d", "fr", "100.2", "numbered", "", body, (), "100", (), (), SourceRef("cr.txt", 3))
-    tracemalloc.start()
-    try:
-        label = short_label(rule)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    label, _, peak = traced(lambda: short_label(rule))
     assert label == "le joueur pioche l’étape 0. le joueur pioche…"
     assert peak < len(body) / 20, f"peak {peak / len(body):.2f}x the text"
     one_line = Rule("d", "fr", "100.3", "numbered", "", "  Court texte.\nSuite ici.", (), "100", (), (),
@@ -414,12 +419,7 @@ def test_the_site_data_holds_no_rule_page_s_rows(tmp_path):
     size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
     kb = load_fresh(root)
     gather(kb)  # the site's modules imported first
-    tracemalloc.start()
-    try:
-        data = gather(kb)
-        held = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
+    data, held, _ = traced(lambda: gather(kb))
     assert held <= 3 * size, f"the site data holds {held / size:.1f}x the content"  # maps of the numbers
     page = next(p for p in data.rule_pages if p.head == "105")
     assert page.numbers == ("105", *(f"105.{k}" for k in range(1, 11)))

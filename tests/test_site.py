@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from markupsafe import Markup, escape
 
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
-from kb.site import render
+from kb.site import render, searching, searchpages
 from kb.sources import search_fold
 from tests.conftest import CONTENT, FIXTURES, write
 
@@ -257,7 +257,7 @@ def test_search_index_is_the_same_on_one_core_forked_and_reused(tmp_path, monkey
         monkeypatch.setattr(site_module.os, "cpu_count", (lambda: 1) if how == "one core" else os.cpu_count)
         if how == "reused":  # same content and code as the forked build: its index is copied, not rebuilt
             monkeypatch.setattr(site_module, "index_data", lambda *args: pytest.fail("index rebuilt"))
-            monkeypatch.setattr(site_module, "index_entries", lambda *args: pytest.fail("index rebuilt"))
+            monkeypatch.setattr(searchpages, "index_entries", lambda *args: pytest.fail("index rebuilt"))
         kb = load(where / "content", use_cache=False)
         built[how] = search_files(site_module.build_site(kb, where / f"site-{how.replace(' ', '-')}").out)
     assert built["forked"] and built["forked"] == built["one core"] == built["reused"]
@@ -512,6 +512,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
     monkeypatch.setattr(site_module, "write_index", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
+    monkeypatch.setattr(searchpages, "write_index", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
@@ -1040,12 +1041,11 @@ def test_the_build_forks_its_search_process_before_loading_the_content(tmp_path,
     # in its memory (5 MB of rules: 100 MB, as much as the pages' process); now it is sent the entries instead.
     from kb.commands import build as build_command
     from kb.commands import options
-    from kb.site import write as site_module
 
     events: list[str] = []
-    forked = site_module.fork_search
+    forked = searching.fork_search
     loading = options.load_deferred_or_exit
-    monkeypatch.setattr(site_module, "fork_search", lambda: events.append("fork") or forked())
+    monkeypatch.setattr(searching, "fork_search", lambda: events.append("fork") or forked())
     monkeypatch.setattr(build_command, "load_deferred_or_exit", lambda c: events.append("load") or loading(c))
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
@@ -1056,13 +1056,12 @@ def test_the_build_forks_its_search_process_before_loading_the_content(tmp_path,
 
 def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path, monkeypatch):
     from kb.commands import build as build_command
-    from kb.site import write as site_module
 
     def broken(kb):
         yield from []
         raise ValueError("entry 7 is broken")
 
-    monkeypatch.setattr(site_module, "current_entries", broken)
+    monkeypatch.setattr(searchpages, "current_entries", broken)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1

@@ -39,11 +39,13 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     if kb is None and not strict and _up_to_date(out, content, force):
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
-    from kb.site.write import build_site, fork_search
+    from kb.site.searching import fork_search
 
     keep = None  # the cache of the loaded content, written once the pages are (see build_site)
     searching = fork_search() if kb is None else None  # before the load: that process never holds the content
     try:
+        from kb.site.write import build_site
+
         if kb is None:
             kb, keep = load_deferred_or_exit(content)
         forced = _stop_on_errors(kb, strict, force, keep)

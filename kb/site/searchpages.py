@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kb.model.base import KnowledgeBase
-from kb.site.gather import SiteData
 from kb.sources import fold
+
+if TYPE_CHECKING:  # not imported: the search index's process needs neither
+    from kb.model.base import KnowledgeBase
+    from kb.site.gather import SiteData
 
 SEARCH_DIR = "search"
 """Folder of the search index, at the site's root (shared by the interface trees)."""

@@ -7,13 +7,10 @@ replaced, nor the content or project folder.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import multiprocessing
 import os
-import queue
 import shutil
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -38,7 +35,8 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import SEARCH_DIR, current_entries, index_data, index_entries, pages_of, write_index
+from kb.site.searching import SearchProcess, fork_search
+from kb.site.searchpages import SEARCH_DIR, index_data, pages_of, write_index
 from kb.sources.hashing import sha256
 from kb.sources.paths import TEMPLATES, build_dir
 
@@ -165,130 +163,6 @@ def _where(job: Job) -> dict[str, str]:
         "alt": f"{site_root}{other}/{path}",
         "other": other,
     }
-
-
-class SearchProcess:
-    """The site's search index built in a process of its own, on the other core, while the pages are gathered and
-    rendered. The knowledge base is never held there: forked before the content is loaded (`fork_search`), it is
-    sent the lexicon and the search entries, one batch at a time, by a thread of this process, then the pages'
-    addresses; it writes the index into the new site and answers '' or its error in one line. (Forked once the
-    content is loaded, it would start with every page of the knowledge base counted in its memory.)"""
-
-    def __init__(self, process, conn) -> None:
-        self._process, self._conn = process, conn
-        self._site: queue.Queue = queue.Queue(1)
-        self._feeder: threading.Thread | None = None
-        self._failed = ""
-        self._ended = False
-
-    def feed(self, kb: KnowledgeBase, new: Path) -> None:
-        """Start sending the new site's folder, the lexicon and the entries (the pages' addresses follow)."""
-        self._feeder = threading.Thread(target=self._send, args=(new, kb), daemon=True)
-        self._feeder.start()
-
-    def _send(self, new: Path, kb: KnowledgeBase) -> None:
-        """The feeding thread: the header, every entry, then the pages' addresses (None: the build gave up), made
-        only then (held no longer than it takes to send them)."""
-        from kb.search.feed import send_entries, send_failure
-
-        try:
-            self._conn.send((str(new), kb.lexicon))
-            try:
-                send_entries(self._conn, current_entries(kb))
-            except (OSError, EOFError):
-                raise
-            except Exception as err:  # the entries could not be made: the index's process says so and ends
-                self._failed = f"{type(err).__name__}: {err}"
-                send_failure(self._conn, err)
-                return
-            data = self._site.get()
-            self._conn.send(None if data is None else pages_of(data))
-        except (OSError, EOFError, ValueError):  # the index's process is gone: its end says why
-            return
-
-    def send_site(self, data: SiteData) -> None:
-        """The site's data, from which the pages' addresses are sent once the entries are (the index links its
-        results to them)."""
-        self._site.put(data)
-
-    def skip(self) -> None:
-        """Nothing to index (or an earlier build's index was reused): end the process."""
-        with contextlib.suppress(OSError, ValueError):
-            self._conn.send(None)
-        self._process.join()
-        self._conn.close()
-        self._ended = True
-
-    def finish(self) -> None:
-        """Wait for the index to be written; a failure fails the build."""
-        if self._feeder is not None:
-            self._feeder.join()
-        try:
-            message = self._conn.recv()
-        except (EOFError, OSError):
-            message = "the search index process ended without a word"
-        self._process.join()
-        self._conn.close()
-        self._ended = True
-        message = self._failed or message
-        if message or self._process.exitcode != 0:
-            raise SiteError(f"search index not written ({message or f'exit status {self._process.exitcode}'})")
-
-    def stop(self) -> None:
-        """End the process after a failed build (the feeding thread, if waiting, ends with it)."""
-        with contextlib.suppress(queue.Full):
-            self._site.put_nowait(None)
-        self._process.terminate()
-        self._process.join()
-        if self._feeder is not None:
-            self._feeder.join()
-        self._conn.close()
-        self._ended = True
-
-    def close(self) -> None:
-        """End the process however far the build went (nothing to do once it has ended)."""
-        if not self._ended:
-            self.stop()
-
-
-def fork_search() -> SearchProcess | None:
-    """Fork the process of the site's search index (see `SearchProcess`): None on a single core or without `fork`,
-    where the index is built here once the pages are written."""
-    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    context = multiprocessing.get_context("fork")
-    ours, theirs = context.Pipe(duplex=True)
-    process = context.Process(target=_search_child, args=(theirs, ours), daemon=True)
-    process.start()
-    theirs.close()
-    return SearchProcess(process, ours)
-
-
-def _search_child(conn, parents) -> None:
-    """The forked process: read the header (the new site's folder and the lexicon), build the index from the
-    entries as they come, wait for the pages, write it, send back '' or the error in one line."""
-    from kb.search.feed import received_entries
-
-    parents.close()  # so that the parent's death ends the waits below (EOFError)
-    try:
-        header = conn.recv()
-        if header is None:
-            return
-        new, lexicon = Path(header[0]), header[1]
-        built = index_entries(received_entries(conn), lexicon, new)
-        pages = conn.recv()
-        if pages is not None:
-            write_index(new, built, pages)
-            conn.send("")
-        else:
-            built.payloads.close()
-    except EOFError:
-        pass
-    except BaseException as err:  # whatever it is, the parent reports it and fails the build
-        with contextlib.suppress(OSError):
-            conn.send(f"{type(err).__name__}: {err}")
-    finally:
-        conn.close()
 
 
 def start_search(new: Path, kb: KnowledgeBase, langs: list[str], searching: SearchProcess | None = None):
