@@ -1067,3 +1067,16 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
     assert result.exit_code == 1
     assert "entry 7 is broken" in result.output and result.output.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]  # no site, no leftover
+
+
+def test_pages_addresses_that_cannot_be_made_fail_the_build_in_one_line(tmp_path, monkeypatch):
+    # The feeding thread makes the pages' addresses once the entries are sent: a failure there must fail the build,
+    # never leave the index's process waiting for them.
+    from kb.commands import build as build_command
+
+    monkeypatch.setattr(searchpages, "pages_of", lambda data: (_ for _ in ()).throw(KeyError("card 3")))
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
+    assert result.exit_code == 1
+    assert "card 3" in result.output and result.output.strip().count("\n") == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]

@@ -56,28 +56,22 @@ class Fed(Iterator[Entry]):
 
     def __init__(self, conn, process) -> None:
         self._conn, self._process = conn, process
-        self._batch: Iterator = iter(())
+        self._entries = received_entries(conn, "loading the content for the search index failed")
 
     def __next__(self) -> Entry:
-        for values in self._batch:
-            return Entry(*values)
         if self._process is None:
             raise StopIteration
-        message = _receive(self._conn)
-        if message == _END:
+        try:
+            return next(self._entries)
+        except (StopIteration, FeedError):
             self.close()
-            raise StopIteration
-        if message is None or message.startswith(_FAILED):
-            self.close()
-            raise FeedError(f"loading the content for the search index failed: {_why(message)}")
-        self._batch = iter(marshal.loads(message))
-        return next(self)
+            raise
 
     def close(self) -> None:
         """End the loading process (its writes fail once the pipe is closed here) and wait for it."""
         if self._process is not None:
             _end(self._process, self._conn)
-            self._process, self._batch = None, iter(())
+            self._process = None
 
     def __del__(self) -> None:
         self.close()
@@ -117,22 +111,18 @@ def send_failure(conn, err: BaseException) -> None:
         conn.send_bytes(_FAILED + f"{type(err).__name__}: {err}".encode(errors="replace"))
 
 
-def received_entries(conn) -> Iterator[Entry]:
+def received_entries(conn, failed: str = "the search entries were not all sent") -> Iterator[Entry]:
     """The entries `send_entries` sends, in order, up to its empty message; a failure (or the sender gone) raises
-    `FeedError`."""
+    `FeedError`, saying `failed` and why."""
     while True:
         message = _receive(conn)
         if message == _END:
             return
         if message is None or message.startswith(_FAILED):
-            raise FeedError(f"the search entries were not all sent: {_why(message)}")
+            why = message[1:].decode(errors="replace") if message else "it ended without a word"
+            raise FeedError(f"{failed}: {why}")
         for values in marshal.loads(message):
             yield Entry(*values)
-
-
-def _why(message: bytes | None) -> str:
-    """The reason a failure message gives."""
-    return message[1:].decode(errors="replace") if message else "it ended without a word"
 
 
 def _plain(value):

@@ -133,7 +133,7 @@ class SiteData:
     """Language -> its own rule number -> the row (reference number, the page anchor) showing it."""
     row_parts: dict[str, str] = field(default_factory=dict)
     """Row -> its page, for the rows of a cut rule that are not on its first page (`rules/702-2.html`)."""
-    texts: Previews | dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    texts: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
     today: dict[str, dict[str, str]] = field(default_factory=dict)
     """Language -> a number it cites but does not have -> today's reference number (through lineage)."""
@@ -229,7 +229,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     for number in numbers:
         for lang, rule in kb.aligned(number).items():
             data.rows.setdefault(lang, {})[rule.number] = number
-    data.texts = Previews(kb, numbers)
+    data.texts = Previews(data, numbers)
     data.today = _today(kb, data.rows)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
@@ -278,39 +278,34 @@ def search_langs(kb: KnowledgeBase, langs: list[str]) -> list[str]:
 
 class Previews(Mapping[tuple[str, str], tuple[str, str]]):
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered), made
-    when asked for from the knowledge base: a row's rules are found again (`KnowledgeBase.aligned`) rather than a
-    preview held for every rule through the build."""
+    when asked for (`SiteData.rule_at`) rather than a preview held for every rule through the build."""
 
-    def __init__(self, kb: KnowledgeBase, numbers: list[str]) -> None:
-        self._kb, self._numbers = kb, frozenset(numbers)
-        self._own: dict[tuple[str, str], tuple[str, str]] = {}  # rows of their own (`fr-703.4h`)
-
-    def add(self, lang: str, row: str, rule: Rule) -> None:
-        """A rule on a row of its own (a translation's rule with no counterpart today)."""
-        self._own[(lang, row)] = (rule.number, preview_text(rule))
+    def __init__(self, data: SiteData, numbers: list[str]) -> None:
+        self._data, self._numbers = data, frozenset(numbers)
 
     def _rule(self, key: object) -> Rule | None:
-        if not isinstance(key, tuple) or len(key) != 2 or key[1] not in self._numbers:
+        if not isinstance(key, tuple) or len(key) != 2:
             return None
-        return self._kb.aligned(key[1]).get(key[0])
+        lang, row = key
+        if row not in self._numbers and row not in self._data.own_rows:
+            return None
+        return self._data.rule_at(lang, row)
 
     def __getitem__(self, key: tuple[str, str]) -> tuple[str, str]:
-        own = self._own.get(key)
-        if own is not None:
-            return own
         rule = self._rule(key)
         if rule is None:
             raise KeyError(key)
         return rule.number, preview_text(rule)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._own or self._rule(key) is not None
+        return self._rule(key) is not None
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
-        yield from self._own
         for number in sorted(self._numbers, key=sort_key):
-            for lang in self._kb.aligned(number):
+            for lang in self._data.kb.aligned(number):
                 yield lang, number
+        for key, (lang, _rule) in self._data.own_rows.items():
+            yield lang, key
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -400,10 +395,6 @@ def _rule_pages(data: SiteData, numbers: list[str], diffs: dict) -> None:
         data.histories[head] = [found for found in followed if found is not None]
 
 
-_NO_FALLBACK: dict[str, str] = {}
-_NOT_CITED: dict[tuple, dict[str, tuple[str, ...]]] = {}
-
-
 def _row(data: SiteData, number: str) -> Row:
     """A number's row: its rule in each language, where each comes from, who cites it."""
     aligned = data.kb.aligned(number)
@@ -415,10 +406,8 @@ def _row(data: SiteData, number: str) -> Row:
             fallback[lang] = ed
     kind = next(r.kind for r in aligned.values())
     cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
-    if not any(cited.values()):  # equal small maps, one object for all
-        cited = _NOT_CITED.setdefault(tuple(cited), cited)
     mentions = tuple(m for lang in data.langs for m in data.mentions.get((lang, number), ()))
-    return Row(number, DEPTH.get(kind, 2), cells, fallback or _NO_FALLBACK, cited, tuple(dict.fromkeys(mentions)))
+    return Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple(dict.fromkeys(mentions)))
 
 
 def _own_row(data: SiteData, key: str, lang: str, rule: Rule) -> Row:
@@ -440,7 +429,7 @@ def _parts(data: SiteData, head: str, titles: dict[str, str], rows: list[Row]) -
     pages, listed = [], []
     for i, span in enumerate(spans):
         found = rows[span.start : span.stop]
-        langs = tuple(dict.fromkeys(lang for run in _runs(found, data.langs) for lang in run.langs))
+        langs = tuple(dict.fromkeys(lang for row in found for lang in row.langs))
         numbers = tuple(row.number for row in found)
         pages.append(RulePage(head, titles, numbers, langs, i + 1, made=data.page_rows))
         listed.append((pages[-1].file, _span(found)))
@@ -495,7 +484,6 @@ def _add_orphans(data: SiteData, head: str, rows: list[Row]) -> None:
             data.own_rows[key] = (lang, rule)
             rows.insert(at, _own_row(data, key, lang, rule))
             data.rows.setdefault(lang, {})[rule.number] = key
-            data.texts.add(lang, key, rule)
 
 
 INLINE_ROWS = 8

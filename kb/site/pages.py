@@ -75,12 +75,11 @@ def full_text_jobs(data: SiteData) -> list[Job]:
 
 def _full_text(rule) -> dict:
     """A rule's full text file, made as it is written: `{"text"}` (its number and title, text and examples)."""
+    parts = [part for part in (f"{rule.number} {rule.title}".strip(), rule.text, *rule.examples) if part]
     pieces = ["\ufeff"]  # BOM: read as UTF-8
-    for part in (f"{rule.number} {rule.title}".strip(), rule.text, *rule.examples):
-        if part:
-            pieces += [part, "\n\n"]
-    pieces[-1:] = ["\n"] if len(pieces) > 1 else ["\ufeff", "\n"]
-    return {"text": "".join(pieces)}  # one copy of a giant text, not three
+    for i, part in enumerate(parts):
+        pieces += ["\n\n", part] if i else [part]
+    return {"text": "".join([*pieces, "\n"])}  # one copy of a giant text, not three
 
 
 def tree_jobs(data: SiteData, ui: str) -> list[Job]:

@@ -53,18 +53,13 @@ class SearchProcess:
 
         try:
             self._conn.send((str(new), kb.lexicon))
-            try:
-                send_entries(self._conn, current_entries(kb))
-            except (OSError, EOFError):
-                raise
-            except Exception as err:  # the entries could not be made: the index's process says so and ends
-                self._failed = f"{type(err).__name__}: {err}"
-                send_failure(self._conn, err)
-                return
+            send_entries(self._conn, current_entries(kb))
             data = self._site.get()
             self._conn.send(None if data is None else pages_of(data))
-        except (OSError, EOFError, ValueError):  # the index's process is gone: its end says why
-            return
+        except Exception as err:  # the process is gone (its end says why), or entries or addresses were not made
+            if not isinstance(err, (OSError, EOFError)):
+                self._failed = f"{type(err).__name__}: {err}"
+            send_failure(self._conn, err)  # the process, waiting for entries or addresses, ends on it
 
     def send_site(self, data: SiteData) -> None:
         """The site's data, from which the pages' addresses are sent once the entries are (the index links its
@@ -137,7 +132,7 @@ def _search_child(conn, parents) -> None:
             return
         new, lexicon = Path(header[0]), header[1]
         built = index_entries(received_entries(conn), lexicon, new)
-        pages = conn.recv()
+        pages = conn.recv()  # a failure message in their place (not a pickle) ends the process with its error
         if pages is not None:
             write_index(new, built, pages)
             conn.send("")
