@@ -439,3 +439,16 @@ def test_references_are_stored_once_per_target_and_not_at_all_for_a_rule_citing_
     assert len({id(ref) for ref in cited}) == len({ref.target for ref in cited}) == 30
     silent = next(r for r in en if not r.references)
     assert kb.references(silent) == () and (kb.edition_of(silent).id, silent.number) not in kb.links.references
+
+
+def test_rule_numbers_and_equal_lists_of_them_are_kept_once(tmp_path):
+    # Each citing rule, each child list and each language held its own copy of a number: twenty copies of `500.1`
+    # in 5 MB of rules, 2 MB in all; and the French and English rules each their own equal tuple of children.
+    kb = load_fresh(rules_content(tmp_path / "content", 300))
+    fr = {r.number: r for r in kb.rules if r.lang == "fr"}
+    en = {r.number: r for r in kb.rules if r.lang == "en"}
+    assert all(fr[n].number is en[n].number for n in en)
+    assert fr["105"].children is en["105"].children and fr["105.3"].parent is en["105"].number
+    citing = [r for r in en.values() if r.references == ("105.1",)]
+    assert len(citing) == 9 and all(r.references is citing[0].references for r in citing)
+    assert citing[0].references[0] is en["105.1"].number

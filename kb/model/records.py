@@ -55,14 +55,29 @@ def frozen(mapping: Mapping | None = None) -> FrozenMap:
 
 
 def _intern_fields(record: object, *names: str) -> None:
-    """Keep one copy of the named short fields (a string, or a tuple of strings) of a frozen record: the type lines,
-    types and mana symbols that thousands of cards share (`Créature`, `{G}`)."""
+    """Keep one copy of the named short fields (a string, or a tuple of strings) of a frozen record: the rule
+    numbers that every citing rule, child and translation repeats (`704.5a`, twenty copies of each in 5 MB of
+    rules), and the type lines and mana symbols that thousands of cards share (`Créature`, `{G}`)."""
     for name in names:
         value = getattr(record, name)
-        if isinstance(value, str):
+        if type(value) is str:
             object.__setattr__(record, name, sys.intern(value))
-        elif isinstance(value, tuple):
-            object.__setattr__(record, name, tuple(sys.intern(v) if isinstance(v, str) else v for v in value))
+        elif type(value) is tuple and value:
+            object.__setattr__(record, name, tuple(sys.intern(v) if type(v) is str else v for v in value))
+
+
+_SHARED_TUPLES: dict[tuple, tuple] = {}
+"""One copy of each tuple of a few words that cards share (their types and subtypes: `('Créature',)`)."""
+
+
+def _share_fields(record: object, *names: str) -> None:
+    """`_intern_fields`, each named tuple also kept once: for the fields of a small vocabulary, whose every value
+    thousands of records repeat (a tuple for each card took as much as its `Face`)."""
+    _intern_fields(record, *names)
+    for name in names:
+        value = getattr(record, name)
+        if type(value) is tuple and value:
+            object.__setattr__(record, name, _SHARED_TUPLES.setdefault(value, value))
 
 
 def _freeze_fields(record: object, *names: str) -> None:
@@ -173,6 +188,10 @@ class Rule:
     source: SourceRef
     """Where the rule's number stands."""
 
+    def __post_init__(self) -> None:
+        _intern_fields(self, "number", "parent")
+        _share_fields(self, "children", "references")
+
 
 @dataclass(frozen=True, slots=True)
 class GlossaryEntry:
@@ -194,6 +213,9 @@ class GlossaryEntry:
     """Rule numbers cited by the definition."""
     source: SourceRef
     """Where the term line stands."""
+
+    def __post_init__(self) -> None:
+        _intern_fields(self, "references")
 
     @property
     def key(self) -> tuple[str, str]:
@@ -230,7 +252,7 @@ class Face:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "names")
-        _intern_fields(self, "mana_cost", "type_line", "supertypes", "types", "subtypes", "power", "toughness")
+        _share_fields(self, "mana_cost", "type_line", "supertypes", "types", "subtypes", "power", "toughness")
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +325,7 @@ class Ruling:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "citations")
+        _intern_fields(self, "rule_refs")
 
 
 @dataclass(frozen=True, slots=True)
