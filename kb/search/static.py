@@ -28,6 +28,8 @@ COLUMN_STEP = 4096
 """Documents of a column of `core.json` written at a time."""
 SPANS_STEP = 65_536
 """Token span numbers of a document written at a time."""
+TEXT_STEP = 65_536
+"""Characters of a text written at a time."""
 SHARD_BYTES = 80_000
 """Approximate size of a postings shard."""
 
@@ -81,11 +83,8 @@ def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | No
     with (folder / "core.json").open("w", encoding="utf-8") as f:
         _write_object(f, core)
     for k in range(shards):
-        part = {
-            lang: {str(t): _postings(li.terms[t]) for t in range(k, len(li.terms), shards)}
-            for lang, li in data.lang_index.items()
-        }
-        _dump(folder / f"terms-{k}.json", part)
+        with (folder / f"terms-{k}.json").open("w", encoding="utf-8") as f:
+            _write_shard(f, data, k, shards)
     payloads = iter(data.payloads)
     for k in range(0, len(data.payloads), CHUNK):
         with (folder / f"docs-{k // CHUNK}.json").open("w", encoding="utf-8") as f:
@@ -177,17 +176,22 @@ def _lang(li, n: int) -> dict:
     }
 
 
-def _postings(p) -> list:
-    """A term's postings as the typed arrays hold them (the browser cuts each document's positions from `flat`
-    by `counts`): converting them to lists of lists here cost more than the rest of the shards."""
-    return [
-        p.docs.tolist(),
-        p.impacts.tolist(),
-        p.counts.tolist(),
-        p.flat.tolist(),
-        p.masks.tolist(),
-        p.titles.tolist(),
-    ]
+def _write_shard(f, data: IndexData, k: int, shards: int) -> None:
+    """Write shard `k` of the terms' postings, `{lang: {term: postings}}`, as `_dump` would, each term's postings
+    as the typed arrays hold them (the browser cuts each document's positions from `flat` by `counts`), written
+    SPANS_STEP numbers at a time: a common word's are in every document, never whole lists of Python numbers."""
+    f.write("{")
+    for m, (lang, li) in enumerate(data.lang_index.items()):
+        f.write(("," if m else "") + _compact(lang) + ":{")
+        for n, t in enumerate(range(k, len(li.terms), shards)):
+            p = li.terms[t]
+            f.write(("," if n else "") + _compact(str(t)) + ":[")
+            for a, values in enumerate((p.docs, p.impacts, p.counts, p.flat, p.masks, p.titles)):
+                f.write("," if a else "")
+                _write_list(f, len(values), lambda a, b, values=values: values[a:b].tolist(), SPANS_STEP)
+            f.write("]")
+        f.write("}")
+    f.write("}")
 
 
 def _lists(arrays: dict) -> dict:
@@ -196,10 +200,23 @@ def _lists(arrays: dict) -> dict:
 
 
 def _write_payload(f, p, d) -> None:
-    """A document's `[titles, texts, names, context, spans, bounds]`, as `_dump` would write it, its token spans
-    written SPANS_STEP numbers at a time: a giant text's are millions, never one list of Python ints."""
-    head = _compact([p.titles, p.texts, p.names, p.context])
-    f.write(head[:-1] + ",{")
+    """A document's `[titles, texts, names, context, spans, bounds]`, as `_dump` would write it, its texts
+    TEXT_STEP characters at a time and its token spans SPANS_STEP numbers at a time: a giant text is never copied
+    whole, its spans (millions) never made one list of Python ints."""
+    f.write("[")
+    for n, texts in enumerate((p.titles, p.texts, p.names, p.context)):
+        f.write("," if n else "")
+        if texts is None:
+            f.write("null")
+            continue
+        f.write("{")
+        for m, (lang, text) in enumerate(texts.items()):
+            f.write(("," if m else "") + _compact(lang) + ':"')
+            for a in range(0, len(text), TEXT_STEP):
+                f.write(_compact(text[a : a + TEXT_STEP])[1:-1])
+            f.write('"')
+        f.write("}")
+    f.write(",{")
     for n, (lang, spans) in enumerate(p.spans.items()):
         f.write(("," if n else "") + _compact(lang) + ":")
         _write_list(f, len(spans), lambda a, b, spans=spans: spans[a:b].tolist(), SPANS_STEP)
