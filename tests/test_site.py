@@ -1074,7 +1074,7 @@ def test_pages_addresses_that_cannot_be_made_fail_the_build_in_one_line(tmp_path
     # never leave the index's process waiting for them.
     from kb.commands import build as build_command
 
-    monkeypatch.setattr(searchpages, "pages_of", lambda data: (_ for _ in ()).throw(KeyError("card 3")))
+    monkeypatch.setattr(searchpages, "page_items", lambda data: (_ for _ in ()).throw(KeyError("card 3")))
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1

@@ -94,9 +94,15 @@ def _child(content: Path, load: Callable, conn, parents) -> None:
 
 def send_entries(conn, items: Iterable[Entry]) -> None:
     """Send entries through a pipe in batches, then an empty message (`received_entries` reads them back)."""
+    send_rows(conn, (tuple(_plain(getattr(entry, name)) for name in _FIELDS) for entry in items))
+
+
+def send_rows(conn, rows: Iterable[tuple]) -> None:
+    """Send tuples of plain values (what marshal writes) through a pipe, BATCH at a time, as they are made, then an
+    empty message (`received_rows` reads them back)."""
     batch = []
-    for entry in items:
-        batch.append(tuple(_plain(getattr(entry, name)) for name in _FIELDS))
+    for row in rows:
+        batch.append(row)
         if len(batch) == BATCH:
             conn.send_bytes(marshal.dumps(batch))
             batch = []
@@ -114,6 +120,12 @@ def send_failure(conn, err: BaseException) -> None:
 def received_entries(conn, failed: str = "the search entries were not all sent") -> Iterator[Entry]:
     """The entries `send_entries` sends, in order, up to its empty message; a failure (or the sender gone) raises
     `FeedError`, saying `failed` and why."""
+    return (Entry(*values) for values in received_rows(conn, failed))
+
+
+def received_rows(conn, failed: str) -> Iterator[tuple]:
+    """The tuples `send_rows` sends, in order, up to its empty message; a failure (or the sender gone) raises
+    `FeedError`, saying `failed` and why."""
     while True:
         message = _receive(conn)
         if message == _END:
@@ -121,8 +133,7 @@ def received_entries(conn, failed: str = "the search entries were not all sent")
         if message is None or message.startswith(_FAILED):
             why = message[1:].decode(errors="replace") if message else "it ended without a word"
             raise FeedError(f"{failed}: {why}")
-        for values in marshal.loads(message):
-            yield Entry(*values)
+        yield from marshal.loads(message)
 
 
 def _plain(value):

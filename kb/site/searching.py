@@ -46,16 +46,19 @@ class SearchProcess:
         self._feeder.start()
 
     def _send(self, new: Path, kb: KnowledgeBase) -> None:
-        """The feeding thread: the header, every entry, then the pages' addresses (None: the build gave up), made
-        only then (held no longer than it takes to send them)."""
-        from kb.search.feed import send_entries, send_failure
-        from kb.site.searchpages import current_entries, pages_of
+        """The feeding thread: the header, every entry, then the pages' addresses, each made as it is sent (or a
+        failure: the build gave up)."""
+        from kb.search.feed import send_entries, send_failure, send_rows
+        from kb.site.searchpages import current_entries, page_items
 
         try:
             self._conn.send((str(new), kb.lexicon))
             send_entries(self._conn, current_entries(kb))
             data = self._site.get()
-            self._conn.send(None if data is None else pages_of(data))
+            if data is None:
+                send_failure(self._conn, RuntimeError("the build gave up"))
+            else:
+                send_rows(self._conn, page_items(data))
         except Exception as err:  # the process is gone (its end says why), or entries or addresses were not made
             if not isinstance(err, (OSError, EOFError)):
                 self._failed = f"{type(err).__name__}: {err}"
@@ -122,8 +125,8 @@ def fork_search() -> SearchProcess | None:
 def _search_child(conn, parents) -> None:
     """The forked process: read the header (the new site's folder and the lexicon), build the index from the
     entries as they come, wait for the pages, write it, send back '' or the error in one line."""
-    from kb.search.feed import received_entries
-    from kb.site.searchpages import index_entries, write_index
+    from kb.search.feed import received_entries, received_rows
+    from kb.site.searchpages import Pages, index_entries, write_index
 
     parents.close()  # so that the parent's death ends the waits below (EOFError)
     try:
@@ -132,12 +135,13 @@ def _search_child(conn, parents) -> None:
             return
         new, lexicon = Path(header[0]), header[1]
         built = index_entries(received_entries(conn), lexicon, new)
-        pages = conn.recv()  # a failure message in their place (not a pickle) ends the process with its error
-        if pages is not None:
-            write_index(new, built, pages)
-            conn.send("")
-        else:
+        try:
+            pages = Pages.of(received_rows(conn, "the pages' addresses were not all sent"))
+        except BaseException:
             built.payloads.close()
+            raise
+        write_index(new, built, pages)
+        conn.send("")
     except EOFError:
         pass
     except BaseException as err:  # whatever it is, the parent reports it and fails the build

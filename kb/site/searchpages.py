@@ -11,6 +11,7 @@ and written with the pages' addresses once they are known (`write_index`, given 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +40,19 @@ class Pages:
     """FAQ note id -> page and anchor."""
     rulings: dict[str, str]
     """Ruling id -> its card's page."""
+
+    @classmethod
+    def of(cls, items: Iterable[tuple[int, str, str]]) -> Pages:
+        """The maps of `page_items`' items (the first address given for a key is kept)."""
+        pages = cls({}, {}, {}, {}, {})
+        maps = [getattr(pages, name) for name in cls.__slots__]
+        for kind, key, address in items:
+            maps[kind].setdefault(key, address)
+        return pages
+
+
+RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
+"""Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
 def write_search(site: Path, data: SiteData) -> dict:
@@ -79,18 +93,30 @@ def write_index(site: Path, data, pages: Pages) -> dict:
 
 
 def pages_of(data: SiteData) -> Pages:
-    """Where the site shows rules, glossary entries, cards and notes."""
+    """Where the site shows rules, glossary entries, cards, notes and rulings."""
+    return Pages.of(page_items(data))
+
+
+def page_items(data: SiteData) -> Iterator[tuple[int, str, str]]:
+    """Where the site shows each search entry, as (kind, key, address) items made one at a time (`Pages.of`
+    makes the maps): sent to the index's process as they are made, the maps are never held where the pages are."""
     kb = data.kb
-    anchors = {number: f"{page.path}#{number}" for page in data.rule_pages for number in page.numbers}
+    for page in data.rule_pages:
+        for number in page.numbers:
+            yield RULES, number, f"{page.path}#{number}"
     for section in data.sections:
-        anchors.setdefault(section["number"], f"contents.html#{section['number']}")
-    glossary: dict[str, str] = {}
+        yield RULES, section["number"], f"contents.html#{section['number']}"
     for entries in data.glossary.values():
         for anchor, index in entries:
             g = kb.glossary[index]
-            glossary.setdefault(f"{g.document}#{fold(g.term)}", f"glossary.html#{anchor}")
-    rulings = {r.id: data.card_path[r.card] for r in kb.rulings if r.card in data.card_path}
-    return Pages(anchors, glossary, dict(data.card_path), dict(data.note_path), rulings)
+            yield GLOSSARY, f"{g.document}#{fold(g.term)}", f"glossary.html#{anchor}"
+    for card, path in data.card_path.items():
+        yield CARDS, card, path
+    for note, path in data.note_path.items():
+        yield NOTES, note, path
+    for ruling in kb.rulings:
+        if ruling.card in data.card_path:
+            yield RULINGS, ruling.id, data.card_path[ruling.card]
 
 
 def page_of(pages: Pages, doc) -> str | None:
