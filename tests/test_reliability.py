@@ -367,7 +367,8 @@ def test_content_option_before_the_verb(tmp_path):
 
 
 def test_build_keeps_the_load_cache_whether_it_builds_or_stops_on_errors(tmp_path):
-    # The build writes the cache of what it loaded after its pages (`load_deferred`), not while loading.
+    # The build's cache of what it loaded is written beside the pages, by a process forked after the load
+    # (`load_deferred`), and waited for whether the build ends or stops on errors.
     from kb.link import cache
     from kb.sources import content_hash
 

@@ -41,7 +41,7 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
         return
     from kb.site.searching import fork_search
 
-    keep = None  # the cache of the loaded content, written once the pages are (see build_site)
+    keep = None  # waits for the cache of the loaded content (written beside the pages: see load_deferred)
     searching = fork_search() if kb is None else None  # before the load: that process never holds the content
     try:
         from kb.site.write import build_site
@@ -91,7 +91,7 @@ def _some(paths: tuple[str, ...] | list[str]) -> str:
 def _stop_on_errors(kb, strict: bool, force: bool, keep=None) -> bool:
     """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True).
 
-    `keep` (the loaded content's cache write) is done before exiting, so that the next command loads fast."""
+    `keep` (the loaded content's cache write) is waited for before exiting, so that the next command loads fast."""
     found = diagnostics(kb)
     blocking = [d for d in found if d.severity == "error" or (strict and d.severity == "warning")]
     if not blocking:

@@ -6,7 +6,7 @@ replaced with `os.replace`), so a reader never sees half a cache, and a cache th
 written is simply ignored.
 
 A cache file is a sequence of pickles: the number of pieces, the large parts of the knowledge base (each
-edition's rules, the references, the alignment, the lineage, the cards, rulings, notes…) cut into pieces of at
+edition's rules, the references, the alignment's pairs, the lineage, the cards, rulings, notes…) cut into pieces of at
 most CHUNK items, each pickled with a memo of its own, then the rest, which names each part by its pieces. A
 pickler keeps every object it has seen until it ends: one pickler for the whole knowledge base held as much
 again as the knowledge base while it wrote. The parts share hardly any object but strings (on the bundled content,
@@ -86,7 +86,7 @@ def write(path: Path, kb: KnowledgeBase) -> None:
     _prune(path.parent, path)
 
 
-CHUNK = 1024
+CHUNK = 256
 """Items of a large map or tuple pickled together: what one pickler holds at most."""
 
 
@@ -116,7 +116,8 @@ def _parts(kb: KnowledgeBase) -> list[object]:
     """The large parts of a knowledge base, pickled apart (`kb.rules` is not one: it is made of the editions')."""
     links = kb.links
     found: list[object] = [ed.rules for ed in links.editions]
-    found += [links.references, links.cited_by, links.glossary_refs, links.alignment, links.lineage]
+    found += [links.references, links.cited_by, links.glossary_refs, links.alignment.pairs, links.alignment.aligned]
+    found += [links.lineage]
     found += [kb.glossary, kb.cards, kb.rulings, kb.notes, kb.diagnostics]
     return [part for part in found if part]
 
@@ -225,6 +226,8 @@ class _Pickler(pickle.Pickler):
             return self._knowledge_base(obj)
         if getattr(type(obj), "__reduce__", None) is _reduce:
             values = obj.__reduce__()[1]
+            if self.parts and any(id(v) in self.parts for v in values):  # the alignment, holding its pairs
+                return type(obj), tuple(_Ref(self.parts[id(v)]) if id(v) in self.parts else v for v in values)
             if any(type(v) is str and not v.isascii() or type(v) is tuple and _has_text(v) for v in values):
                 return _text_record, (type(obj), tuple(_packed(v) for v in values))
         return NotImplemented

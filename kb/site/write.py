@@ -80,9 +80,9 @@ def build_site(
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
     `forced`: the content has errors and the build was asked for anyway (the stamp says so). `keep`: work left
-    from loading (writing the load cache), done once the pages are written, while the search index's process
-    finishes: done before, it would delay the start of that process, the longer of the two. `searching`: the search
-    index's process, forked before the content was loaded (`fork_search`); without it, one is forked here.
+    from loading (the load cache, written by a process forked after the load: `load_deferred`), waited for once
+    the pages are written. `searching`: the search index's process, forked before the content was loaded
+    (`fork_search`); without it, one is forked here.
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
@@ -101,7 +101,7 @@ def build_site(
         with bar:
             write_pages(data, jobs, new, bar, forced)
             if keep is not None:
-                keep()  # while the index's process finishes
+                keep()  # long done, as a rule: the pages take longer
             finish_search(searching, new, kb, langs, data, bar)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
