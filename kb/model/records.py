@@ -57,27 +57,26 @@ def frozen(mapping: Mapping | None = None) -> FrozenMap:
 def _intern_fields(record: object, *names: str) -> None:
     """Keep one copy of the named short fields (a string, or a tuple of strings) of a frozen record: the rule
     numbers that every citing rule, child and translation repeats (`704.5a`, twenty copies of each in 5 MB of
-    rules), and the type lines and mana symbols that thousands of cards share (`Créature`, `{G}`)."""
+    rules), the lists of them that editions and languages repeat, and the types, type lines and mana symbols that
+    thousands of cards share (`('Créature',)`, `{G}`)."""
     for name in names:
         value = getattr(record, name)
         if type(value) is str:
             object.__setattr__(record, name, sys.intern(value))
         elif type(value) is tuple and value:
-            object.__setattr__(record, name, tuple(sys.intern(v) if type(v) is str else v for v in value))
+            object.__setattr__(record, name, _shared(value))
 
 
 _SHARED_TUPLES: dict[tuple, tuple] = {}
-"""One copy of each tuple of a few words that cards share (their types and subtypes: `('Créature',)`)."""
+"""One copy of each tuple of strings `_intern_fields` was given."""
 
 
-def _share_fields(record: object, *names: str) -> None:
-    """`_intern_fields`, each named tuple also kept once: for the fields of a small vocabulary, whose every value
-    thousands of records repeat (a tuple for each card took as much as its `Face`)."""
-    _intern_fields(record, *names)
-    for name in names:
-        value = getattr(record, name)
-        if type(value) is tuple and value:
-            object.__setattr__(record, name, _SHARED_TUPLES.setdefault(value, value))
+def _shared(words: tuple) -> tuple:
+    """One copy of a tuple of strings, its strings interned (looked up first: most were met before)."""
+    found = _SHARED_TUPLES.get(words)
+    if found is None:
+        found = _SHARED_TUPLES[words] = tuple(sys.intern(w) if type(w) is str else w for w in words)
+    return found
 
 
 def _freeze_fields(record: object, *names: str) -> None:
@@ -189,8 +188,7 @@ class Rule:
     """Where the rule's number stands."""
 
     def __post_init__(self) -> None:
-        _intern_fields(self, "number", "parent")
-        _share_fields(self, "children", "references")
+        _intern_fields(self, "number", "parent", "children", "references")
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +250,7 @@ class Face:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "names")
-        _share_fields(self, "mana_cost", "type_line", "supertypes", "types", "subtypes", "power", "toughness")
+        _intern_fields(self, "mana_cost", "type_line", "supertypes", "types", "subtypes", "power", "toughness")
 
 
 @dataclass(frozen=True, slots=True)
