@@ -531,3 +531,34 @@ def test_the_build_s_cache_is_written_by_a_process_forked_once_the_content_is_lo
     assert writers.read_text().split() != [str(os.getpid())] and len(writers.read_text().split()) == 1
     assert cache.read(cache.cache_file(content, content_hash(content))) == kb
     assert load_deferred(content)[1] is None  # read back: nothing to write
+
+
+def test_writing_the_search_index_runs_no_full_collection_per_common_term(tmp_path):
+    # A common term's postings become a list per document when written: with the collector on, every few thousand of
+    # them made it scan every live object again (40 MB of rules: 66 full passes, 12 s of a 58 s index, against 33 and
+    # 3.4 s at 20 MB). The lists hold only numbers, so the index is written with the collector paused.
+    import gc
+
+    from kb.search import db
+    from kb.search.index import build_data, entries
+
+    kb = load_fresh(rules_content(tmp_path / "content", 6000))
+    data = build_data(entries(kb), kb.lexicon)
+    full = []
+
+    def count(phase, info):
+        if phase == "start" and info["generation"] == 2:
+            full.append(1)
+
+    gc.collect()
+    before = gc.get_threshold()
+    gc.set_threshold(700, 1, 1)  # a full pass as often as the collector allows: a few thousand lists are enough
+    gc.callbacks.append(count)
+    try:
+        db.write(tmp_path / "search.sqlite", data).close()
+    finally:
+        gc.callbacks.remove(count)
+        gc.set_threshold(*before)
+        data.payloads.close()
+    assert gc.isenabled()
+    assert not full, f"{len(full)} full collections while the index was written"

@@ -7,6 +7,7 @@ blobs: the index key includes the Python version, so a blob is never read by ano
 
 from __future__ import annotations
 
+import gc
 import json
 import marshal
 import sqlite3
@@ -163,6 +164,16 @@ def load_payload(blob: bytes) -> Payload:
 
 def write(path: Path | str, data: IndexData) -> sqlite3.Connection:
     """Write the index into a new SQLite file (or `:memory:`); return the open connection."""
+    collecting = gc.isenabled()
+    gc.disable()  # a common term's postings are a list per document: with the documents' records alive, the
+    try:  # collector would scan them all again for every few thousand lists (twice the content: 3.5x the time)
+        return _write(path, data)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _write(path: Path | str, data: IndexData) -> sqlite3.Connection:
     db = sqlite3.connect(str(path), check_same_thread=False)
     db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
     langs: dict[tuple[str, ...], list[str]] = {}  # one list per set of languages, as the documents share tuples
