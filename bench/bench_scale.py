@@ -6,10 +6,11 @@ default; each command runs in its own process, timed, with its peak memory (its 
 doubling the input at most 2.3x the time, peak memory at most 15x the content size, no page over 5 MB.
 
 Run: python bench/bench_scale.py [--sizes 5,10,20,40] [--shapes rules,faq,giant] [--commands check,search,build]
-                                 [--timeout 120] [--budget 540]
+                                 [--timeout 120] [--budget 540] [--repeat 3]
 The default run stays near 10 minutes: a run is stopped at --timeout seconds, and no run starts after --budget
 seconds; use `--budget 0 --timeout 900` for the whole table. Ratios use CPU time: wall time on a shared machine
-varies with the other processes.
+varies with the other processes. Each command runs --repeat times at each size, in turn with the other commands,
+and the run of median CPU time is kept (one run's time was seen 20% off on this 2-core machine).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ MEMORY_FACTOR = 15
 PAGE_LIMIT = 5 * MB
 TIMEOUT = 120
 BUDGET = 540
+REPEAT = 3
+"""Runs of each command at each size: the machine is shared, and one run's time can be 20% off."""
 CLIENT_TIMEOUT = 60
 """Seconds a `kb serve` client waits for its reply in the burst (a client that gets none is counted as failed)."""
 SYLLABLES = ["ka", "lo", "mir", "ta", "vel", "dor", "shi", "ran", "qu", "el", "zo", "bra", "nim", "th", "ul", "ve"]
@@ -209,39 +212,56 @@ def largest_page(site: Path) -> tuple[str, int]:
     return page.relative_to(site).as_posix(), page.stat().st_size
 
 
-def measure(shape: str, size_mb: int, commands: list[str], limits: Limits) -> tuple[int, dict[str, Run]]:
-    """Generate content of the shape and size, then run each command on it (unless skipped or out of time)."""
-    found = {}
+def measure(
+    shape: str, size_mb: int, commands: list[str], limits: Limits, repeat: int = 1
+) -> tuple[int, dict[str, Run]]:
+    """Generate content of the shape and size, then run each command on it `repeat` times, the commands in turn
+    (unless skipped or out of time): the run of median CPU time stands for them, with the largest peak."""
+    found: dict[str, list[Run]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         content = Path(tmp) / "content"
         SHAPES[shape](content, size_mb * MB)
         real = sum(p.stat().st_size for p in content.rglob("*") if p.is_file())
-        for command in commands:
-            if (shape, command) in limits.skip or time.perf_counter() > limits.deadline:
-                why = "a smaller size was stopped" if (shape, command) in limits.skip else "out of the time budget"
-                print(f"{shape:6} {command:6} {size_mb:3d} MB: not run ({why})", flush=True)
-                continue
-            shutil.rmtree(Path(tmp) / ".kb", ignore_errors=True)  # no cache: the index and the load start afresh
-            done = run(COMMANDS[command](content, Path(tmp) / "site"), limits.timeout)
-            if command == "build":
-                done = replace(done, page=largest_page(Path(tmp) / "site"))
-                shutil.rmtree(Path(tmp) / "site", ignore_errors=True)
-            if done.status is None:
-                limits.skip.add((shape, command))
-            found[command] = done
-            print(_row(shape, command, size_mb, real, done, limits.timeout), flush=True)
-    return real, found
+        for _ in range(repeat):
+            for command in commands:
+                if (shape, command) in limits.skip or time.perf_counter() > limits.deadline:
+                    if command not in found:  # (a run stopped at this size is not run again)
+                        stopped = (shape, command) in limits.skip
+                        why = "a smaller size was stopped" if stopped else "out of the time budget"
+                        print(f"{shape:6} {command:6} {size_mb:3d} MB: not run ({why})", flush=True)
+                    continue
+                shutil.rmtree(Path(tmp) / ".kb", ignore_errors=True)  # no cache: the index and the load start afresh
+                done = run(COMMANDS[command](content, Path(tmp) / "site"), limits.timeout)
+                if command == "build":
+                    done = replace(done, page=largest_page(Path(tmp) / "site"))
+                    shutil.rmtree(Path(tmp) / "site", ignore_errors=True)
+                if done.status is None:
+                    limits.skip.add((shape, command))
+                found.setdefault(command, []).append(done)
+    medians = {command: median_run(runs) for command, runs in found.items()}
+    for command, done in medians.items():
+        print(_row(shape, command, size_mb, real, done, limits.timeout, found[command]), flush=True)
+    return real, medians
 
 
-def _row(shape: str, command: str, size_mb: int, real: int, done: Run, timeout: float) -> str:
-    """One line of the table."""
+def median_run(runs: list[Run]) -> Run:
+    """The run of median CPU time (the stopped one, if any), with the largest peak and page of them all."""
+    stopped = [r for r in runs if r.status is None]
+    middle = stopped[0] if stopped else sorted(runs, key=lambda r: r.cpu)[(len(runs) - 1) // 2]
+    return replace(middle, peak=max(r.peak for r in runs), page=max((r.page for r in runs), key=lambda p: p[1]))
+
+
+def _row(shape: str, command: str, size_mb: int, real: int, done: Run, timeout: float, runs: list[Run]) -> str:
+    """One line of the table: the median run, and the range of the CPU times when there are several."""
     head = f"{shape:6} {command:6} {size_mb:3d} MB ({real / MB:5.1f})"
     if done.status is None:
         return f"{head}: stopped at {timeout:.0f} s ({done.cpu:.0f} s cpu, {done.peak / MB:.0f} MB peak so far)"
     failed = done.status != 0 and not (command == "check" and done.status == 1)  # check: 1 = content errors
     page = f"  largest page {done.page[0]} {done.page[1] / MB:.2f} MB" if done.page[1] else ""
+    cpus = [r.cpu for r in runs]
+    spread = f" ({min(cpus):.1f}-{max(cpus):.1f}, {len(cpus)} runs)" if len(cpus) > 1 else ""
     return (
-        f"{head}: {done.wall:7.1f} s wall {done.cpu:7.1f} s cpu  {done.peak / MB:6.0f} MB peak "
+        f"{head}: {done.wall:7.1f} s wall {done.cpu:7.1f} s cpu{spread}  {done.peak / MB:6.0f} MB peak "
         f"({done.peak / real:4.1f}x){page}" + (f"  FAILED ({done.status}): {done.error}" if failed else "")
     )
 
@@ -330,6 +350,7 @@ def main() -> None:
     parser.add_argument("--commands", default=",".join(COMMANDS), help="check, search, build")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds before a run is stopped")
     parser.add_argument("--budget", type=float, default=BUDGET, help="seconds after which no run starts (0: none)")
+    parser.add_argument("--repeat", type=int, default=REPEAT, help="runs of each command at each size (median kept)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     commands = args.commands.split(",")
@@ -338,11 +359,13 @@ def main() -> None:
     print(f"targets: doubling the input <= {TIME_RATIO}x the time; peak memory <= {MEMORY_FACTOR}x the content;")
     print(f"no page over {PAGE_LIMIT / MB:.0f} MB. One process per command, no cache; peak = max RSS of it or a child.")
     print(f"A run over {args.timeout:.0f} s is stopped and the larger sizes of that shape and command are skipped;")
-    print(f"no run starts after {args.budget:.0f} s (--budget 0: no limit). Smaller sizes of every shape run first.\n")
+    print(f"no run starts after {args.budget:.0f} s (--budget 0: no limit). Smaller sizes of every shape run first.")
+    print(f"Each command runs {args.repeat} times at each size, in turn with the others; the median CPU time is kept.")
+    print()
     results: dict[str, dict[int, tuple[int, dict[str, Run]]]] = {}
     for size in sizes:
         for shape in args.shapes.split(","):
-            results.setdefault(shape, {})[size] = measure(shape, size, commands, limits)
+            results.setdefault(shape, {})[size] = measure(shape, size, commands, limits, max(1, args.repeat))
     summary(results, sizes, commands)
 
 
