@@ -10,7 +10,7 @@ Run: python bench/bench_scale.py [--sizes 5,10,20,40] [--shapes rules,faq,giant]
 The default run stays near 10 minutes: a run is stopped at --timeout seconds, and no run starts after --budget
 seconds; use `--budget 0 --timeout 900` for the whole table. Ratios use CPU time: wall time on a shared machine
 varies with the other processes. Each command runs --repeat times at each size, in turn with the other commands,
-and the run of median CPU time is kept (one run's time was seen 20% off on this 2-core machine).
+and the run of median CPU time is kept (on this 2-core machine one run was seen a third off the others).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ PAGE_LIMIT = 5 * MB
 TIMEOUT = 120
 BUDGET = 540
 REPEAT = 3
-"""Runs of each command at each size: the machine is shared, and one run's time can be 20% off."""
+"""Runs of each command at each size: the machine is shared, and one run's time can be a third off the others."""
 CLIENT_TIMEOUT = 60
 """Seconds a `kb serve` client waits for its reply in the burst (a client that gets none is counted as failed)."""
 SYLLABLES = ["ka", "lo", "mir", "ta", "vel", "dor", "shi", "ran", "qu", "el", "zo", "bra", "nim", "th", "ul", "ve"]
@@ -212,9 +212,7 @@ def largest_page(site: Path) -> tuple[str, int]:
     return page.relative_to(site).as_posix(), page.stat().st_size
 
 
-def measure(
-    shape: str, size_mb: int, commands: list[str], limits: Limits, repeat: int = 1
-) -> tuple[int, dict[str, Run]]:
+def measure(shape: str, size_mb: int, commands: list[str], limits: Limits, repeat: int) -> tuple[int, dict[str, Run]]:
     """Generate content of the shape and size, then run each command on it `repeat` times, the commands in turn
     (unless skipped or out of time): the run of median CPU time stands for them, with the largest peak."""
     found: dict[str, list[Run]] = {}

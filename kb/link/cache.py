@@ -16,7 +16,6 @@ a few diagnostics and source references), and those come back as equal copies.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import itertools
 import os
 import pickle
@@ -27,7 +26,7 @@ from pathlib import Path
 from kb import __version__
 from kb.model.base import KnowledgeBase
 from kb.model.links import edition_rules
-from kb.model.records import EMPTY, FrozenMap, _reduce
+from kb.model.records import EMPTY, FrozenMap, _reduce, collector_paused
 from kb.sources.hashing import sha256
 from kb.sources.paths import PACKAGE, build_dir
 
@@ -54,13 +53,10 @@ def cache_file(content: Path, content_hash: str) -> Path:
 def read(path: Path) -> KnowledgeBase | None:
     """The cached knowledge base, or None when there is none or it cannot be read."""
     try:
-        with path.open("rb") as f:
-            gc.disable()  # a hundred thousand small records: the collector would run hundreds of times for nothing
-            try:  # streamed: the file's bytes are never all held beside the records they make
-                pieces = [pickle.load(f) for _ in range(pickle.load(f))]
-                kb = _Unpickler(f, pieces).load()
-            finally:
-                gc.enable()
+        # a hundred thousand small records: the collector would run hundreds of times for nothing
+        with path.open("rb") as f, collector_paused():  # streamed: the file's bytes are never all held beside
+            pieces = [pickle.load(f) for _ in range(pickle.load(f))]  # the records they make
+            kb = _Unpickler(f, pieces).load()
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
     return kb if isinstance(kb, KnowledgeBase) else None
@@ -72,12 +68,8 @@ def write(path: Path, kb: KnowledgeBase) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
-        with os.fdopen(fd, "wb") as f:
-            gc.disable()  # pickling makes a tuple per record: the collector would scan the whole KB again and again
-            try:
-                _dump(kb, f)
-            finally:
-                gc.enable()
+        with os.fdopen(fd, "wb") as f, collector_paused():  # pickling makes a tuple per record: the collector
+            _dump(kb, f)  # would scan the whole knowledge base again and again
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, RecursionError):
         if tmp is not None:

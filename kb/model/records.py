@@ -5,8 +5,10 @@ Every record is frozen; linking builds new objects and maps instead of mutating 
 
 from __future__ import annotations
 
+import gc
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
@@ -77,6 +79,20 @@ def _shared(words: tuple) -> tuple:
     if found is None:
         found = _SHARED_TUPLES[words] = tuple(sys.intern(w) if type(w) is str else w for w in words)
     return found
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while many objects that make no cycle are made (records read from the cache,
+    the tuples of pickling, postings lists): with the collector on, each few thousand of them would make it scan
+    every live object again. Its state before is restored (a nested pause leaves it paused)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _freeze_fields(record: object, *names: str) -> None:

@@ -7,7 +7,6 @@ blobs: the index key includes the Python version, so a blob is never read by ano
 
 from __future__ import annotations
 
-import gc
 import json
 import marshal
 import sqlite3
@@ -18,6 +17,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from kb.model.records import collector_paused
 
 if TYPE_CHECKING:  # the query path never imports the index builder
     from kb.search.build import DocInfo, IndexData
@@ -164,13 +165,8 @@ def load_payload(blob: bytes) -> Payload:
 
 def write(path: Path | str, data: IndexData) -> sqlite3.Connection:
     """Write the index into a new SQLite file (or `:memory:`); return the open connection."""
-    collecting = gc.isenabled()
-    gc.disable()  # a common term's postings are a list per document: with the documents' records alive, the
-    try:  # collector would scan them all again for every few thousand lists (twice the content: 3.5x the time)
-        return _write(path, data)
-    finally:
-        if collecting:
-            gc.enable()
+    with collector_paused():  # a common term's postings are a list per document: with the documents' records
+        return _write(path, data)  # alive, the collector would scan them all again (twice the content: 3.5x the time)
 
 
 def _write(path: Path | str, data: IndexData) -> sqlite3.Connection:
