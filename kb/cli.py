@@ -5,10 +5,7 @@ Command modules are imported only when their verb runs, so `kb --help` and `kb s
 
 from __future__ import annotations
 
-import atexit
 import importlib
-import os
-import sys
 from pathlib import Path
 
 import click
@@ -57,53 +54,5 @@ def main(content: Path | None) -> None:
 
 
 def run() -> None:
-    """The `kb` program: run the command line, then end the process without tearing down what it built.
-
-    A build holds hundreds of thousands of objects; freeing them one by one at exit took a tenth of a cold build,
-    and the system reclaims the memory at once anyway. Output is flushed and exit handlers run first.
-    """
-    _return_freed_memory()
-    try:
-        main()
-    except SystemExit as done:
-        status = _status(done.code)
-    else:
-        status = 0
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe (`kb search x | head`): nothing more to say
-            status = status or 1
-    os._exit(status)
-
-
-MALLOC_THRESHOLD = 64 * 1024
-"""Bytes from which the C library's allocator maps a block of its own, given back to the system once freed."""
-
-
-def _return_freed_memory() -> None:
-    """Have glibc's allocator give large freed blocks back to the system (the parse's line lists, the index's
-    arrays, a page's text), not keep them for later in a heap the next phase reuses only in part: a cold
-    `kb search` of 5 MB of FAQ peaks at 73 MB, not 77 (the threshold of `mallopt`, otherwise raised as blocks are
-    freed, is fixed). Elsewhere (no glibc) nothing changes."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(-3, MALLOC_THRESHOLD)  # M_MMAP_THRESHOLD
-    mallopt(-1, MALLOC_THRESHOLD)  # M_TRIM_THRESHOLD: free space at the top of the heap given back beyond it
-
-
-def _status(code: object) -> int:
-    """The exit status of a `SystemExit` code, as Python gives it (a message is printed and means 1)."""
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
+    """The `kb` program."""
+    main()

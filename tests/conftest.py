@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -14,20 +12,6 @@ CONTENT = ROOT / "content"
 FIXTURES = ROOT / "tests" / "fixtures"
 CR2015 = FIXTURES / "cr-en-20150926.txt"
 CR2026 = FIXTURES / "cr-en-20260116.txt"
-
-
-@pytest.fixture(autouse=True)
-def no_process_left_behind():
-    """A test leaves no forked process running: one waiting forever to send would keep the run from ending (the
-    test session joins its children, and they hold its output open)."""
-    yield
-    deadline = time.monotonic() + 10
-    while (left := multiprocessing.active_children()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    for process in left:
-        process.kill()
-        process.join()
-    assert not left, f"forked processes still running after the test: {left}"
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ import re
 import unicodedata
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -177,23 +176,3 @@ def test_load_index_and_render_never_raise(tmp_path_factory, rules, card):
     kb = load(root / "c")
     build_site(kb, root / "site", search=False)
     open_index(root / "c", kb).search("règle")
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from("ab’ \r\n"), max_size=60), st.integers(-70, 70))
-def test_lines_cut_on_demand_are_the_split_lines(text, i):
-    # A file's lines are cut from its text as they are read (kb.sources.Lines): the same lines as split_lines.
-    import pickle
-
-    from kb.sources import Lines
-
-    lines, split = Lines(text), split_lines(text)
-    assert len(lines) == len(split) and tuple(lines) == split and lines == split
-    assert lines[i : i + 3] == split[i : i + 3] and lines[::-1] == split[::-1]
-    if -len(split) <= i < len(split):
-        assert lines[i] == split[i]
-    else:
-        with pytest.raises(IndexError):
-            lines[i]
-    assert pickle.loads(pickle.dumps(lines)) == split
-    assert lines.settle() == split and lines == split and lines[i : i + 3] == split[i : i + 3]

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from markupsafe import Markup, escape
 
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
-from kb.site import render, searching, searchpages
+from kb.site import render, searchpages
 from kb.sources import search_fold
 from tests.conftest import CONTENT, FIXTURES, write
 
@@ -240,28 +240,6 @@ def test_search_index_is_shared_by_the_interface_trees(site_bundled):
     for ui in ("fr", "en"):
         html = read(site_bundled, f"{ui}/search.html")
         assert 'data-root="" data-assets="../"' in html and 'src="../static/search.js"' in html
-
-
-def test_search_index_is_the_same_on_one_core_forked_and_reused(tmp_path, monkeypatch):
-    from kb.link.load import load
-    from kb.site import write as site_module
-
-    def search_files(site: Path) -> dict[str, bytes]:
-        return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted((site / "search").rglob("*"))}
-
-    built = {}
-    for how in ("forked", "one core", "reused"):
-        where = tmp_path / ("forked" if how == "reused" else how.replace(" ", "-"))
-        if how != "reused":
-            shutil.copytree(FIXTURES / "golden-content", where / "content")
-        monkeypatch.setattr(site_module.os, "cpu_count", (lambda: 1) if how == "one core" else os.cpu_count)
-        if how == "reused":  # same content and code as the forked build: its index is copied, not rebuilt
-            monkeypatch.setattr(site_module, "index_data", lambda *args: pytest.fail("index rebuilt"))
-            monkeypatch.setattr(searchpages, "index_entries", lambda *args: pytest.fail("index rebuilt"))
-        kb = load(where / "content", use_cache=False)
-        built[how] = search_files(site_module.build_site(kb, where / f"site-{how.replace(' ', '-')}").out)
-    assert built["forked"] and built["forked"] == built["one core"] == built["reused"]
-    assert (tmp_path / "forked" / ".kb" / "site-search").is_dir() and (tmp_path / "one-core" / ".kb").is_dir()
 
 
 def test_fold():
@@ -511,7 +489,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "write_index", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
+    monkeypatch.setattr(site_module, "write_search", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
     monkeypatch.setattr(searchpages, "write_index", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
     result = runner.invoke(main, build)
     assert result.exit_code == 1
@@ -1036,24 +1014,6 @@ def test_the_render_cache_drops_the_least_recently_used_beyond_its_size():
     assert len(cache) == 1 and cache.get(("d",)) is not None
 
 
-def test_the_build_forks_its_search_process_before_loading_the_content(tmp_path, monkeypatch):
-    # Forked once the content was loaded, the index's process started with every page of the knowledge base counted
-    # in its memory (5 MB of rules: 100 MB, as much as the pages' process); now it is sent the entries instead.
-    from kb.commands import build as build_command
-    from kb.commands import options
-
-    events: list[str] = []
-    forked = searching.fork_search
-    loading = options.load_deferred_or_exit
-    monkeypatch.setattr(searching, "fork_search", lambda: events.append("fork") or forked())
-    monkeypatch.setattr(build_command, "load_deferred_or_exit", lambda c: events.append("load") or loading(c))
-    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
-    result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
-    assert result.exit_code == 0, result.output
-    assert events == ["fork", "load"]
-    assert json.loads((tmp_path / "site" / "search" / "core.json").read_text(encoding="utf-8"))
-
-
 def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path, monkeypatch):
     from kb.commands import build as build_command
 
@@ -1067,16 +1027,3 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
     assert result.exit_code == 1
     assert "entry 7 is broken" in result.output and result.output.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]  # no site, no leftover
-
-
-def test_pages_addresses_that_cannot_be_made_fail_the_build_in_one_line(tmp_path, monkeypatch):
-    # The feeding thread makes the pages' addresses once the entries are sent: a failure there must fail the build,
-    # never leave the index's process waiting for them.
-    from kb.commands import build as build_command
-
-    monkeypatch.setattr(searchpages, "page_items", lambda data: (_ for _ in ()).throw(KeyError("card 3")))
-    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
-    result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
-    assert result.exit_code == 1
-    assert "card 3" in result.output and result.output.strip().count("\n") == 0
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]

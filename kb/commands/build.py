@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, diagnostics, echo, load_deferred_or_exit
+from kb.commands.options import content_option, diagnostics, echo, load_or_exit
 from kb.sources.paths import default_content
 
 SHOWN = 10
@@ -39,26 +39,18 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     if kb is None and not strict and _up_to_date(out, content, force):
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
-    from kb.site.searching import fork_search
+    from kb.site.write import build_site
 
-    keep = None  # waits for the cache of the loaded content (written beside the pages: see load_deferred)
-    searching = fork_search() if kb is None else None  # before the load: that process never holds the content
+    if kb is None:
+        kb = load_or_exit(content)
+    forced = _stop_on_errors(kb, strict, force)
+    tty = sys.stderr.isatty()
+    progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
     try:
-        from kb.site.write import build_site
-
-        if kb is None:
-            kb, keep = load_deferred_or_exit(content)
-        forced = _stop_on_errors(kb, strict, force, keep)
-        tty = sys.stderr.isatty()
-        progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
-        try:
-            report = build_site(kb, out, progress=progress, forced=forced, keep=keep, searching=searching)
-        except SiteError as err:
-            echo(f"kb: {err}", err=True, newlines=False)
-            sys.exit(1)
-    finally:
-        if searching is not None:
-            searching.close()  # ended already unless the build stopped before it began
+        report = build_site(kb, out, progress=progress, forced=forced)
+    except SiteError as err:
+        echo(f"kb: {err}", err=True, newlines=False)
+        sys.exit(1)
     search = "with search index" if report.search else "without search index"
     echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}).")
     if report.kept:
@@ -88,10 +80,8 @@ def _some(paths: tuple[str, ...] | list[str]) -> str:
     return ", ".join(paths[:SHOWN]) + more
 
 
-def _stop_on_errors(kb, strict: bool, force: bool, keep=None) -> bool:
-    """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True).
-
-    `keep` (the loaded content's cache write) is waited for before exiting, so that the next command loads fast."""
+def _stop_on_errors(kb, strict: bool, force: bool) -> bool:
+    """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True)."""
     found = diagnostics(kb)
     blocking = [d for d in found if d.severity == "error" or (strict and d.severity == "warning")]
     if not blocking:
@@ -108,8 +98,6 @@ def _stop_on_errors(kb, strict: bool, force: bool, keep=None) -> bool:
         "fix them (`kb check` lists everything) or pass --force to build anyway",
         err=True,
     )
-    if keep is not None:
-        keep()
     sys.exit(1)
 
 

@@ -72,19 +72,16 @@ def load_or_exit(content: Path | None):
     return _loading(load, content)
 
 
-def load_deferred_or_exit(content: Path | None):
-    """`load_or_exit`, leaving the cache to write: the knowledge base and the call that keeps it (or None)."""
-    from kb.link.load import load_deferred
-
-    return _loading(load_deferred, content)
-
-
 def _loading(loader, content: Path | None):
     """Run a loader on the content folder; a missing or unreadable folder is a one-line error (exit status 2)."""
     from kb.sources import ContentError
 
+    notices: list[str] = []
     try:
-        return loader(content or default_content())
+        kb = loader(content or default_content(), notices=notices)
     except ContentError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(2)
+    for notice in notices:
+        echo(f"kb: note: {notice}", err=True, newlines=False)
+    return kb

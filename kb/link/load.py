@@ -1,104 +1,70 @@
-"""Load a content folder: find and decode sources, detect each file's kind, parse (`kb.link.parsing`), link."""
+"""Load a content folder: find and decode sources, parse each file by its kind (`kb.parse.dispatch`), link."""
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from collections.abc import Callable
+from hashlib import sha256
 from pathlib import Path
 
 from kb.link import cache
 from kb.link.carddata import merge_card_data
 from kb.link.cards import link_cards
 from kb.link.citations import carry_forward, place_quotes
-from kb.link.lexicon import Lexicon
-from kb.link.lexicons import combine
-from kb.link.parsing import Parsed, parse_content
+from kb.link.lexicon import Lexicon, mine_lexicon
+from kb.link.lexicons import combine, is_lexicon_file, read_lexicon
 from kb.link.rules import link_rules
 from kb.link.translations import pair_translations
 from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition, edition_rules
-from kb.sources import content_hash, display_path, ignored_entries
-from kb.sources.hashing import sha256
+from kb.parse.cards.stream import file_sha256
+from kb.parse.dispatch import Parsed, content_file, parse_file
+from kb.sources import content_hash, display_path, find_sources, hash_entry, ignored_entries
 
 
-def load(content: Path, use_cache: bool = True) -> KnowledgeBase:
-    """Parse and link everything under `content/<lang>/` (or read it back from the cache when unchanged)."""
-    kb, keep = _loaded(content, use_cache)
-    if keep is not None:
-        keep()
+def load(content: Path, use_cache: bool = True, notices: list[str] | None = None) -> KnowledgeBase:
+    """Parse and link everything under `content/<lang>/`, or read it back from the cache when unchanged.
+
+    `notices`: where to say why a cache file that is there was not used (damaged, or not written here).
+    """
+    if not use_cache:
+        return load_fresh(content)
+    where = cache.cache_file(Path(content), content_hash(content))
+    kb, why = cache.read(where)
+    if kb is not None and kb.content == str(content):
+        return kb
+    if why and notices is not None:
+        notices.append(why)
+    kb = load_fresh(content)
+    if content_hash(content) == kb.content_hash:  # unchanged while it was loaded
+        cache.write(where, kb)
     return kb
 
 
-def load_deferred(content: Path, use_cache: bool = True) -> tuple[KnowledgeBase, Callable[[], None] | None]:
-    """`load`, the cache written beside the caller's work: the knowledge base, and the call that waits until it is
-    kept in the cache (None when it came from the cache, or no cache is wanted).
-
-    The cache is written by a process forked as soon as the content is loaded (call this before starting any
-    thread): it pickles the knowledge base as loaded, while the caller goes on. Written by the caller once its own
-    work was done, the pickling took its memory in pieces the work had left behind (3 MB more at the end of
-    `kb build` on 5 MB of FAQ). Without `fork`, the call writes the cache itself."""
-    kb, keep = _loaded(content, use_cache)
-    return kb, None if keep is None else _in_background(keep)
-
-
-def _loaded(content: Path, use_cache: bool) -> tuple[KnowledgeBase, Callable[[], None] | None]:
-    """The knowledge base, and the call that keeps it in the cache (None when it came from the cache, or no cache
-    is wanted)."""
-    if not use_cache:
-        return load_fresh(content), None
-    where = cache.cache_file(Path(content), content_hash(content))
-    kb = cache.read(where)
-    if kb is not None and kb.content == str(content):
-        return kb, None
-    kb = load_fresh(content)
-
-    def keep() -> None:
-        """Cache the knowledge base, if the content is still what was loaded."""
-        if content_hash(content) == kb.content_hash:
-            cache.write(where, kb)
-
-    return kb, keep
-
-
-def _in_background(call: Callable[[], None]) -> Callable[[], None]:
-    """Start `call` in a forked process now; return the call that waits for it to end (without `fork`, `call`)."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return call
-    process = multiprocessing.get_context("fork").Process(target=_quietly, args=(call,), daemon=False)
-    process.start()  # not a daemon: a build that stops early still lets it finish (its exit waits for it)
-    return process.join
-
-
-def _quietly(call: Callable[[], None]) -> None:
-    """Run `call` in the forked process: a failure ends it with status 1, without a traceback (a cache not
-    written is one the next command writes)."""
-    try:
-        call()
-    except BaseException:
-        os._exit(1)
-
-
 def load_fresh(content: Path) -> KnowledgeBase:
-    """Parse and link everything under `content/<lang>/`; problems become diagnostics.
-
-    The files are parsed, and the lexicon mined, in two processes when it pays (`kb.link.parsing`).
-    """
+    """Parse and link everything under `content/<lang>/`; problems become diagnostics."""
     parsed = Parsed()
     for path, why in ignored_entries(content):
         parsed.diags.append(Diagnostic("note", display_path(path, content), 0, why))
-    pieces, lexicon = parse_content(content)
     digest = sha256()
-    for hashed, piece in pieces:
+    lexicons: list[Lexicon] = []
+    ids: dict[str, str] = {}
+    for lang, path in find_sources(content):
+        if is_lexicon_file(path):
+            hashed = file_sha256(path)
+            lexicon, found = read_lexicon(path, display_path(path, content))
+            parsed.diags += found
+            lexicons += [lexicon] if lexicon is not None else []
+            hashed = None if hashed is None else hash_entry(lang, path, hashed)
+        else:
+            hashed = parse_file(content_file(lang, path, content, ids), parsed)
         if hashed is not None:
             digest.update(hashed)
-        for name in Parsed.__slots__:
-            getattr(parsed, name).extend(getattr(piece, name))
-    return _link(content, digest.hexdigest(), parsed, lexicon)
+    mined = mine_lexicon(parsed.lexicon_cards) if parsed.lexicon_cards else None
+    parsed.lexicon_cards.clear()
+    return _link(content, digest.hexdigest(), parsed, combine([*lexicons, *filter(None, [mined])]))
 
 
-def _link(content: Path, content_digest: str, parsed: Parsed, mined: Callable[[], Lexicon | None]) -> KnowledgeBase:
+def _link(content: Path, content_digest: str, parsed: Parsed, lexicon: Lexicon | None) -> KnowledgeBase:
     """Link the parse results into a knowledge base."""
     glossary = tuple(g for res in parsed.rules for g in res.glossary)
     links = link_rules(parsed.rules, glossary)
@@ -112,7 +78,6 @@ def _link(content: Path, content_digest: str, parsed: Parsed, mined: Callable[[]
     today = _today(links)
     card_data, merge_diags = merge_card_data(parsed.card_data)
     cards = link_cards(parsed.faqs, card_data, rule_exists)
-    lexicon = combine([*parsed.lexicons, *filter(None, [mined()])])  # mined beside the linking above
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     return KnowledgeBase(
         content=str(content),

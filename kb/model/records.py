@@ -5,10 +5,7 @@ Every record is frozen; linking builds new objects and maps instead of mutating 
 
 from __future__ import annotations
 
-import gc
-import sys
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
@@ -54,45 +51,6 @@ def frozen(mapping: Mapping | None = None) -> FrozenMap:
     if isinstance(mapping, FrozenMap):
         return mapping
     return FrozenMap(mapping) if mapping else EMPTY  # one empty map for every record without one
-
-
-def _intern_fields(record: object, *names: str) -> None:
-    """Keep one copy of the named short fields (a string, or a tuple of strings) of a frozen record: the rule
-    numbers that every citing rule, child and translation repeats (`704.5a`, twenty copies of each in 5 MB of
-    rules), the lists of them that editions and languages repeat, and the types, type lines and mana symbols that
-    thousands of cards share (`('Créature',)`, `{G}`)."""
-    for name in names:
-        value = getattr(record, name)
-        if type(value) is str:
-            object.__setattr__(record, name, sys.intern(value))
-        elif type(value) is tuple and value:
-            object.__setattr__(record, name, _shared(value))
-
-
-_SHARED_TUPLES: dict[tuple, tuple] = {}
-"""One copy of each tuple of strings `_intern_fields` was given."""
-
-
-def _shared(words: tuple) -> tuple:
-    """One copy of a tuple of strings, its strings interned (looked up first: most were met before)."""
-    found = _SHARED_TUPLES.get(words)
-    if found is None:
-        found = _SHARED_TUPLES[words] = tuple(sys.intern(w) if type(w) is str else w for w in words)
-    return found
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector while many objects that make no cycle are made (records read from the cache,
-    the tuples of pickling, postings lists): with the collector on, each few thousand of them would make it scan
-    every live object again. Its state before is restored (a nested pause leaves it paused)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _freeze_fields(record: object, *names: str) -> None:
@@ -143,7 +101,7 @@ class SourceText:
     lang: str
     """ISO 639-1 code taken from the folder name (`fr`, `en`)."""
     lines: Sequence[str]
-    """Decoded lines without line ends; `lines[0]` is line 1 (a tuple, or `kb.sources.Lines` as read from a file)."""
+    """Decoded lines without line ends; `lines[0]` is line 1."""
     encoding: str
     """`utf-8`, `utf-8-sig` or `cp1252`."""
     sha256: str
@@ -203,9 +161,6 @@ class Rule:
     source: SourceRef
     """Where the rule's number stands."""
 
-    def __post_init__(self) -> None:
-        _intern_fields(self, "number", "parent", "children", "references")
-
 
 @dataclass(frozen=True, slots=True)
 class GlossaryEntry:
@@ -227,9 +182,6 @@ class GlossaryEntry:
     """Rule numbers cited by the definition."""
     source: SourceRef
     """Where the term line stands."""
-
-    def __post_init__(self) -> None:
-        _intern_fields(self, "references")
 
     @property
     def key(self) -> tuple[str, str]:
@@ -266,7 +218,6 @@ class Face:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "names")
-        _intern_fields(self, "mana_cost", "type_line", "supertypes", "types", "subtypes", "power", "toughness")
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +290,6 @@ class Ruling:
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "citations")
-        _intern_fields(self, "rule_refs")
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,11 @@ import sqlite3
 import tempfile
 from array import array
 from collections.abc import Iterator
+from contextlib import nullcontext as collector_paused
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from kb.model.records import collector_paused
 
 if TYPE_CHECKING:  # the query path never imports the index builder
     from kb.search.build import DocInfo, IndexData

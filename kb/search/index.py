@@ -126,18 +126,7 @@ def ensure_index(content: Path, kb=None) -> Path:
         return root / live[1]
     from kb.search.entries import entries_of
 
-    if kb is not None:
-        return publish(root, key, *entries_of(kb))
-    from kb.search.feed import FeedError, loaded_entries
-
-    items, lexicon = loaded_entries(content, _load)  # loaded in another process: the knowledge base is never here
-    try:
-        return publish(root, key, items, lexicon)
-    except FeedError:  # the loading process failed (and ended) after its first entries
-        items, lexicon = entries_of(_load(content))  # the knowledge base is freed once its entries are read
-        return publish(root, key, items, lexicon)
-    finally:
-        items.close()  # the loading process ends even when the index was not written (IndexNotWritable)
+    return publish(root, key, *entries_of(kb if kb is not None else _load(content)))
 
 
 def _load(content: Path):

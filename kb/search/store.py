@@ -10,10 +10,10 @@ import secrets
 import shutil
 import time
 from collections.abc import Callable
+from hashlib import sha256
 from pathlib import Path
 
 from kb.sources import content_hash
-from kb.sources.hashing import sha256
 from kb.sources.paths import build_dir
 
 SPARE = 2

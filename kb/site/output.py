@@ -15,13 +15,13 @@ import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from hashlib import sha256
 from pathlib import Path
 
 from kb import __version__
 from kb.model import Diagnostic, card_name
 from kb.model.base import KnowledgeBase
 from kb.sources import file_slug, slug
-from kb.sources.hashing import sha256
 from kb.sources.paths import PROJECT, TEMPLATES
 
 STAMP = "kb-site.json"

@@ -7,10 +7,10 @@ manifest lists (the stamp aside). Checking it costs one `stat` per file, so an u
 from __future__ import annotations
 
 import json
+from hashlib import sha256
 from pathlib import Path
 
 from kb.site.output import MANIFEST, STAMP
-from kb.sources.hashing import sha256
 
 
 def seal(site: Path) -> None:

@@ -8,15 +8,12 @@ replaced, nor the content or project folder.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.link.cache import code_hash
 from kb.model.base import KnowledgeBase
 from kb.site import labels, render
 from kb.site.gather import SiteData, gather, search_langs, site_langs
@@ -35,10 +32,8 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searching import SearchProcess, fork_search
-from kb.site.searchpages import SEARCH_DIR, index_data, pages_of, write_index
-from kb.sources.hashing import sha256
-from kb.sources.paths import TEMPLATES, build_dir
+from kb.site.searchpages import write_search
+from kb.sources.paths import TEMPLATES
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +69,10 @@ def build_site(
     progress: Callable | None = None,
     search: bool = True,
     forced: bool = False,
-    keep: Callable[[], None] | None = None,
-    searching: SearchProcess | None = None,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
-    `forced`: the content has errors and the build was asked for anyway (the stamp says so). `keep`: work left
-    from loading (the load cache, written by a process forked after the load: `load_deferred`), waited for once
-    the pages are written. `searching`: the search index's process, forked before the content was loaded
-    (`fork_search`); without it, one is forked here.
+    `forced`: the content has errors and the build was asked for anyway (the stamp says so).
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
@@ -93,27 +83,23 @@ def build_site(
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        searching = start_search(new, kb, langs, searching)  # on the other core while the pages are made
         data = gather(kb)
         jobs = plan(data)
-        send_site(searching, data)
-        bar = progress(length=len(jobs) + len(langs)) if progress else _NoBar()
+        bar = progress(length=len(jobs) + 1) if progress else _NoBar()
         with bar:
             write_pages(data, jobs, new, bar, forced)
-            if keep is not None:
-                keep()  # long done, as a rule: the pages take longer
-            finish_search(searching, new, kb, langs, data, bar)
+            if langs:
+                write_search(new, data)
+            bar.update(1)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
         check_out(out, Path(kb.content))  # again: the folder may have changed during the build
         kept, replaced = carry_over(target, new)  # CNAME, .git, the user's files: into the new site
         swap(new, target)
     except SiteError:
-        stop_search(searching)
         shutil.rmtree(new, ignore_errors=True)
         raise
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
-        stop_search(searching)
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({type(err).__name__}: {err}); the previous site is untouched") from err
     return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
@@ -121,7 +107,7 @@ def build_site(
 
 def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
     """Render every job into the new folder, copy the static files, write the stamp and jump map."""
-    from kb.site.templating import environment  # here: the search index's process, forked before, needs no Jinja2
+    from kb.site.templating import environment
 
     new.mkdir(parents=True, exist_ok=True)
     with (new / "jump.json").open("w", encoding="utf-8") as f:  # first: its map is let go before the pages render
@@ -163,75 +149,3 @@ def _where(job: Job) -> dict[str, str]:
         "alt": f"{site_root}{other}/{path}",
         "other": other,
     }
-
-
-def start_search(new: Path, kb: KnowledgeBase, langs: list[str], searching: SearchProcess | None = None):
-    """Start the site's search index: "reused" when an earlier build's index was copied, None when there is nothing
-    to index or no second process (`finish_search` then writes it here), else the `SearchProcess` (forked now
-    unless one forked before the load is given), fed from now on."""
-    if not langs or _reuse_search(new, kb, langs):
-        if searching is not None:
-            searching.skip()
-        return "reused" if langs else None
-    searching = searching or fork_search()
-    if searching is not None:
-        searching.feed(kb, new)
-    return searching
-
-
-def send_site(searching, data: SiteData) -> None:
-    """Give the index's process the site's data, for the pages' addresses it links its results to."""
-    if isinstance(searching, SearchProcess):
-        searching.send_site(data)
-
-
-def stop_search(searching) -> None:
-    """End the index's process after a failed build."""
-    if isinstance(searching, SearchProcess):
-        searching.stop()
-
-
-def finish_search(searching, new: Path, kb: KnowledgeBase, langs: list[str], data: SiteData, bar) -> None:
-    """Wait for the index's process (or write the index now); a failure fails the build."""
-    if searching is None and langs:
-        write_index(new, index_data(kb, new), pages_of(data))
-    elif isinstance(searching, SearchProcess):
-        searching.finish()
-    if searching != "reused" and langs:
-        _keep_search(new, kb, langs)
-    bar.update(len(langs))
-
-
-def _search_cache(kb: KnowledgeBase, langs: list[str]) -> Path:
-    """Where the site's search index of this content, code and languages is kept between builds."""
-    key = sha256(f"{kb.content_hash}\0{code_hash()}\0{' '.join(langs)}".encode()).hexdigest()
-    return build_dir(Path(kb.content)) / "site-search" / key[:32]
-
-
-def _reuse_search(new: Path, kb: KnowledgeBase, langs: list[str]) -> bool:
-    """Copy an unchanged search index from an earlier build (same content, same code); False when there is none."""
-    kept = _search_cache(kb, langs)
-    if not kept.is_dir():
-        return False
-    try:
-        shutil.copytree(kept, new / SEARCH_DIR)
-    except OSError:
-        shutil.rmtree(new / SEARCH_DIR, ignore_errors=True)
-        return False
-    return True
-
-
-def _keep_search(new: Path, kb: KnowledgeBase, langs: list[str]) -> None:
-    """Keep the search index just written for the next build (atomically; given up when not writable)."""
-    kept = _search_cache(kb, langs)
-    if not langs or kept.is_dir():
-        return
-    tmp = kept.parent / f".{kept.name}.{os.getpid()}"
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        for old in sorted(kept.parent.iterdir(), key=lambda p: p.stat().st_mtime)[:-2]:
-            shutil.rmtree(old, ignore_errors=True)  # keep the last few only
-        shutil.copytree(new / SEARCH_DIR, tmp)
-        os.replace(tmp, kept)
-    except OSError:
-        shutil.rmtree(tmp, ignore_errors=True)

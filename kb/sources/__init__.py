@@ -6,7 +6,6 @@ diagnostics. Imports only `kb.model`.
 
 from kb.sources.files import (
     ContentError,
-    Lines,
     content_hash,
     decode,
     display_path,
@@ -21,7 +20,6 @@ from kb.sources.text import clean, file_slug, fold, search_fold, slug, sort_name
 
 __all__ = [
     "ContentError",
-    "Lines",
     "clean",
     "content_hash",
     "decode",

@@ -6,12 +6,10 @@ import codecs
 import os
 import re
 import unicodedata
-from array import array
-from collections.abc import Iterator, Sequence
+from hashlib import sha256
 from pathlib import Path
 
 from kb.model import Diagnostic, SourceText
-from kb.sources.hashing import sha256
 
 LANG_DIR = re.compile(r"^[a-z]{2}$")
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -158,72 +156,6 @@ def _utf16_order(raw: bytes) -> str | None:
     return None
 
 
-class Lines(Sequence[str]):
-    """The lines of a decoded text (ends as `split_lines` cuts them), each made as it is read.
-
-    A file's text is held once and its lines are cut from it on demand: a parser that reads them in one pass
-    (the FAQ's) never holds a string per line, which takes twice the text (a string's header per line).
-    `settle()` turns them into strings, for a parser that keeps every line (the rules'), and lets the text go.
-    """
-
-    __slots__ = ("_text", "_bounds", "_lines")
-
-    def __init__(self, text: str) -> None:
-        bounds = array("I" if len(text) < 2**32 else "Q")  # where each line starts and ends
-        start = 0
-        for end in LINE_END.finditer(text):
-            bounds.extend((start, end.start()))
-            start = end.end()
-        if start < len(text):
-            bounds.extend((start, len(text)))
-        self._text: str | None = text
-        self._bounds = bounds
-        self._lines: tuple[str, ...] | None = None
-
-    def settle(self) -> tuple[str, ...]:
-        """Every line as a string, from now on (the text is then let go)."""
-        if self._lines is None:
-            self._lines = tuple(self)
-            self._text, self._bounds = None, array("I")
-        return self._lines
-
-    def __len__(self) -> int:
-        return len(self._lines) if self._lines is not None else len(self._bounds) // 2
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if self._lines is not None:
-            return self._lines[i]
-        if isinstance(i, slice):
-            return tuple(self[j] for j in range(*i.indices(len(self))))
-        n = len(self)
-        if not -n <= i < n:
-            raise IndexError("line index out of range")
-        i %= n
-        return self._text[self._bounds[2 * i] : self._bounds[2 * i + 1]]
-
-    def __iter__(self) -> Iterator[str]:
-        if self._lines is not None:
-            yield from self._lines
-            return
-        text, bounds = self._text, self._bounds
-        for k in range(0, len(bounds), 2):
-            yield text[bounds[k] : bounds[k + 1]]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Lines | tuple | list):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"Lines({len(self)} lines)"
-
-    def __reduce__(self):
-        return tuple, (tuple(self),)
-
-
 def split_lines(text: str) -> tuple[str, ...]:
     """Split on `\\r\\n`, `\\r` or `\\n` (mixed too); `\\r\\r\\n` counts as two line ends."""
     lines = LINE_END.split(text)
@@ -252,7 +184,7 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         text = INVALID_BYTES.sub(_replacement, text)
     if not unicodedata.is_normalized("NFC", text):  # most files are: spare a copy of a large text
         text = unicodedata.normalize("NFC", text)
-    return SourceText(shown, lang, Lines(text), encoding, digest), diags
+    return SourceText(shown, lang, split_lines(text), encoding, digest), diags
 
 
 def _decode_file(raw: bytes) -> tuple[str, str, str]:

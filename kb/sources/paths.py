@@ -7,9 +7,8 @@ from an installed wheel it is the copy shipped inside the package (`kb/data/`), 
 from __future__ import annotations
 
 import os
+from hashlib import sha256
 from pathlib import Path
-
-from kb.sources.hashing import sha256
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """The `kb` package folder."""

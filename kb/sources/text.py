@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-
-from kb.sources.hashing import sha256
+from hashlib import sha256
 
 APOSTROPHES = "’‘ʼ`´′'"
 """Characters that mean an apostrophe; all fold to `'`."""

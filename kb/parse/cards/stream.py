@@ -30,12 +30,11 @@ import decimal
 import math
 import re
 from collections.abc import Iterator
+from hashlib import sha256
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import ijson
-
-from kb.sources.hashing import sha256
 
 _BACKEND = ijson.get_backend(ijson.backend_name)
 """The backend ijson chose (the C ``yajl2_c`` when it is installed): its coroutines build cards."""
