@@ -12,6 +12,7 @@ rewritten. Temporary files of a write that was killed are removed at the next wr
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
@@ -107,7 +108,8 @@ def write(path: Path, kb: KnowledgeBase) -> None:
             f.write(MAGIC + hmac.digest(key, body, "sha256") + body)
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, RecursionError):
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         return
     _prune(path.parent, path)
 

@@ -1,31 +1,37 @@
-"""Search: the index life cycle and the query entry point; the only module importing whoosh (its stemmers).
+"""Search: the index life cycle and the query entry point, on Whoosh.
 
-One document per rule number (every language side by side), glossary entry, card, ruling and note, analysed
-once at index time (`kb.search.build`) and stored in SQLite (`kb.search.db`). A query never stems nor
-imports whoosh: it looks its words up in the stored vocabulary (`kb.search.lookup`) and ranks with the
-stored BM25F impacts and positions (`kb.search.rank`), so a cold `kb search` stays fast.
+One Whoosh document per rule number (every language side by side), glossary entry, card, ruling and note
+(`kb.search.writer`), kept under the build folder and reused while the content and kb's code are unchanged. A
+query is parsed (`kb.search.query`), its words resolved into slots (`kb.search.lookup`, spelling corrected by
+Whoosh's corrector), asked of Whoosh as one query scored with BM25F (`slot_query`), and Whoosh's best hits are
+re-ranked by kb (`kb.search.rank`); snippets come from `whoosh.highlight`.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from collections.abc import Iterable
-from dataclasses import replace
-from functools import cache
+from math import log
 from pathlib import Path
 
+from whoosh import highlight
+from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import RamStorage
+from whoosh.idsets import BitSet
+from whoosh.query import And, ConstantScoreQuery, Every, Not, Or, Phrase, Prefix, Require, Term
+from whoosh.scoring import BM25F
+
 from kb.model.numbers import descends, sort_key
-from kb.search.db import Reader, write
-from kb.search.lookup import Slot
+from kb.search.analysis import forms_analyzer, lang_text
+from kb.search.lookup import FUZZY_FACTOR, Alt, Slot, Tables, slots
 from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
-from kb.search.rank import CONCEPT_CREDIT, phrase_docs, score
-from kb.search.results import SearchResult, make_result
+from kb.search.rank import TOP, Hit, rerank
+from kb.search.results import LEAD, MARK, SNIPPET, SearchResult, clip
 from kb.search.store import IndexNotWritable, current, index_root
 from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
-from kb.search.text import NEGATIONS, LangText, query_tokens, stop_words
-from kb.search.translate import translate
+from kb.search.text import STOP, query_tokens
+from kb.search.writer import IndexDamaged, build, read_tables, write_index
 
 __all__ = [
     "IndexNotWritable",
@@ -34,74 +40,29 @@ __all__ = [
     "SearchError",
     "SearchIndex",
     "SearchResult",
-    "entries",
     "ensure_index",
     "index_key",
     "index_root",
     "open_index",
     "parse_query",
-    "publish",
     "write_index",
 ]
 
-
-def __getattr__(name: str):
-    """`Entry` and `entries`, imported on first use (a query never needs them)."""
-    if name in ("Entry", "entries"):
-        from kb.search import entries as module
-
-        return getattr(module, name)
-    raise AttributeError(name)
-
-
-def entries(kb):
-    """Every index entry of a knowledge base (see `kb.search.entries`)."""
-    from kb.search.entries import entries as found
-
-    return found(kb)
-
-
-INDEX_VERSION = 7
-"""Bump when the analysis, the tables or the ranking data change: old indexes are then rebuilt."""
-
-
-def _same(word: str) -> str:
-    """No stemming (a language Snowball does not know)."""
-    return word
-
-
-@cache
-def lang_text(lang: str) -> LangText:
-    """Analysis of a language: Snowball stemmer and stop words when whoosh has them, else folding alone."""
-    from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
-
-    stem = stemmer_for_language(lang) if has_stemmer(lang) else _same
-    stops = stop_words(lang, stopwords_for_language(lang) if has_stopwords(lang) else ())
-    return LangText(lang, stem, stops, NEGATIONS.get(lang, ()))
-
-
-def build_data(items: Iterable, lexicon=None, spill: Path | None = None):
-    """Analyse entries into an `IndexData` (every language of the entries, in display order), with the translation
-    tables of a lexicon (`kb.link.lexicon.Lexicon`, None for none). The entries are read once: pass an iterator
-    and none of them is kept. `spill`: where the payloads' temporary file goes (see `kb.search.build.build`)."""
-    from kb.search.build import build
-    from kb.search.lexicon import tables
-
-    data = build(items, lang_text, spill)
-    data.lexicon = tables(lexicon, data, lang_text)
-    return data
-
-
-def write_index(folder: Path, items: Iterable, lexicon=None) -> None:
-    """Create an index in a folder (created if needed) holding the entries (and a lexicon's tables)."""
-    from kb.search.db import FILE
-
-    folder.mkdir(parents=True, exist_ok=True)
-    data = build_data(items, lexicon, folder)
-    try:
-        write(folder / FILE, data).close()
-    finally:
-        data.payloads.close()
+INDEX_VERSION = 8
+"""Bump when the analysis, the schema, the tables or the ranking data change: old indexes are then rebuilt."""
+FIELDS = {"title": 3.0, "body": 1.0}
+"""Query boost of each field of a language: a title word counts three words of the text."""
+B = {"title": 0.5, "body": 0.75}
+"""BM25F length normalisation of each field."""
+K1 = 1.2
+"""BM25 term-frequency saturation."""
+EXACT = 1.5
+"""Query boost of the word as typed (`words_<lang>`): a document holding `pioche` itself ranks above one holding
+only `piochez`, another form of its stem."""
+NAME = 1.5
+NAME_LIMIT = 50
+"""Card-name words looked at for one prefix."""
+"""Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
 
 
 # --- index life cycle -----------------------------------------------------------------------------------
@@ -109,12 +70,11 @@ def write_index(folder: Path, items: Iterable, lexicon=None) -> None:
 
 def index_key(content: Path) -> str:
     """Hash of the content files, the kb code and the index format: the index is reused while it holds."""
-    return _index_key(content, f"{INDEX_VERSION} {sys.version_info[:2]} {sqlite3.sqlite_version}")
+    return _index_key(content, f"{INDEX_VERSION} {sys.version_info[:2]}")
 
 
 def publish(root: Path, key: str, items: Iterable, lexicon=None) -> Path:
-    """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions (the
-    entries are read once)."""
+    """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
     return _publish(root, key, lambda folder: write_index(folder, items, lexicon))
 
 
@@ -124,9 +84,15 @@ def ensure_index(content: Path, kb=None) -> Path:
     live = current(root)
     if live and live[0] == key and (root / live[1]).is_dir():
         return root / live[1]
-    from kb.search.entries import entries_of
+    kb = kb if kb is not None else _load(content)
+    return publish(root, key, _entries(kb), kb.lexicon)
 
-    return publish(root, key, *entries_of(kb if kb is not None else _load(content)))
+
+def _entries(kb):
+    """The search entries of a knowledge base."""
+    from kb.search.entries import entries
+
+    return entries(kb)
 
 
 def _load(content: Path):
@@ -137,56 +103,68 @@ def _load(content: Path):
 
 
 def open_index(content: Path, kb=None) -> SearchIndex:
-    """Open the up-to-date index of a content folder, building it if needed; in memory if it cannot be saved."""
+    """Open the up-to-date index of a content folder, building it if needed (and rebuilding a damaged one, which
+    `SearchIndex.notice` then reports); in memory if it cannot be saved."""
+    notice = None
     for attempt in range(3):
         try:
             folder = ensure_index(content, kb)
         except IndexNotWritable as err:
             kb = kb if kb is not None else _load(content)
-            return SearchIndex(_in_memory(entries(kb), kb.lexicon), unsaved=str(err))
+            return memory_index(_entries(kb), kb.lexicon, unsaved=str(err))
         try:
-            return SearchIndex(Reader.open(folder))
-        except sqlite3.Error:
-            if attempt == 2:  # pruned by a concurrent rebuild between reading the pointer and opening it
-                raise
-    raise AssertionError("unreachable")
+            index = SearchIndex(whoosh_index.open_dir(str(folder)), read_tables(folder))
+        except FileNotFoundError:  # pruned by a concurrent rebuild between reading the pointer and opening it
+            continue
+        except (IndexDamaged, Exception) as err:  # noqa: BLE001 - any unreadable file: rebuilt
+            if attempt == 2:
+                raise IndexDamaged(f"the search index in {folder} cannot be read: {err}") from err
+            notice = f"the search index in {folder} was damaged ({_one_line(err)}); rebuilt it"
+            (index_root(content) / "CURRENT").unlink(missing_ok=True)
+            continue
+        index.notice = notice
+        return index
+    raise IndexDamaged(f"the search index of {content} could not be opened")
 
 
-def memory_index(items: Iterable, lexicon=None) -> SearchIndex:
+def _one_line(err: BaseException) -> str:
+    """An error as one short line."""
+    return (str(err) or type(err).__name__).splitlines()[0][:160]
+
+
+def memory_index(items: Iterable, lexicon=None, unsaved: str | None = None) -> SearchIndex:
     """An index of some entries (and a lexicon's translation tables), in memory only."""
-    return SearchIndex(_in_memory(items, lexicon))
-
-
-def _in_memory(items: Iterable, lexicon) -> Reader:
-    """A reader of an index built in memory."""
-    data = build_data(items, lexicon)
-    try:
-        return Reader(write(":memory:", data))
-    finally:
-        data.payloads.close()
+    ix, info = build(RamStorage(), items, lexicon)
+    index = SearchIndex(ix, info)
+    index.unsaved = unsaved
+    return index
 
 
 # --- searching ------------------------------------------------------------------------------------------
 
 
 class SearchIndex:
-    """An open index; keep it for many queries (decoded terms and documents are cached)."""
+    """An open index; keep it for many queries."""
 
-    def __init__(self, reader: Reader, unsaved: str | None = None) -> None:
-        self.reader = reader
-        self.langs = reader.langs
+    def __init__(self, ix, info: dict) -> None:
+        self.langs: tuple[str, ...] = tuple(info["langs"])
         """Languages the index has, in display order."""
-        self.unsaved = unsaved
+        self.tables = Tables(info, {lang: lang_text(lang).stops for lang in self.langs})
+        self.searcher = ix.searcher(weighting=BM25F(B=B["body"], K1=K1, **_field_b(self.langs)))
+        self.unsaved: str | None = None
         """Why the index lives in memory only (the build folder cannot be written), else None."""
-        self.editions = _editions(reader)
+        self.notice: str | None = None
+        """What opening the index had to do (a damaged index rebuilt), else None."""
+        eds = info["editions"]
+        self.editions: tuple[tuple[str, ...], tuple[str, ...]] = (tuple(eds["current"]), tuple(eds["other"]))
         """(current edition ids, other edition ids) of the rules and glossaries indexed."""
+        self._filters: dict[tuple, BitSet] = {}
         self.last: dict = {}
         """What the last search did: `corrected` (the query with spelling corrections, or None), `editions`."""
-        self._filters: dict[tuple, bytearray] = {}
 
     def close(self) -> None:
-        """Release the index file."""
-        self.reader.close()
+        """Release the index files."""
+        self.searcher.close()
 
     def search(
         self, text: str, lang: str | None = None, kind: str | None = None, limit: int = 10, edition: str | None = None
@@ -202,35 +180,88 @@ class SearchIndex:
             found = self._numbers(parsed.number, allowed, limit)
             if found:
                 return found
-        slots = translate(parsed, self.reader, langs)
-        if not slots:
+        made = slots(parsed, self.tables, langs)
+        fixed = [self._correct(s, langs) for s in made if s.missing]
+        if any(fixed):
+            self.last["corrected"] = _corrected(parsed, made)
+        made = [s for s in made if s.alts or s.names]
+        if not made:
             return []
-        fixed = [s for s in slots if s.fixed]
-        if fixed:
-            self.last["corrected"] = _corrected(parsed, fixed)
-        allowed = self._exclude(parsed.excluded, langs, allowed)
-        ranked = score(slots, langs, self.reader, allowed)[:limit]
-        terms = _terms(slots, langs, self.reader)
-        return [_translated(make_result(self.reader, d, s, terms, langs), slots, via) for d, s, via in ranked]
+        reader = self.searcher.reader()
+        terms = [slot_terms(s, reader) for s in made]
+        weights = [self.weight(t) for t in terms]
+        query = Or([slot_query(s, reader) for s in made])
+        mask = self._excluded(parsed.excluded, langs)
+        phrases = any(a.phrase for s in made for a in s.alts)  # Whoosh's skipping by quality fails on Require
+        hits = self.searcher.search(query, limit=TOP, filter=allowed, mask=mask, optimize=not phrases)
+        held = _Held(reader)
+        ranked = rerank([self._hit(h, terms, held) for h in hits], weights, all(s.stop for s in made))[:limit]
+        return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
-    def _numbers(self, number: str, allowed: bytearray, limit: int) -> list[SearchResult]:
-        """The rule and everything under it, in rule order."""
-        found = [d for d in self.reader.with_number(number) if allowed[d] and descends(self.reader.numbers[d], number)]
-        found.sort(key=lambda d: (not self.reader.current[d], sort_key(self.reader.numbers[d]), d))
-        return [make_result(self.reader, d, 0.0, {}, self.langs) for d in found[:limit]]
-
-    def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> bytearray:
-        """Which documents the filters let through (1) or not (0), computed once per combination."""
+    def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet:
+        """The documents the filters let through (computed once per combination)."""
         key = (langs, kinds, editions)
         if key not in self._filters:
-            r = self.reader
-            self._filters[key] = bytearray(
-                r.kinds[d] in kinds
-                and any(x in langs for x in r.doc_langs[d])
-                and (bool(set(r.editions[d].values()) & set(editions)) if editions else r.current[d])
-                for d in range(len(r.kinds))
-            )
+            docs = self.searcher.docs_for_query(_filter(langs, kinds, editions))
+            self._filters[key] = BitSet(docs, size=self.searcher.doc_count_all())
         return self._filters[key]
+
+    def weight(self, terms: dict[tuple[str, str], bool]) -> float:
+        """How much finding a slot counts: the idf (Whoosh's) of its rarest term, card-name words counting as one."""
+        n = self.searcher.doc_count_all()
+        reader = self.searcher.reader()
+        dfs = [reader.doc_frequency(*t) for t in terms if t[0] != "name" and not t[0].startswith("words_")]
+        names = sum(reader.doc_frequency(*t) for t in terms if t[0] == "name")
+        return max((_idf(n, df) for df in [*dfs, min(n, names)] if df), default=0.0)
+
+    def _correct(self, slot: Slot, langs: tuple[str, ...]) -> bool:
+        """Replace a slot's missing words by their spelling corrections (Whoosh's corrector over the words as
+        written: one edit, else two; the most frequent first); whether any was found."""
+        reader = self.searcher.reader()
+        for word in slot.missing:
+            best = None
+            for maxdist in (1, 2):
+                for lang in langs:
+                    field = f"words_{lang}"
+                    if field not in reader.schema or len(word) < 3 * maxdist:
+                        continue
+                    for sug in reader.corrector(field).suggest(word, limit=1, maxdist=maxdist):
+                        f = reader.frequency(field, sug)
+                        if best is None or (f, -len(sug)) > (best[2], -len(best[1])):
+                            best = (lang, sug, f)
+                if best:
+                    break
+            if best is None:
+                continue
+            slot.fixed = best[1]
+            for lang in langs:
+                slot.alts += [Alt(lang, (f,), FUZZY_FACTOR) for f in self.tables.forms(lang, best[1])[:1]]
+        slot.missing = []
+        return slot.fixed is not None
+
+    def _hit(self, hit, terms: list[dict[tuple[str, str], bool]], held: _Held) -> Hit:
+        """One of Whoosh's hits with what the re-rank needs: the slots it matches (read in the terms' postings)."""
+        found = [{t for t in slot if held(hit.docnum, t)} for slot in terms]
+        data = hit["data"]
+        typed = any(not s[t] for f, s in zip(found, terms, strict=True) for t in f)
+        return Hit(
+            hit.docnum,
+            hit.score,
+            tuple(bool(f) for f in found),
+            tuple(frozenset(t[1] for t in f if not s[t] and t[0] != "name") for f, s in zip(found, terms, strict=True)),
+            data["boost"],
+            tuple(tuple(h) for h in data["heads"]),
+            hit["key"],
+            tuple(data["cites"]),
+            via=any(found) and not typed,
+        )
+
+    def _numbers(self, number: str, allowed, limit: int) -> list[SearchResult]:
+        """The rule and everything under it, in rule order."""
+        hits = self.searcher.search(Prefix("number", number), limit=None, filter=allowed)
+        found = [h for h in hits if descends(h["number"], number)]
+        found.sort(key=lambda h: (h["key"] != h["number"], sort_key(h["number"]), h.docnum))
+        return [self._result(h.docnum, 0.0, [], [], _Held(self.searcher.reader()), self.langs) for h in found[:limit]]
 
     def _editions_of(self, asked: tuple[str, ...]) -> tuple[str, ...]:
         """Edition ids matching `edition:` values (an id or a date); SearchError for one not loaded."""
@@ -243,60 +274,168 @@ class SearchIndex:
             found += match
         return tuple(dict.fromkeys(found))
 
-    def _exclude(self, items: tuple[Item, ...], langs: tuple[str, ...], allowed: bytearray) -> bytearray:
-        """The filter less the documents holding an excluded word or phrase (as written)."""
-        if not items:
-            return allowed
-        out = bytearray(allowed)
+    def _excluded(self, items: tuple[Item, ...], langs: tuple[str, ...]):
+        """The query of the documents holding an excluded word or phrase (any of its forms), or None."""
+        queries = []
         for item in items:
             words = [w for _, w in query_tokens(item.text)]
             for lang in langs:
-                terms = [self.reader.vocab(lang, w) for w in words]
-                if item.phrase and len(terms) > 1:
-                    if None not in terms:
-                        for d, _, _ in phrase_docs(terms, lang, self.reader, out):
-                            out[d] = 0
-                    continue
-                for t in terms:
-                    if t is not None:
-                        for d in self.reader.term(lang, t).docs:
-                            out[d] = 0
-        return out
+                stops = self.tables.stops.get(lang, frozenset())
+                forms = [[STOP + w] if w in stops else self.tables.forms(lang, w) for w in words]
+                for name in FIELDS:
+                    field = f"{name}_{lang}"
+                    if item.phrase and len(words) > 1:
+                        if all(forms):
+                            queries.append(Phrase(field, [f[0] for f in forms]))
+                    else:
+                        queries += [Term(field, f) for fs in forms for f in fs]
+        return Or(queries) if queries else None
+
+    def _result(
+        self, doc: int, score: float, made: list[Slot], terms: list[dict], held, langs, hit=None
+    ) -> SearchResult:
+        """The result of a hit, with a snippet per language (matched and searched languages first) and, when it
+        matches only translations of the query's words, the translations it was found through."""
+        stored = self.searcher.stored_fields(doc)
+        data = stored["data"]
+        doc_langs = [x for x in self.langs if x in data["texts"] or x in data["titles"]]
+        every = {t for slot in terms for t in slot if t[0] != "name" and not t[0].startswith("words_")}
+        matched = [x for x in langs if any(held(doc, t) for t in every if t[0].endswith("_" + x))]
+        snippets = {}
+        for lang in doc_langs:
+            forms = {t[1] for t in every if t[0].endswith("_" + lang)}
+            text = data["texts"].get(lang) or data["titles"].get(lang, "")
+            marked = _highlight(text, forms, lang) if text and forms and lang in matched else ""
+            snippets[lang] = marked or clip(text)
+        order = tuple(dict.fromkeys([*matched, *(x for x in langs if x in doc_langs), *doc_langs]))
+        names = data["names"] if stored["kind"] == "card" else {}
+        title = next((t.get(x) for t in (names, data["titles"]) for x in order if t and t.get(x)), "")
+        if not title and data["names"]:
+            title = next((data["names"][x] for x in order if data["names"].get(x)), "")
+        named = any(held(doc, t) for s in terms for t in s if t[0] == "name")
+        via = hit is not None and any(hit.covered) and not any(hit.typed) and not named
+        translated = tuple((a, b, c, tuple(d)) for s in made for a, b, c, d in s.translated) if via else ()
+        editions = data["editions"] or None
+        kind, key = stored["kind"], stored["key"]
+        return SearchResult(
+            kind, key, data["number"], title, data["names"], order, snippets, score, editions, translated
+        )
 
 
-def _terms(slots: list[Slot], langs: tuple[str, ...], reader) -> dict[str, set[int]]:
-    """Per language, every term the query matched through, translations included (for marking snippets)."""
-    found: dict[str, set[int]] = {lang: set() for lang in langs}
-    for s in slots:
-        for lang in langs:
-            found[lang] |= {t for t, f, _ in s.words.get(lang, ()) if f >= CONCEPT_CREDIT}
-            found[lang] |= {t for terms in s.phrases.get(lang, ()) for t in terms}
-            found[lang] |= {t for terms, f in s.via.get(lang, ()) if f >= CONCEPT_CREDIT for t in terms}
+class _Held:
+    """Whether a document holds a term, from the term's postings (read once per query)."""
+
+    def __init__(self, reader) -> None:
+        self.reader = reader
+        self.docs: dict[tuple[str, str], frozenset[int]] = {}
+
+    def __call__(self, doc: int, term: tuple[str, str]) -> bool:
+        if term not in self.docs:
+            field, text = term
+            found = self.reader.postings(field, text).all_ids() if term in self.reader else ()
+            self.docs[term] = frozenset(found)
+        return doc in self.docs[term]
+
+
+def _field_b(langs: tuple[str, ...]) -> dict[str, float]:
+    """`<field>_B` keyword arguments of BM25F for the fields of these languages."""
+    return {f"{name}_{lang}_B": b for lang in langs for name, b in B.items()}
+
+
+def slot_query(slot: Slot, reader):
+    """The Whoosh query of a slot: its alternatives (the word's first form, its translations, a phrase, the words of
+    an OR) in each field of their language, the words as typed and card-name words, all summed (Whoosh's Or)."""
+    parts = []
+    for lang in dict.fromkeys(a.lang for a in slot.alts):
+        for name, boost in FIELDS.items():
+            parts += [_alt_query(f"{name}_{lang}", a, boost) for a in slot.alts if a.lang == lang]
+    parts += [Term(f"words_{lang}", word, boost=EXACT) for lang, word in slot.exact]
+    words = _slot_names(reader, slot)
+    if words:  # each card holding one scores NAME
+        parts.append(ConstantScoreQuery(Or([Term("name", w) for w in words]), score=NAME))
+    return parts[0] if len(parts) == 1 else Or(parts)
+
+
+def _alt_query(field: str, alt: Alt, boost: float):
+    """One alternative in a field: a term, or a phrase (matched whole, stop words included; scored by its other
+    words)."""
+    words = [Term(field, f, boost=boost * alt.factor) for f in alt.forms]
+    if not alt.phrase:
+        return words[0]
+    return Require(words[0] if len(words) == 1 else And(words), Phrase(field, list(alt.phrase)))
+
+
+def slot_terms(slot: Slot, reader) -> dict[tuple[str, str], bool]:
+    """(field, term) of everything a slot matches -> whether it is a translation: its alternatives' forms (a phrase
+    by its words) in each field, the words as typed, its card-name words."""
+    found: dict[tuple[str, str], bool] = {}
+    for alt in slot.alts:
+        for form in alt.forms:
+            for name in FIELDS:
+                key = (f"{name}_{alt.lang}", form)
+                found[key] = found.get(key, True) and alt.via
+    for lang, word in slot.exact:
+        found[(f"words_{lang}", word)] = False
+    for word in _slot_names(reader, slot):
+        found[("name", word)] = False
     return found
 
 
-def _translated(result: SearchResult, slots: list[Slot], via: tuple) -> SearchResult:
-    """A result with the translations it was found through, when it matches no word as typed."""
-    if not via:
-        return result
-    lang, picked = via[0], via[1:]
-    found = [t for k in picked for t in slots[k].translated if t[1] == lang]
-    return replace(result, translated=tuple((a, b, c, tuple(d)) for a, b, c, d in found))
+def _slot_names(reader, slot: Slot) -> list[str]:
+    """The card-name words a slot matches: those starting with its prefixes (the words themselves for stop words)."""
+    if slot.stop:
+        return [w for w in slot.names if ("name", w) in reader]
+    return [w for prefix in slot.names for w in _name_terms(reader, prefix)]
 
 
-def _corrected(parsed: ParsedQuery, fixed: list[Slot]) -> str:
+def _idf(n: int, df: int) -> float:
+    """Whoosh's idf."""
+
+    return log(n / (df + 1)) + 1
+
+
+def _name_terms(reader, prefix: str) -> list[str]:
+    """The card-name words starting with a prefix (at most NAME_LIMIT, in order)."""
+    found = []
+    for t in reader.expand_prefix("name", prefix):
+        found.append(t.decode("utf-8") if isinstance(t, bytes) else t)
+        if len(found) == NAME_LIMIT:
+            break
+    return found
+
+
+def _filter(langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]):
+    """The Whoosh filter of the query's `lang:`, `kind:` and `edition:` (the current editions by default)."""
+    parts = [Or([Term("langs", x) for x in langs]), Or([Term("kind", k) for k in kinds])]
+    parts.append(Or([Term("editions", e) for e in editions]) if editions else Not(Term("current", "0")))
+    return And(parts) if parts else Every()
+
+
+class _Marks(highlight.Formatter):
+    """Matched words between `MARK`s, the rest as it is."""
+
+    between = " … "
+
+    def format_token(self, text, token, replace=False):
+        return f"{MARK[0]}{highlight.get_text(text, token, replace)}{MARK[1]}"
+
+
+def _highlight(text: str, terms: set[str], lang: str) -> str:
+    """The best window of a text around its matched words (Whoosh's highlighter), or '' when none matches."""
+    fragmenter = highlight.ContextFragmenter(maxchars=SNIPPET, surround=LEAD)
+    found = highlight.highlight(text, frozenset(terms), forms_analyzer(lang), fragmenter, _Marks(), top=1)
+    if not found:
+        return ""
+    body = found.replace("\n", " ").strip()
+    start = text.replace("\n", " ").find(body.replace(MARK[0], "").replace(MARK[1], "")[:40])
+    return ("…" if start > 0 else "") + body + ("…" if start >= 0 and start + len(body) < len(text) - 4 else "")
+
+
+def _corrected(parsed: ParsedQuery, made: list[Slot]) -> str:
     """The query's words with their spelling corrections (`tramle` -> `trample`)."""
-    fixes = {s.text: s.fixed for s in fixed}
+    fixes = {s.text: s.fixed for s in made if s.fixed}
     words = [w for g in parsed.groups for i in g for _, w in query_tokens(i.text)]
     return " ".join(fixes.get(w, w) for w in words)
-
-
-def _editions(reader: Reader) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(current, other) edition ids of the indexed rules and glossary terms."""
-    cur, other = set(), set()
-    for flag, eds in zip(reader.current, reader.editions, strict=True):
-        (cur if flag else other).update(eds.values())
-    return tuple(sorted(cur)), tuple(sorted(other - cur))
 
 
 def _narrow(from_query: tuple[str, ...], option: str | None, allowed: tuple[str, ...], name: str) -> tuple[str, ...]:

@@ -1,8 +1,9 @@
 """The part of the lexicon search needs: words of one language -> words of the other, for sure entries only.
 
-Index time only; pure Python (no whoosh). The lexicon (`kb.link.lexicon`, mined from the French and English
-printed text of cards) is French–English: it gives two tables, `fr>en` and `en>fr`, stored with the index (in
-SQLite for the CLI, in `core.json` for the site) and read by `kb.search.translate` and `kbquery.js` alike.
+Index time only. The lexicon (`kb.link.lexicon`, mined from the French and English printed text of cards) is
+French–English: it gives two tables, `fr>en` and `en>fr`, stored with the index (`tables.json`, also in the site's
+`search/core.json`) and read by `kb.search.lookup` and `kbsearch.js` alike; its terms of several words are
+indexed as one token each (`lexicon_phrases`).
 A table maps a folded word or phrase (`pietinement`, `contact mortel`) to what it translates to, and each term
 of the source language's index holding such a word to the same (so `piochees` finds what `pioche` does).
 Entries `Lexicon.unsure()` lists (a low score, one card of evidence, conflicting translations) are left out, and
@@ -13,8 +14,7 @@ them would only let the other language's texts match the query's every word.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from kb.search.analysis import lang_text
 from kb.search.text import LangText, query_tokens
 
 PAIRS = (("fr", "en"), ("en", "fr"))
@@ -23,43 +23,53 @@ COMMON = 0.05
 """An entry whose English term is one word found in more than this share of the English documents is left out."""
 
 
-def tables(lexicon, data, texts: Callable[[str], LangText]) -> dict:
-    """The translation tables of a lexicon for an index (`IndexData`): `{"fr>en": table, "en>fr": table}`, empty
-    when it has no entry.
+def lexicon_phrases(lexicon, langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Per language, the lexicon's terms of several words (folded), indexed as one token each."""
+    found: dict[str, set[str]] = {lang: set() for lang in langs}
+    if lexicon is None:
+        return {}
+    unsure = set(lexicon.unsure())
+    for entry in lexicon.entries:
+        if entry in unsure:
+            continue
+        for lang, texts in (("en", [entry.english]), ("fr", [f for t in entry.french for f in (t.text, *t.forms)])):
+            for text in texts:
+                key = _folded(text)
+                if lang in found and " " in key:
+                    found[lang].add(key)
+    return {lang: frozenset(v) for lang, v in found.items() if v}
 
-    A table is `{"keys": {key: [shown, more]}, "terms": {term: [shown, more]}, "longest": words}`: `shown` are
-    the translations named to the reader (each entry's printed term), `more` the other printed forms searched.
+
+def tables(lexicon, vocab: dict[str, dict[str, list[str]]], frequency: dict[str, dict[str, int]], docs: int) -> dict:
+    """The translation tables of a lexicon for an index: `{"fr>en": table, "en>fr": table}`, empty when it has no
+    entry (`vocab`: each language's words -> index forms; `frequency`: words -> documents holding them).
+
+    A table is `{"keys": {key: [shown, more]}, "terms": {form: [shown, more]}, "longest": words}`: `shown` are
+    the translations named to the reader (each entry's printed term), `more` the other printed forms searched;
+    `terms` maps the first index form of a one-word key, so that another form of the word finds it too.
     """
     if lexicon is None or not lexicon.entries:
         return {}
     unsure = set(lexicon.unsure())
-    common = _common(data)
+    english = frequency.get("en", {})
     keys: dict[tuple[str, str], dict[str, list[list[str]]]] = {pair: {} for pair in PAIRS}
     for entry in lexicon.entries:
-        if entry in unsure or common(_folded(entry.english)):
+        word = _folded(entry.english)
+        if entry in unsure or (" " not in word and english.get(word, 0) > COMMON * docs):
             continue
         french = [(t.text, t.forms) for t in entry.french]
         sources = [f for text, forms in french for f in (text, *forms)]
-        _add(keys["fr", "en"], sources, [(entry.english, ())], texts("fr"), texts("en"))
-        _add(keys["en", "fr"], [entry.english], french, texts("en"), texts("fr"))
+        _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
+        _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
     found = {}
     for (source, target), table in keys.items():
         if table:
             found[f"{source}>{target}"] = {
                 "keys": dict(sorted(table.items())),
-                "terms": _terms(table, data.lang_index.get(source)),
+                "terms": _terms(table, vocab.get(source, {})),
                 "longest": max(len(k.split(" ")) for k in table),
             }
     return found
-
-
-def _common(data) -> Callable[[str], bool]:
-    """Whether a folded English word is in more than COMMON of the English documents (never without English)."""
-    li = data.lang_index.get("en")
-    n = sum(1 for d in data.docs if "en" in d.langs)
-    if li is None or not n:
-        return lambda word: False
-    return lambda word: word in li.vocab and len(li.terms[li.vocab[word]].docs) > COMMON * n
 
 
 def _folded(text: str) -> str:
@@ -97,18 +107,16 @@ def _append(into: list[str], other: list[str], text: str) -> None:
         into.append(text)
 
 
-def _terms(table: dict, li) -> dict[str, list[list[str]]]:
-    """Term of the source language's index -> translations of the one-word keys of that term."""
-    if li is None:
-        return {}
-    found: dict[int, list[list[str]]] = {}
+def _terms(table: dict, vocab: dict[str, list[str]]) -> dict[str, list[list[str]]]:
+    """First index form of each one-word key -> translations of the keys of that form."""
+    found: dict[str, list[list[str]]] = {}
     for key, (shown, more) in table.items():
-        term = li.vocab.get(key)
-        if term is None:
+        forms = vocab.get(key)
+        if not forms:
             continue
-        merged = found.setdefault(term, [[], []])
+        merged = found.setdefault(forms[0], [[], []])
         for text in shown:
             _append(merged[0], merged[1], text)
         for text in more:
             _append(merged[1], merged[0], text)
-    return {str(t): found[t] for t in sorted(found)}
+    return dict(sorted(found.items()))

@@ -1,83 +1,73 @@
-"""Query words -> index terms: as written, by their longest known stem, by spelling, or as card-name prefixes.
+"""Query words -> slots: each word, phrase or OR group of the query with the index terms it may match.
 
-Pure Python (no whoosh); `templates/static/kbsearch.js` resolves words the same way, from the same tables.
-A word found as written in any language is taken as it is. Otherwise its longest prefix that is a stem
-(`shuffling` -> `shuffl`) stands for it, else the words one edit away (insertion, deletion, substitution or
-two letters swapped), the most frequent first: the correction is offered as "did you mean".
+Pure Python (no whoosh): `templates/static/kbsearch.js` resolves words the same way from the same tables
+(`tables.json`, copied into the site's `core.json`), so the CLI and the site ask the index the same thing.
+
+A word is looked up in each searched language's vocabulary (as folded) and stands for that word's index forms;
+a word the vocabulary lacks stands for its longest prefix that is an index form (`shuffling` -> `shuffl`). A word
+of the lexicon mined from printed cards (or a run of them: `contact mortel`) also stands for its translations,
+each weighing TRANSLATED of the word as typed. A word found nowhere is corrected by the caller (`Slot.missing`),
+from the index's spelling (Whoosh's corrector). Stop words are left out unless the query has nothing else.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
-from kb.search.query import Item, ParsedQuery
-from kb.search.text import is_stop, query_tokens
+from kb.search.query import ParsedQuery
+from kb.search.text import STOP, is_stop, query_tokens
 
 MAX_SLOTS = 16
 """Query words and phrases looked at (a longer query keeps its first ones)."""
 MAX_WORD = 40
 """Longer words are taken as written only (never stemmed or corrected)."""
+STEM_MIN = 4
+"""Shortest stem prefix a word not in the vocabulary stands for."""
 STEM_FACTOR = 0.9
 """Weight of a word found through its stem prefix only."""
 FUZZY_FACTOR = 0.7
 """Weight of a spelling correction."""
-CONCEPT_FACTOR = 0.3
-"""Weight of a word that characterises a query headword (see `kb.search.build.LangIndex.concepts`)."""
-TRANSLATED = 0.5
-"""Score factor of a match through a translation (`kb.search.translate`) against a match of the word as typed."""
-FUZZY_MAX = 3
-"""Corrections kept for one word, the most frequent first."""
+TRANSLATED = 0.3
+"""Weight of a match through a translation against a match of the word as typed."""
 NAME_MIN = 3
 """Shortest card-name prefix matched (`isp` finds Isperia)."""
-NAME_LIMIT = 50
-"""Card-name words looked at for one prefix."""
+
+
+@dataclass(frozen=True, slots=True)
+class Alt:
+    """One alternative of a slot: index forms of one language, as one word (one form) or a phrase (several)."""
+
+    lang: str
+    forms: tuple[str, ...]
+    """One form, or the first form of each word of a phrase that is not a stop word (what it scores with)."""
+    factor: float = 1.0
+    via: bool = False
+    """A translation (through the lexicon)."""
+    phrase: tuple[str, ...] = ()
+
+    """A phrase's words in order, stop words included (`~word`): what a document must hold to match it."""
 
 
 @dataclass(slots=True)
 class Slot:
-    """One word, phrase or OR group of the query, resolved in each language."""
+    """One word, phrase or OR group of the query, resolved in each searched language."""
 
     text: str
     """What the user typed (folded)."""
-    stop: bool
+    stop: bool = False
     """Only stop words: left out unless the query has nothing else."""
-    words: dict[str, list[tuple[int, float, int]]] = field(default_factory=dict)
-    """Language -> (term, factor, bit) alternatives: the word, its corrections, OR-ed words; `bit` is the
-    word's bit in the term's masks (-1: no word as written), a document without it weighs INEXACT."""
-    phrases: dict[str, list[list[int]]] = field(default_factory=dict)
-    """Language -> term sequences of quoted phrases."""
-    names: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
-    """Language -> (document, factor) of the cards with a name word starting with the word."""
-    weight: float = 0.0
-    """How much finding this slot counts (its best idf): a document's coverage is its share of the weights."""
-    name_idf: float = 0.0
-    """Idf of the card-name prefix match."""
+    alts: list[Alt] = field(default_factory=list)
+    exact: list[tuple[str, str]] = field(default_factory=list)
+    """(language, folded word) of the words as typed that the vocabulary has: a document holding the word itself,
+    not only another form of its stem, scores a little more."""
+    names: list[str] = field(default_factory=list)
+    """Card-name prefixes (a word of a card's name starting with it matches)."""
+    missing: list[str] = field(default_factory=list)
+    """Words found nowhere: the caller corrects their spelling."""
     fixed: str | None = None
     """The spelling correction used, if any."""
-    via: dict[str, list[tuple[list[int], float]]] = field(default_factory=dict)
-    """Language -> (terms, factor) of the slot's translations through the lexicon (`kb.search.translate`): one
-    term is a word in any of its forms, several a phrase; `factor` as for `words` (a match scores TRANSLATED of
-    that); a document they match is found through translation."""
     translated: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
-    """(source language, target language, words as typed, translations shown) of those translations."""
-
-
-def osa_within_one(a: str, b: str) -> bool:
-    """Whether two words differ by at most one insertion, deletion, substitution or swap of neighbours."""
-    if a == b:
-        return True
-    la, lb = len(a), len(b)
-    if abs(la - lb) > 1:
-        return False
-    i = 0
-    while i < min(la, lb) and a[i] == b[i]:
-        i += 1
-    if la == lb:
-        if a[i + 1 :] == b[i + 1 :]:
-            return True
-        return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
-    return a[i + 1 :] == b[i:] if la > lb else a[i:] == b[i + 1 :]
+    """(source language, target language, words as typed, translations shown) of the slot's translations."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,185 +77,188 @@ class Unit:
     tokens: tuple[tuple[str, str, bool], ...]
     """(kind, folded text, is a phrase) of each alternative."""
     word: str | None
-    """The folded word when the unit is a lone word typed among others (one the lexicon may translate), else None."""
+    """The folded word when the unit is a lone word (one the lexicon may translate), else None."""
     typed: str
-    """The word as typed (the folded word when the typed item holds several)."""
+
+
+class Tables:
+    """The query tables of an index: vocabularies, stop words, translation tables."""
+
+    def __init__(self, info: dict, stops: dict[str, frozenset[str]]) -> None:
+        self.langs: tuple[str, ...] = tuple(info["langs"])
+        self.vocab: dict[str, dict[str, list[str]]] = info["vocab"]
+        self.lexicon: dict = info["lexicon"]
+        self.stops = stops
+        self._forms: dict[str, set[str]] = {}
+
+    def forms(self, lang: str, word: str) -> list[str]:
+        """Index forms of a folded word in a language (empty: not in the vocabulary)."""
+        return self.vocab.get(lang, {}).get(word, [])
+
+    def stem_prefix(self, lang: str, word: str) -> str | None:
+        """The longest prefix of a word (at least STEM_MIN letters) that is an index form of the language."""
+        if lang not in self._forms:
+            self._forms[lang] = {f for forms in self.vocab.get(lang, {}).values() for f in forms}
+        known = self._forms[lang]
+        for end in range(len(word) - 1, STEM_MIN - 1, -1):
+            if word[:end] in known:
+                return word[:end]
+        return None
 
 
 def units(parsed: ParsedQuery) -> list[Unit]:
-    """The units of a query, in order."""
+    """The units of a query, in order: each token of a lone item, or a whole OR group or phrase."""
     found = []
     for group in parsed.groups:
-        parts = _group_tokens(group)
-        plain = len(group) == 1 and not group[0].phrase
-        for tokens in parts:
-            word = tokens[0][1] if plain and tokens[0][0] == "word" else None
-            typed = group[0].text if plain and len(parts) == 1 else " OR ".join(w for _, w, _ in tokens)
-            found.append(Unit(tuple(tokens), word, typed))
+        if len(group) == 1 and not group[0].phrase:
+            tokens = query_tokens(group[0].text)
+            for kind, text in tokens:
+                typed = group[0].text if len(tokens) == 1 else text
+                found.append(Unit(((kind, text, False),), text if kind == "word" else None, typed))
+            continue
+        alts = []
+        for item in group:
+            if item.phrase:
+                alts.append(("word", " ".join(w for _, w in query_tokens(item.text)), True))
+            else:
+                alts += [(k, w, False) for k, w in query_tokens(item.text)]
+        found.append(Unit(tuple(alts), None, " OR ".join(w for _, w, _ in alts)))
     return found
 
 
-def resolve(parsed: ParsedQuery, reader, langs: tuple[str, ...]) -> list[Slot]:
-    """The slots of a query in the given languages (no translation; see `kb.search.translate`)."""
-    stops = query_stops(reader, langs)
-    return finish([weigh(unit_slot(u, reader, langs, stops), reader, langs) for u in units(parsed)], reader, langs)
-
-
-def query_stops(reader, langs: tuple[str, ...]) -> frozenset[str]:
-    """The stop words of the searched languages."""
-    return frozenset().union(*(reader.stops[lang] for lang in langs))
-
-
-def unit_slot(unit: Unit, reader, langs: tuple[str, ...], stops, fuzzy: bool = True) -> Slot:
-    """The slot of one unit, its weight left for `weigh` (spelling corrections only with `fuzzy`)."""
-    slot = Slot(
-        " OR ".join(w for _, w, _ in unit.tokens), all(not p and is_stop(w, k, stops) for k, w, p in unit.tokens)
-    )
-    for kind, text, phrase in unit.tokens:
-        if phrase:
-            _phrase(slot, text, reader, langs)
+def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[Slot]:
+    """The slots of a query in the searched languages, translations included; stop words aside unless only they
+    are left (then only card names can match them, all of them: `Up // Down`)."""
+    found = units(parsed)
+    spans = _spans(found, tables, langs)
+    stops = frozenset().union(*(tables.stops.get(lang, frozenset()) for lang in langs))
+    made: list[Slot] = []
+    k = 0
+    while k < len(found):
+        mine = [s for s in spans if s[0] == k]
+        end = max((s[1] for s in mine), default=k + 1)
+        if end - k > 1:  # a run of words the lexicon knows as one term: one slot
+            words = " ".join(u.word or "" for u in found[k:end])
+            slot = Slot(words)
+            _add_phrase(slot, words, tables, langs)
         else:
-            _word(slot, kind, text, reader, langs, fuzzy)
-    return slot
-
-
-def phrase_slot(found: list[Unit], reader, langs: tuple[str, ...]) -> Slot:
-    """The slot of several lone words taken as one term (a phrase), its weight left for `weigh`."""
-    words = [u.word for u in found]
-    slot = Slot(" ".join(words), False)
-    _phrase(slot, " ".join(words), reader, langs)
-    return slot
-
-
-def finish(slots: list[Slot | None], reader, langs: tuple[str, ...]) -> list[Slot]:
-    """The slots a query ranks with: stop words left out unless only they are left, at most MAX_SLOTS, and a
-    headword's characteristic words added when the query pairs several words."""
-    slots = [s for s in slots if s is not None]
-    kept = [s for s in slots if not s.stop][:MAX_SLOTS]
-    if not kept:  # only stop words: they can only be words of card names (`Up // Down`), all of them
-        kept = [_name_words(s, reader, langs) for s in slots[:MAX_SLOTS]]
-        return kept if all(s.weight > 0 for s in kept) else []
-    if len(kept) >= 2:
-        for slot in kept:
-            _concepts(slot, reader, langs)
-    return kept
-
-
-def _name_words(slot: Slot, reader, langs) -> Slot:
-    """The slot of a stop word reduced to the cards having it as a word of their name."""
-    named = Slot(slot.text, True)
-    docs = set()
-    for lang in langs:
-        found = sorted({doc for name, doc in reader.names(lang, slot.text, NAME_LIMIT) if name == slot.text})
-        if found:
-            named.names[lang] = [(doc, 1.0) for doc in found]
-            docs.update(found)
-    if docs:
-        n = max(reader.n_docs[lang] for lang in langs)
-        named.weight = named.name_idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            slot = _unit_slot(found[k], tables, langs, stops)
+        typed = " ".join(u.typed for u in found[k:end])
+        for _, _, source, target, entry in mine:
+            if _add_translation(slot, entry, tables, target):
+                slot.translated.append((source, target, typed, list(entry[0] or entry[1][:1])))
+        if slot.translated:
+            slot.missing.clear()  # understood by the lexicon: never "corrected"
+        made.append(slot)
+        k = end
+    kept = [s for s in made if not s.stop][:MAX_SLOTS]
+    if kept:
+        return kept
+    named = [Slot(s.text, True, names=[s.text]) for s in made[:MAX_SLOTS]]
     return named
 
 
-def _concepts(slot: Slot, reader, langs) -> None:
-    """Add what a headword of the query names (`trample`: assign, lethal, excess…) as weak alternatives; for a
-    word found in a language only through its translation, what the translation names, as weak translations."""
+def _unit_slot(unit: Unit, tables: Tables, langs: tuple[str, ...], stops) -> Slot:
+    """The slot of one unit."""
+    stop = all(not p and is_stop(w, k, stops) for k, w, p in unit.tokens)
+    slot = Slot(" OR ".join(w for _, w, _ in unit.tokens), stop)
+    for kind, text, phrase in unit.tokens:
+        if phrase:
+            _add_phrase(slot, text, tables, langs)
+            continue
+        found = False
+        for lang in langs:  # as written, in any language
+            forms = tables.forms(lang, text)
+            if forms:  # its first form: the one every inflection of the word shares (see kb.search.analysis)
+                slot.alts.append(Alt(lang, (forms[0],)))
+                slot.exact.append((lang, text))
+                found = True
+        if not found and kind == "word" and text.isalpha() and len(text) <= MAX_WORD:
+            for lang in langs:  # else by its longest known stem
+                stem = tables.stem_prefix(lang, text)
+                if stem:
+                    slot.alts.append(Alt(lang, (stem,), STEM_FACTOR))
+                    found = True
+        if kind == "word" and len(text) >= NAME_MIN:
+            slot.names.append(text)
+        if not found and kind == "word" and text.isalpha() and len(text) <= MAX_WORD:
+            slot.missing.append(text)
+    return slot
+
+
+def _add_phrase(slot: Slot, text: str, tables: Tables, langs: tuple[str, ...]) -> None:
+    """A phrase's alternatives: the one token a lexicon term is indexed as, else its words' first forms in order
+    (stop words aside, as the index leaves them out)."""
     for lang in langs:
-        alts = slot.words.get(lang, [])
-        exact = [t for t, f, _ in alts if f == 1.0]
-        if len(exact) == 1:
-            known = {t for t, _, _ in alts}
-            alts += [(t, CONCEPT_FACTOR * w, -1) for t, w in reader.concept(lang, exact[0]) if t not in known]
-        via = slot.via.get(lang, [])
-        translated = [terms[0] for terms, f in via if len(terms) == 1 and f == 1.0]
-        if not exact and len(translated) == 1:
-            known = {terms[0] for terms, _ in via if len(terms) == 1}
-            via += [([t], CONCEPT_FACTOR * w) for t, w in reader.concept(lang, translated[0]) if t not in known]
+        stops = tables.stops.get(lang, frozenset())
+        words = [(w, is_stop(w, k, stops)) for k, w in query_tokens(text)]
+        forms = [[STOP + w] if stop else tables.forms(lang, w) for w, stop in words]
+        if _is_lexicon_term(tables, lang, text):
+            slot.alts.append(Alt(lang, (text,)))
+        elif forms and all(forms) and not all(stop for _, stop in words):
+            scored = tuple(f[0] for f, (_, stop) in zip(forms, words, strict=True) if not stop)
+            slot.alts.append(Alt(lang, scored, phrase=tuple(f[0] for f in forms)))
 
 
-def _group_tokens(group: tuple[Item, ...]) -> list[list[tuple[str, str, bool]]]:
-    """Tokens of a group as slots: a lone word item of several tokens (`state-based`) gives one slot each."""
-    if len(group) == 1 and not group[0].phrase:
-        return [[(kind, w, False)] for kind, w in query_tokens(group[0].text)]
-    found = []
-    for item in group:
-        toks = query_tokens(item.text)
-        if item.phrase and len(toks) > 1:
-            found.append(("phrase", " ".join(w for _, w in toks), True))
+def _is_lexicon_term(tables: Tables, lang: str, text: str) -> bool:
+    """Whether the lexicon has a term of several words in this language (indexed as one token)."""
+    if " " not in text:
+        return False
+    for name, table in tables.lexicon.items():
+        source, target = name.split(">")
+        if source == lang and text in table["keys"]:
+            return True
+        if target == lang and any(text in (x.lower() for x in (*e[0], *e[1])) for e in table["keys"].values()):
+            return True
+    return False
+
+
+def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tuple[int, int, str, str, list]]:
+    """(start, end, source, target, table entry) of the runs of lone words a table translates into a searched
+    language, left to right, longest first; else a word by its first index form (another form of a known word)."""
+    spans = []
+    for name, table in sorted(tables.lexicon.items()):
+        source, target = name.split(">")
+        if target not in langs:
+            continue
+        k = 0
+        while k < len(found):
+            if found[k].word is None:
+                k += 1
+                continue
+            end = k
+            while end < len(found) and end - k < table["longest"] and found[end].word is not None:
+                end += 1
+            for size in range(end - k, 0, -1):
+                key = " ".join(u.word or "" for u in found[k : k + size])
+                if key in table["keys"]:
+                    spans.append((k, k + size, source, target, table["keys"][key]))
+                    k += size
+                    break
+            else:
+                forms = tables.forms(source, found[k].word or "")
+                entry = table["terms"].get(forms[0]) if forms else None
+                if entry and not is_stop(found[k].word or "", "word", tables.stops.get(source, frozenset())):
+                    spans.append((k, k + 1, source, target, entry))
+                k += 1
+    return spans
+
+
+def _add_translation(slot: Slot, entry: list, tables: Tables, lang: str) -> bool:
+    """Add a table entry's translations (shown, then other forms) to a slot; whether any is in the index."""
+    added = False
+    for target in [*entry[0], *entry[1]]:
+        words = [w for _, w in query_tokens(target)]
+        key = " ".join(words)
+        if len(words) > 1:
+            alt = Alt(lang, (key,), TRANSLATED, True)
+        elif forms := tables.forms(lang, key):
+            alt = Alt(lang, (forms[0],), TRANSLATED, True)
+        elif key.isalpha() and (stem := tables.stem_prefix(lang, key)):
+            alt = Alt(lang, (stem,), TRANSLATED * STEM_FACTOR, True)
         else:
-            found += [(kind, w, False) for kind, w in toks]
-    return [found] if found else []
-
-
-def weigh(slot: Slot, reader, langs) -> Slot | None:
-    """Set a slot's weight (its best alternative's idf, a translation's in full: translating a word does not make
-    it matter less, only its matches count less); None when it has none."""
-    weights = [reader.term(lang, t).idf * f for lang in langs for t, f, _ in slot.words.get(lang, ())]
-    for lang in langs:
-        weights += [sum(reader.term(lang, t).idf for t in terms) for terms in slot.phrases.get(lang, ())]
-        weights += [sum(reader.term(lang, t).idf for t in terms) * f for terms, f in slot.via.get(lang, ())]
-    matched = {d for lang in langs for d, _ in slot.names.get(lang, ())}
-    if matched:
-        n = max(reader.n_docs[lang] for lang in langs)
-        slot.name_idf = math.log(1 + (n - len(matched) + 0.5) / (len(matched) + 0.5))
-        weights.append(slot.name_idf)
-    slot.weight = max(weights, default=0.0)
-    return slot if slot.weight > 0 else None
-
-
-def _phrase(slot: Slot, text: str, reader, langs) -> None:
-    """Add a quoted phrase: its words as written, in order, in each language that has them all."""
-    words = text.split(" ")
-    for lang in langs:
-        terms = [reader.vocab(lang, w) for w in words]
-        if None not in terms:
-            slot.phrases.setdefault(lang, []).append(terms)
-
-
-def _word(slot: Slot, kind: str, word: str, reader, langs, fuzzy: bool = True) -> None:
-    """Add a word: as written, else its stem prefix, else its spelling corrections; and card-name prefixes."""
-    known = {lang: t for lang in langs if (t := reader.word(lang, word)) is not None}
-    if kind == "word" and len(word) >= NAME_MIN and not known:  # a partial name: `isper` for Isperia
-        for lang in langs:
-            best: dict[int, float] = {}
-            for name, doc in reader.names(lang, word, NAME_LIMIT):
-                best[doc] = max(best.get(doc, 0.0), len(word) / len(name))
-            if best:
-                slot.names.setdefault(lang, []).extend(sorted(best.items()))
-    if known:
-        for lang, (t, bit) in known.items():
-            slot.words.setdefault(lang, []).append((t, 1.0, bit))
-        return
-    if kind != "word" or not word.isalpha() or len(word) > MAX_WORD:
-        return
-    stemmed = {lang: t for lang in langs if (t := stem_prefix(word, lang, reader)) is not None}
-    for lang, t in stemmed.items():
-        slot.words.setdefault(lang, []).append((t, STEM_FACTOR, -1))
-    if not stemmed and not slot.names and fuzzy:
-        _fuzzy(slot, word, reader, langs)
-
-
-def stem_prefix(word: str, lang: str, reader) -> int | None:
-    """The term of the longest proper prefix of `word` that is a stem (at least 5 letters, at most 3 cut)."""
-    for k in range(len(word) - 1, max(5, len(word) - 3) - 1, -1):
-        t = reader.form(lang, word[:k])
-        if t is not None:
-            return t
-    return None
-
-
-def _fuzzy(slot: Slot, word: str, reader, langs) -> None:
-    """Add the vocabulary words one edit away, the most frequent first (at most FUZZY_MAX)."""
-    from kb.search.db import FUZZY_MIN
-
-    if len(word) < FUZZY_MIN:
-        return
-    found: dict[str, dict[str, tuple[int, int, int]]] = {}
-    for lang, cand, term, df, bit in reader.near(word):
-        if lang in langs and osa_within_one(word, cand):
-            found.setdefault(cand, {})[lang] = (term, df, bit)
-    ranked = sorted(found, key=lambda c: (-sum(x[1] for x in found[c].values()), c))[:FUZZY_MAX]
-    for cand in ranked:
-        for lang, (term, _, bit) in found[cand].items():
-            slot.words.setdefault(lang, []).append((term, FUZZY_FACTOR, bit))
-    if ranked:
-        slot.fixed = ranked[0]
+            continue
+        if all(a.forms != alt.forms or a.lang != lang for a in slot.alts):
+            slot.alts.append(alt)
+            added = True
+    return added

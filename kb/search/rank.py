@@ -1,221 +1,96 @@
-"""Ranking: BM25F over the query's slots, coverage, proximity, headwords and citations; one score order.
+"""kb's re-rank of Whoosh's hits: coverage, kind, headwords and citations on top of BM25F.
 
-Pure Python (no whoosh); `templates/static/kbsearch.js` ranks the same way, step by step, so the site and
-the CLI agree. A document's score in a language is the sum of its matched slots' BM25F scores times its
-coverage (the share of the query's slot weights it matches) to the power COVERAGE_POWER: more matched words
-rank higher, yet a document matching the rare words strongly may beat one matching every word weakly. The
-best language counts. The first RERANK documents are then refined: query words side by side, a headword
-(glossary term, rule title, card or note name) that is exactly the query, rules cited by the other hits.
+Pure Python (no whoosh); `templates/static/kbsearch.js` re-ranks the same way over the same numbers, so the site
+and the CLI agree. Whoosh scores a query as the sum of its slots' BM25F scores (`kb.search.index.slot_query`) and
+gives its best TOP documents; each is then:
+
+1. multiplied by its *coverage* to the power COVERAGE_POWER: the share of the query's slot weights (each slot's
+   best idf) it matches, so a document holding more of the words ranks higher, while one holding the rare words
+   strongly may still beat one holding every word weakly; and by its kind's factor (a ruling a little below the
+   rule it applies);
+2. for the best RERANK of those, multiplied by 1 + HEAD_BONUS when one of its headwords (a glossary term or alias,
+   a rule's title, a card's or note's name, the symbol a rule defines) is what the query asks, and by up to
+   1 + CITED_BONUS when the other hits cite it (weighted by their scores): the rule everyone points to. Neither
+   raises a document found only through translations: a word's own texts rank above what it translates to.
 """
 
 from __future__ import annotations
 
-import heapq
-from bisect import bisect_left
-
-from kb.search.lookup import TRANSLATED, Slot
+from dataclasses import dataclass
 
 COVERAGE_POWER = 2.0
 """How much a missing query word costs: the score is multiplied by coverage ** COVERAGE_POWER."""
-CONCEPT_CREDIT = 0.5
-"""Alternatives weighing less than this are a headword's characteristic words: they cover the slot partly."""
-INEXACT = 0.6
-"""Weight of a document holding a query word only in another form of its stem (`command` for `commander`)."""
-NAME_IMPACT = 1.5
-"""BM25F weight of a card whose name starts with a query word (a title word weighs about 1.5 too)."""
+TOP = 150
+"""Whoosh's best hits that are re-ranked."""
 RERANK = 50
-"""Best documents refined by proximity, headwords and citations."""
-WINDOW = 8
-"""Two query words further apart than this many words (stop words included) are not close."""
-PROXIMITY_BONUS = 1.0
-"""Score factor up to 1 + this for consecutive query words next to each other, in order."""
+"""Best documents after coverage refined by headwords and citations."""
 HEAD_BONUS = 1.0
-"""Score factor 1 + this for a document with a headword that is exactly the query's words (as typed: a headword
-that is their translation does not count, so a French word's own texts outrank the English rule it names)."""
+"""Score factor 1 + this for a document with a headword that is the query's words (as typed: a headword that is
+their translation does not count, so a French word's own texts outrank the English rule it names)."""
 HEAD_SHARE = 0.7
-"""Share of the query's weight a headword's words must carry for the headword bonus (`discarding cards`
-is about Discard; `deathtouch trample` is about neither alone)."""
+"""Share of the query's weight a headword's words must carry for the headword bonus (`discarding cards` is
+about Discard; `deathtouch trample` is about neither alone)."""
 CITED_BONUS = 0.3
-"""Score factor up to 1 + this for a rule cited by the other hits (weighted by their scores)."""
+"""Score factor up to 1 + this for a rule cited by the other hits."""
 
 
-def allowed_hits(slot: Slot, lang: str, reader, allowed) -> dict[int, tuple[float, int, int, float, bool]]:
-    """Document -> (score, term, index in the term's postings, coverage credit, through a translation) of a slot
-    in a language.
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One of Whoosh's hits, as the re-rank sees it."""
 
-    The best alternative counts (credit 1); a document holding none but some of a headword's characteristic
-    words gets their summed scores, and a credit of their summed factors (at most CONCEPT_CREDIT). A slot's
-    translations (`Slot.via`: a word in any of its forms, or a phrase) count like its words, times TRANSLATED.
-    """
-    found: dict[int, tuple[float, int, int, float, bool]] = {}
-    near: dict[int, list] = {}
-    words = [(t, f, bit, False) for t, f, bit in slot.words.get(lang, ())]
-    words += [(terms[0], f, -1, True) for terms, f in slot.via.get(lang, ()) if len(terms) == 1]
-    for term, factor, bit, through in words:
-        p = reader.term(lang, term)
-        weight = p.idf * factor
-        if through:
-            weight *= TRANSLATED
-        masks = p.masks
-        concept = factor < CONCEPT_CREDIT
-        plain = _title_stems(p, bit) if bit >= 0 else {}
-        for i, d in enumerate(p.docs):
-            if allowed[d]:
-                v = weight * plain.get(i, p.impacts[i])
-                if concept:
-                    acc = near.get(d)
-                    if acc is None:
-                        near[d] = [v, factor, through]
-                    else:
-                        acc[0] += v
-                        acc[1] += factor
-                        acc[2] = acc[2] and through
-                    continue
-                if bit >= 0 and not masks[i] >> bit & 1:
-                    v *= INEXACT
-                old = found.get(d)
-                if old is None or v > old[0]:
-                    found[d] = (v, term, i, 1.0, through)
-    for terms in slot.phrases.get(lang, ()):
-        for d, v, i in phrase_docs(terms, lang, reader, allowed):
-            old = found.get(d)
-            if old is None or v > old[0]:
-                found[d] = (v, terms[0], i, 1.0, False)
-    for terms, factor in slot.via.get(lang, ()):
-        if len(terms) > 1:
-            for d, v, i in phrase_docs(terms, lang, reader, allowed):
-                v = v * factor * TRANSLATED
-                old = found.get(d)
-                if old is None or v > old[0]:
-                    found[d] = (v, terms[0], i, 1.0, True)
-    for d, factor in slot.names.get(lang, ()):
-        if allowed[d]:
-            v = slot.name_idf * NAME_IMPACT * factor
-            old = found.get(d)
-            if old is None or v > old[0]:
-                found[d] = (v, -1, -1, 1.0, False)
-    for d, (v, credit, through) in near.items():
-        if d not in found:
-            found[d] = (v, -1, -1, min(credit, CONCEPT_CREDIT), through)
-    return found
+    doc: int
+    """Whoosh's document number."""
+    score: float
+    """Whoosh's BM25F score of the query."""
+    covered: tuple[bool, ...]
+    """Per slot: whether the document matches it."""
+    typed: tuple[frozenset[str], ...]
+    """Per slot: the index forms of the words as typed the document matches (translations aside)."""
+    boost: float
+    """The factor of the document's kind."""
+    heads: tuple[tuple[str, ...], ...]
+    """The document's headwords, as the first index form of each word (all languages)."""
+    key: str
+    """The document's id."""
+    cites: tuple[str, ...]
+    """Ids of the rules the document cites."""
+    via: bool = False
+    """Found only through translations of the query's words (never raised by citations)."""
 
 
-def _title_stems(p, bit: int) -> dict[int, float]:
-    """Posting index -> impact with the title weighing as text, where the title lacks the word as written."""
-    t = p.titles
-    return {t[k]: t[k + 1] for k in range(0, len(t), 3) if not t[k + 2] >> bit & 1}
-
-
-def phrase_docs(terms: list[int], lang: str, reader, allowed) -> list[tuple[int, float, int]]:
-    """(document, score, index in the first term's postings) of the documents holding the terms in order."""
-    lists = [reader.term(lang, t) for t in terms]
-    first = lists[0]
-    found = []
-    for i, d in enumerate(first.docs):
-        if not allowed[d]:
+def rerank(hits: list[Hit], weights: list[float], names_only: bool = False) -> list[tuple[Hit, float]]:
+    """(hit, score) best first (ties in Whoosh's document order); `weights`: each slot's; `names_only`: a query
+    of stop words, whose every word must match."""
+    total = sum(weights) or 1.0
+    base = []
+    for h in hits:
+        share = sum(w for w, c in zip(weights, h.covered, strict=True) if c) / total
+        if names_only and share < 1.0:
             continue
-        where = [_index(p, d) for p in lists]
-        if -1 in where:
-            continue
-        starts = set(first.positions[i])
-        for k in range(1, len(lists)):
-            starts &= {x - k for x in lists[k].positions[where[k]]}
-        if starts:
-            found.append((d, sum(p.idf * p.impacts[j] for p, j in zip(lists, where, strict=True)), i))
-    return found
+        base.append((h, h.score * share**COVERAGE_POWER * h.boost))
+    base.sort(key=lambda pair: (-pair[1], pair[0].doc))
+    top = [(h, s * head_factor(h, weights)) for h, s in base[:RERANK]]
+    return sorted(cited(top), key=lambda pair: (-pair[1], pair[0].doc))
 
 
-def _index(p, d: int) -> int:
-    """Index of document `d` in postings `p`, or -1."""
-    i = bisect_left(p.docs, d)
-    return i if i < len(p.docs) and p.docs[i] == d else -1
-
-
-def score(slots: list[Slot], langs: tuple[str, ...], reader, allowed) -> list[tuple[int, float, tuple]]:
-    """(document, score, translated) of the best RERANK-refined documents, best first (ties in index order).
-
-    `translated` is empty for a document matching some word of the query as typed, else it gives the language
-    and the slots it matches through a translation only: (lang, slot index, slot index…).
-    """
-    total = sum(s.weight for s in slots)
-    base: dict[int, float] = {}
-    best_lang: dict[int, str] = {}
-    hits: dict[str, list[dict]] = {}
-    for lang in langs:
-        per_slot = hits[lang] = [allowed_hits(s, lang, reader, allowed) for s in slots]
-        sums: dict[int, float] = {}
-        weights: dict[int, float] = {}
-        for slot, found in zip(slots, per_slot, strict=True):
-            for d, h in found.items():
-                sums[d] = sums.get(d, 0.0) + h[0]
-                weights[d] = weights.get(d, 0.0) + slot.weight * h[3]
-        every = all(slot.stop for slot in slots)  # stop words only: card names holding all of them
-        for d, s in sums.items():
-            if every and weights[d] < total:
-                continue
-            value = s * (weights[d] / total) ** COVERAGE_POWER * reader.boosts[d]
-            if value > base.get(d, 0.0):
-                base[d], best_lang[d] = value, lang
-    top = heapq.nsmallest(RERANK, base, key=lambda d: (-base[d], d))
-    refined = {d: base[d] * _features(d, slots, hits[best_lang[d]], best_lang[d], reader) for d in top}
-    refined = _cited(refined, reader)
-    ranked = sorted(refined.items(), key=lambda pair: (-pair[1], pair[0]))
-    return [(d, s, _through(d, hits, best_lang[d])) for d, s in ranked]
-
-
-def _through(d: int, hits: dict[str, list[dict]], lang: str) -> tuple:
-    """(lang, slot indices) of a document matched only through translations, else ()."""
-    if any(h[4] is False for per_slot in hits.values() for found in per_slot if (h := found.get(d))):
-        return ()
-    return (lang, *(k for k, found in enumerate(hits[lang]) if (h := found.get(d)) and h[4]))
-
-
-def _features(d: int, slots: list[Slot], per_slot: list[dict], lang: str, reader) -> float:
-    """Score factor of a document: its query words side by side, a headword that is the query."""
-    positions = []
-    for found in per_slot:
-        h = found.get(d)
-        if h is not None and h[1] >= 0:
-            positions.append(reader.term(lang, h[1]).positions[h[2]])
-    factor = 1 + PROXIMITY_BONUS * proximity(positions)
-    total = sum(s.weight for s in slots)
-    for head in reader.info(d)[1].get(lang, ()):
+def head_factor(h: Hit, weights: list[float]) -> float:
+    """1 + HEAD_BONUS when a headword of the document is what the query asks, else 1."""
+    total = sum(weights) or 1.0
+    for head in h.heads:
         terms = set(head)
-        by_head = [
-            s.weight
-            for s, found in zip(slots, per_slot, strict=True)
-            if (h := found.get(d)) and h[1] in terms and not h[4]
-        ]
-        if len(by_head) >= len(terms) and sum(by_head) >= HEAD_SHARE * total:
-            return factor * (1 + HEAD_BONUS)
-    return factor
+        by_head = [w for w, typed in zip(weights, h.typed, strict=True) if typed & terms]
+        if terms and len(by_head) >= len(terms) and sum(by_head) >= HEAD_SHARE * total:
+            return 1 + HEAD_BONUS
+    return 1.0
 
 
-def proximity(found: list[list[int]]) -> float:
-    """Mean over consecutive found words of 1/distance in order, 0.5/distance reversed, 0 beyond WINDOW."""
-    if len(found) < 2:
-        return 0.0
-    total = 0.0
-    for first, second in zip(found, found[1:], strict=False):
-        best, j = 0.0, 0
-        for p in first:
-            while j < len(second) and second[j] <= p:
-                j += 1
-            if j < len(second) and second[j] - p <= WINDOW:
-                best = max(best, 1 / (second[j] - p))
-            if j > 0 and second[j - 1] < p and p - second[j - 1] <= WINDOW:
-                best = max(best, 0.5 / (p - second[j - 1]))
-        total += best
-    return total / (len(found) - 1)
-
-
-def _cited(scored: dict[int, float], reader) -> dict[int, float]:
-    """Raise the rules that the other hits cite, in proportion to the citing hits' scores."""
-    top = max(scored.values(), default=0.0)
+def cited(scored: list[tuple[Hit, float]]) -> list[tuple[Hit, float]]:
+    """Raise the documents that the other hits cite, in proportion to the citing hits' scores."""
+    top = max((s for _, s in scored), default=0.0)
     if top <= 0:
         return scored
-    citing: dict[int, float] = {}
-    for d, s in scored.items():
-        for c in reader.info(d)[2]:
+    citing: dict[str, float] = {}
+    for h, s in scored:
+        for c in h.cites:
             citing[c] = citing.get(c, 0.0) + s / top
-    return {d: s * (1 + CITED_BONUS * min(1.0, citing.get(d, 0.0))) for d, s in scored.items()}
+    return [(h, s if h.via else s * (1 + CITED_BONUS * min(1.0, citing.get(h.key, 0.0)))) for h, s in scored]

@@ -1,235 +1,196 @@
-"""The search index for the static site: the same `IndexData` as the CLI's, as JSON files the browser loads.
+"""The site's search index: the Whoosh index exported as JSON files that `templates/static/kbsearch.js` reads.
 
-Pure Python (no whoosh). `core.json` holds what reading a query needs (vocabulary, stems, card-name words,
-headword concepts, idf, document data, the lexicon's translation tables and the ranking constants); the
-postings are split into shards (`terms-<k>.json`, a term's shard is `term % shards`) and the texts shown in
-results into chunks of CHUNK documents (`docs-<k>.json`), fetched when a query needs them.
-`templates/static/kbsearch.js` reads them and ranks exactly as `kb.search.rank` does.
+Nothing is computed anew here: the files hold what Whoosh's reader has, so the browser ranks as `kb search` does.
+
+- `core.json`: the ranking constants, the languages, stop words and the lexicon's translation tables, and per
+  document what filtering needs (kind, languages, rule number);
+- `vocab-<k>.json`: each language's words as folded -> [frequency, index forms...] (`words_<lang>`), a word in
+  shard `hash(word) % VOCAB`;
+- `forms-<k>.json`: the index forms, by their first STEM_MIN letters (a word's stem prefix is found in one shard);
+- `names-<k>.json`: card-name words -> [the documents holding them, their number in the whole index], by their
+  first NAME_MIN letters;
+- `terms-<k>.json`: a term's postings in every field: `{term: {field: [[documents], [scores], df]}}`, the scores
+  being Whoosh's BM25F score of the term in the document (boost 1) and `df` its document frequency in the whole
+  index (the idf of the query's words), `hash(term) % TERMS`;
+- `rank-<k>.json`: the headwords and cited rules of RANK documents, for the re-rank;
+- `docs-<k>.json`: what DOCS documents show in results (id, page, titles, names, texts, editions, ancestors'
+  headings).
+
+`hash` is the 32-bit FNV-1a of the UTF-8 bytes, in both languages.
 """
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 
 from kb.model.numbers import TYPED_PATTERN
-from kb.search import build, lookup, rank, results
-from kb.search.build import DocInfo, IndexData
-from kb.search.db import FUZZY_MAX_LEN, FUZZY_MIN
+from kb.search import index as search_index
+from kb.search import lookup, rank, results
+from kb.search.analysis import lang_text
+from kb.search.text import STOP
+from kb.search.writer import KIND_BOOSTS
 
-FORMAT = 2
-"""Version of the files' layout, checked by the JavaScript (2: postings as flat arrays)."""
-CHUNK = 64
-"""Documents per text chunk."""
-COLUMN_STEP = 4096
-"""Documents of a column of `core.json` written at a time."""
-SPANS_STEP = 65_536
-"""Token span numbers of a document written at a time."""
-TEXT_STEP = 65_536
-"""Characters of a text written at a time."""
-SHARD_BYTES = 80_000
-"""Approximate size of a postings shard."""
+FORMAT = 3
+"""Version of the files' layout, checked by the JavaScript."""
+VOCAB, FORMS, NAMES = 32, 32, 16
+TERM_BYTES = 12_000
+"""About how large a postings shard is."""
+RANK, DOCS = 512, 24
+"""Documents per rank-data and per display-data file."""
+TEXT_MAX = 4000
+"""Characters of a text kept for its snippet."""
+
+
+def fnv1a(text: str) -> int:
+    """The 32-bit FNV-1a hash of a string's UTF-8 bytes (the shard of a key)."""
+    h = 0x811C9DC5
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h
 
 
 def constants() -> dict:
     """The ranking constants, so that the JavaScript never copies a number by hand."""
     return {
-        "COVERAGE_POWER": rank.COVERAGE_POWER,
-        "NAME_IMPACT": rank.NAME_IMPACT,
+        "TOP": rank.TOP,
         "RERANK": rank.RERANK,
-        "WINDOW": rank.WINDOW,
-        "PROXIMITY_BONUS": rank.PROXIMITY_BONUS,
+        "COVERAGE_POWER": rank.COVERAGE_POWER,
         "HEAD_BONUS": rank.HEAD_BONUS,
         "HEAD_SHARE": rank.HEAD_SHARE,
         "CITED_BONUS": rank.CITED_BONUS,
-        "CONCEPT_CREDIT": rank.CONCEPT_CREDIT,
-        "INEXACT": rank.INEXACT,
+        "FIELDS": search_index.FIELDS,
+        "EXACT": search_index.EXACT,
+        "NAME": search_index.NAME,
+        "NAME_LIMIT": search_index.NAME_LIMIT,
         "MAX_SLOTS": lookup.MAX_SLOTS,
         "MAX_WORD": lookup.MAX_WORD,
+        "STEM_MIN": lookup.STEM_MIN,
         "STEM_FACTOR": lookup.STEM_FACTOR,
         "FUZZY_FACTOR": lookup.FUZZY_FACTOR,
-        "FUZZY_MAX": lookup.FUZZY_MAX,
-        "FUZZY_MIN": FUZZY_MIN,
-        "FUZZY_MAX_LEN": FUZZY_MAX_LEN,
-        "CONCEPT_FACTOR": lookup.CONCEPT_FACTOR,
+        "TRANSLATED": lookup.TRANSLATED,
         "NAME_MIN": lookup.NAME_MIN,
-        "NAME_LIMIT": lookup.NAME_LIMIT,
         "SNIPPET": results.SNIPPET,
         "LEAD": results.LEAD,
-        "GAP": build.GAP,
-        "TRANSLATED": lookup.TRANSLATED,
+        "VOCAB": VOCAB,
+        "FORMS": FORMS,
+        "NAMES": NAMES,
+        "RANK": RANK,
+        "DOCS": DOCS,
+        "BOOSTS": KIND_BOOSTS,
     }
 
 
-def write_static(folder: Path, data: IndexData, url_of: Callable[[int], str | None]) -> dict:
-    """Write the site's search files into `folder`; `url_of(document)` gives a document's page (None: not
-    on the site, left out of results). Return the core's summary (documents, shards)."""
+def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> dict:
+    """Write the site's search files of an open `SearchIndex` into `folder`: its documents of the current editions,
+    numbered in Whoosh's order; `url_of(stored fields)` gives the page of a document (None: the site does not show
+    it). Return a summary."""
     folder.mkdir(parents=True, exist_ok=True)
-    shards = _shard_count(data)
+    searcher = index.searcher
+    reader = searcher.reader()
+    every = [searcher.stored_fields(d) for d in range(searcher.doc_count_all())]
+    kept = [d for d, s in enumerate(every) if s["data"]["current"]]
+    site_id = {d: k for k, d in enumerate(kept)}
+    stored = [every[d] for d in kept]
+    n = len(stored)
+    langs = index.langs
+    terms = _postings(searcher, langs, site_id)
+    shards = max(1, sum(len(json.dumps(v)) for v in terms.values()) // TERM_BYTES)
     core = {
         "format": FORMAT,
-        "langs": data.langs,
-        "constants": constants(),
+        "langs": list(langs),
+        "n": searcher.doc_count_all(),
+        "docs": n,
+        "c": constants() | {"TERMS": shards},
         "pattern": TYPED_PATTERN,
-        "shards": shards,
-        "chunk": CHUNK,
-        "docs": _docs(data, url_of),
-        "lang": {lang: _lang_of(data, lang) for lang in data.lang_index},
-        "lexicon": lambda: data.lexicon,
+        "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
+        "lexicon": index.tables.lexicon,
+        "kinds": [s["kind"] for s in stored],
+        "langsOf": [[x for x in langs if x in s["data"]["texts"] or x in s["data"]["titles"]] for s in stored],
+        "numbers": [s["number"] or None for s in stored],
+        "aside": [k for k, s in enumerate(stored) if s["number"] and s["key"] != s["number"]],
     }
-    with (folder / "core.json").open("w", encoding="utf-8") as f:
-        _write_object(f, core)
-    for k in range(shards):
-        with (folder / f"terms-{k}.json").open("w", encoding="utf-8") as f:
-            _write_shard(f, data, k, shards)
-    payloads = iter(data.payloads)
-    for k in range(0, len(data.payloads), CHUNK):
-        with (folder / f"docs-{k // CHUNK}.json").open("w", encoding="utf-8") as f:
-            for m, (p, d) in enumerate(zip(islice(payloads, CHUNK), data.docs[k : k + CHUNK], strict=True)):
-                f.write("," if m else "[")
-                _write_payload(f, p, d)
-            f.write("]")
-    return {"docs": len(data.docs), "shards": shards}
+    _dump(folder / "core.json", core)
+    _sharded(folder, "terms", terms, shards, lambda term: fnv1a(term) % shards)
+    vocab = {
+        (lang, w): [reader.frequency(f"words_{lang}", w), *forms]
+        for lang in langs
+        for w, forms in index.tables.vocab.get(lang, {}).items()
+    }
+    _by_lang(folder, "vocab", vocab, VOCAB, lambda w: fnv1a(w) % VOCAB)
+    forms = {(lang, f): 1 for lang in langs for fs in index.tables.vocab.get(lang, {}).values() for f in fs}
+    stem = lookup.STEM_MIN
+    _by_lang(folder, "forms", forms, FORMS, lambda f: fnv1a(f[:stem]) % FORMS)
+    names = {}
+    for w in _field_terms(reader, "name"):
+        docs = [site_id[d] for d in reader.postings("name", w).all_ids() if d in site_id]
+        if docs:
+            names[w] = [docs, reader.doc_frequency("name", w)]
+    _sharded(folder, "names", names, NAMES, lambda w: fnv1a(w[: lookup.NAME_MIN]) % NAMES)
+    for k in range(0, n, RANK):
+        part = [[s["data"]["heads"], s["data"]["cites"]] for s in stored[k : k + RANK]]
+        _dump(folder / f"rank-{k // RANK}.json", part)
+    shown = 0
+    for k in range(0, n, DOCS):
+        part = []
+        for s in stored[k : k + DOCS]:
+            url = url_of(s)
+            shown += url is not None
+            data = s["data"]
+            texts = {lang: t[:TEXT_MAX] for lang, t in data["texts"].items()}
+            part.append([s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"]])
+        _dump(folder / f"docs-{k // DOCS}.json", part)
+    return {"documents": n, "shown": shown, "term_shards": shards}
+
+
+def _field_terms(reader, field: str) -> list[str]:
+    """The terms of a field (none when the schema lacks it)."""
+    if field not in reader.schema:
+        return []
+    return [t.decode("utf-8") if isinstance(t, bytes) else t for t in reader.lexicon(field)]
+
+
+def _postings(searcher, langs: tuple[str, ...], site_id: dict[int, int]) -> dict[str, dict[str, list]]:
+    """term -> field -> [documents, Whoosh's BM25F scores, document frequency] of every scored field of the index
+    (the site's documents only, by their site number)."""
+    found: dict[str, dict[str, list]] = defaultdict(dict)
+    reader = searcher.reader()
+    for field in (f"{name}_{lang}" for lang in langs for name in (*search_index.FIELDS, "words")):
+        for term in _field_terms(reader, field):
+            if term.startswith(STOP):  # stop words: only phrases hold them, which the browser finds in the texts
+                continue
+            m = searcher.postings(field, term)
+            docs, scores = [], []
+            while m.is_active():
+                if m.id() in site_id:
+                    docs.append(site_id[m.id()])
+                    scores.append(m.score())
+                m.next()
+            if docs:
+                found[term][field] = [docs, scores, reader.doc_frequency(field, term)]
+    return found
+
+
+def _sharded(folder: Path, name: str, items: dict, count: int, shard: Callable[[str], int]) -> None:
+    """Write `items` into `count` files `<name>-<k>.json` by their key's shard."""
+    parts: list[dict] = [{} for _ in range(count)]
+    for key, value in items.items():
+        parts[shard(key)][key] = value
+    for k, part in enumerate(parts):
+        _dump(folder / f"{name}-{k}.json", part)
+
+
+def _by_lang(folder: Path, name: str, items: dict, count: int, shard: Callable[[str], int]) -> None:
+    """Write `{(lang, key): value}` into `count` files `<name>-<k>.json` of `{lang: {key: value}}`."""
+    parts: list[dict] = [{} for _ in range(count)]
+    for (lang, key), value in items.items():
+        parts[shard(key)].setdefault(lang, {})[key] = value
+    for k, part in enumerate(parts):
+        _dump(folder / f"{name}-{k}.json", part)
 
 
 def _dump(path: Path, value) -> None:
-    """Write compact JSON (floats as Python writes them: JavaScript reads back the same numbers)."""
-    path.write_text(_compact(value), encoding="utf-8")
-
-
-def _shard_count(data: IndexData) -> int:
-    """Enough shards for postings of about SHARD_BYTES each."""
-    size = sum(12 * len(p.docs) + 4 * len(p.flat) for li in data.lang_index.values() for p in li.terms)
-    return max(1, min(256, size // SHARD_BYTES + 1))
-
-
-@dataclass(frozen=True, slots=True)
-class _Columns:
-    """Per-document columns, written a part at a time (see `_write_object`)."""
-
-    count: int
-    """Number of documents."""
-    parts: dict[str, Callable[[int, int], list]]
-    """Column name -> the call that makes the part of the column from one document to another."""
-
-
-def _docs(data: IndexData, url_of) -> _Columns:
-    """Per-document columns: kind, key, number, page, boost, languages, headwords, citations."""
-    docs = data.docs
-
-    def column(value: Callable) -> Callable[[int, int], list]:
-        return lambda a, b: [value(d) for d in docs[a:b]]
-
-    return _Columns(
-        len(docs),
-        {
-            "kind": column(lambda d: d.kind),
-            "key": column(lambda d: d.key),
-            "number": column(lambda d: d.number),
-            "url": lambda a, b: [url_of(n) for n in range(a, b)],
-            "boost": column(lambda d: d.boost),
-            "langs": column(lambda d: d.langs),
-            "heads": column(DocInfo.headwords),
-            "cites": column(lambda d: d.cites),
-        },
-    )
-
-
-def _lang_of(data: IndexData, lang: str) -> Callable[[], dict]:
-    """The call that makes a language's tables."""
-    return lambda: _lang(data.lang_index[lang], sum(lang in d.langs for d in data.docs))
-
-
-def _write_object(f, value: dict) -> None:
-    """Write an object as `_dump` would, each part made as it is written (never the whole text at once): a dict is
-    an object of its own, `_Columns` an object of lists written COLUMN_STEP documents at a time, a call makes its
-    value."""
-    f.write("{")
-    for k, (key, part) in enumerate(value.items()):
-        f.write(("," if k else "") + _compact(key) + ":")
-        if isinstance(part, dict):
-            _write_object(f, part)
-        elif isinstance(part, _Columns):
-            f.write("{")
-            for m, (name, make) in enumerate(part.parts.items()):
-                f.write(("," if m else "") + _compact(name) + ":")
-                _write_list(f, part.count, make, COLUMN_STEP)
-            f.write("}")
-        else:
-            f.write(_compact(part() if callable(part) else part))
-    f.write("}")
-
-
-def _lang(li, n: int) -> dict:
-    """A language's tables: words, stems, idf, stop words, card-name words, headword concepts."""
-    return {
-        "vocab": {w: [t, li.df.get(w, 0), li.bits[w]] for w, t in li.vocab.items()},
-        "forms": li.forms,
-        "idf": [p.idf for p in li.terms],
-        "stops": sorted(li.stops),
-        "names": li.names,
-        "concepts": {str(t): c for t, c in li.concepts.items()},
-        "n": n,
-    }
-
-
-def _write_shard(f, data: IndexData, k: int, shards: int) -> None:
-    """Write shard `k` of the terms' postings, `{lang: {term: postings}}`, as `_dump` would, each term's postings
-    as the typed arrays hold them (the browser cuts each document's positions from `flat` by `counts`), written
-    SPANS_STEP numbers at a time: a common word's are in every document, never whole lists of Python numbers."""
-    f.write("{")
-    for m, (lang, li) in enumerate(data.lang_index.items()):
-        f.write(("," if m else "") + _compact(lang) + ":{")
-        for n, t in enumerate(range(k, len(li.terms), shards)):
-            p = li.terms[t]
-            f.write(("," if n else "") + _compact(str(t)) + ":[")
-            for a, values in enumerate((p.docs, p.impacts, p.counts, p.flat, p.masks, p.titles)):
-                f.write("," if a else "")
-                _write_list(f, len(values), lambda a, b, values=values: values[a:b].tolist(), SPANS_STEP)
-            f.write("]")
-        f.write("}")
-    f.write("}")
-
-
-def _lists(arrays: dict) -> dict:
-    """Arrays as lists, for JSON."""
-    return {key: a.tolist() for key, a in arrays.items()}
-
-
-def _write_payload(f, p, d) -> None:
-    """A document's `[titles, texts, names, context, spans, bounds]`, as `_dump` would write it, its texts
-    TEXT_STEP characters at a time and its token spans SPANS_STEP numbers at a time: a giant text is never copied
-    whole, its spans (millions) never made one list of Python ints."""
-    f.write("[")
-    for n, texts in enumerate((p.titles, p.texts, p.names, p.context)):
-        f.write("," if n else "")
-        if texts is None:
-            f.write("null")
-            continue
-        f.write("{")
-        for m, (lang, text) in enumerate(texts.items()):
-            f.write(("," if m else "") + _compact(lang) + ':"')
-            for a in range(0, len(text), TEXT_STEP):
-                f.write(_compact(text[a : a + TEXT_STEP])[1:-1])
-            f.write('"')
-        f.write("}")
-    f.write(",{")
-    for n, (lang, spans) in enumerate(p.spans.items()):
-        f.write(("," if n else "") + _compact(lang) + ":")
-        _write_list(f, len(spans), lambda a, b, spans=spans: spans[a:b].tolist(), SPANS_STEP)
-    f.write("}," + _compact(_lists(d.bounds)) + "]")
-
-
-def _write_list(f, count: int, make: Callable[[int, int], list], step: int) -> None:
-    """Write a list of `count` items as `_dump` would, `make(a, b)` giving items a to b, `step` items at a time."""
-    f.write("[")
-    for a in range(0, count, step):
-        f.write(("," if a else "") + _compact(make(a, min(count, a + step)))[1:-1])
-    f.write("]")
-
-
-def _compact(value) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Write compact JSON."""
+    path.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

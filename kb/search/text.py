@@ -28,6 +28,9 @@ PLAIN = re.compile(f"{SYMBOL}|{STATS}|{WORDS}")
 PLAIN_WORDS = re.compile(WORDS)
 """PLAIN for a text with no `{` nor `/`, where only words can match (a quicker scan)."""
 KIND_NAMES = ("symbol", "stats", "word")
+STOP = "~"
+"""A stop word is indexed as `~word`, apart from every word's forms (French `le` is a stop word and the form of
+`les`): only phrases ask for it."""
 FRENCH_EXTRA = {
     "l",
     "d",

@@ -1,12 +1,6 @@
-"""The site's search: kb's own search index (`kb.search`), written as JSON files that the search page ranks with.
-
-The CLI and the site share one analysis, one ranking and the lexicon's translation tables: `kb.search.static`
-writes the index that `templates/static/kbsearch.js` reads, so a question gives the same results in `kb search` and
-in the browser. Each result links to the page (and anchor) showing it.
-
-Building the index needs only the search entries and the lexicon; its links need the site's pages. So the index is
-built first (`index_entries`, in a process of its own, fed the entries while the pages are gathered and rendered)
-and written with the pages' addresses once they are known (`write_index`, given the `Pages` of `pages_of`).
+"""The site's search: the content's Whoosh index (`kb.search`, the one `kb search` uses), exported as JSON files that
+the search page ranks with (`kb.search.static`, read by `templates/static/kbsearch.js`), so a question gives the same
+results in `kb search` and in the browser. Each result links to the page (and anchor) showing it.
 """
 
 from __future__ import annotations
@@ -18,8 +12,7 @@ from typing import TYPE_CHECKING
 
 from kb.sources import fold
 
-if TYPE_CHECKING:  # not imported: the search index's process needs neither
-    from kb.model.base import KnowledgeBase
+if TYPE_CHECKING:
     from kb.site.gather import SiteData
 
 SEARCH_DIR = "search"
@@ -28,7 +21,7 @@ SEARCH_DIR = "search"
 
 @dataclass(frozen=True, slots=True)
 class Pages:
-    """Where the site shows each kind of search entry (plain mappings: sent to the index's process)."""
+    """Where the site shows each kind of search entry."""
 
     rules: dict[str, str]
     """Row number (`120.2`, or `fr-120.2` for a translation's own row) -> page and anchor."""
@@ -56,40 +49,17 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 
 
 def write_search(site: Path, data: SiteData) -> dict:
-    """Build and write the search index of the site's records into `<site>/search/`; return its summary."""
-    return write_index(site, index_data(data.kb), pages_of(data))
-
-
-def current_entries(kb: KnowledgeBase):
-    """The search entries of the site: those of each language's current edition, one at a time."""
-    from kb.search.entries import entries  # late: importing the site must not load the search package
-
-    return (e for e in entries(kb) if e.current)
-
-
-def index_entries(items, lexicon, spill: Path | None = None):
-    """The search index of entries (read once, one at a time) with the translation tables of a lexicon (`spill`:
-    where the payloads' temporary file goes). It needs neither the knowledge base nor the pages."""
-    from kb.search.index import build_data
-
-    return build_data(items, lexicon, spill)
-
-
-def index_data(kb: KnowledgeBase, spill: Path | None = None):
-    """The search index of the current entries of the knowledge base."""
-    return index_entries(current_entries(kb), kb.lexicon, spill)
-
-
-def write_index(site: Path, data, pages: Pages) -> dict:
-    """Write an index built by `index_data` or `index_entries`, each document linked to its page; return its
-    summary."""
+    """Write the search index of the site's records into `<site>/search/`; return its summary."""
+    from kb.search.index import open_index  # late: importing the site must not load the search package
     from kb.search.static import write_static
 
+    kb = data.kb
+    index = open_index(Path(kb.content), kb)
     try:
-        urls = [page_of(pages, d) for d in data.docs]
-        return write_static(site / SEARCH_DIR, data, lambda n: urls[n])
+        pages = pages_of(data)
+        return write_static(site / SEARCH_DIR, index, lambda stored: page_of(pages, stored))
     finally:
-        data.payloads.close()
+        index.close()
 
 
 def pages_of(data: SiteData) -> Pages:
@@ -98,8 +68,7 @@ def pages_of(data: SiteData) -> Pages:
 
 
 def page_items(data: SiteData) -> Iterator[tuple[int, str, str]]:
-    """Where the site shows each search entry, as (kind, key, address) items made one at a time (`Pages.of`
-    makes the maps): sent to the index's process as they are made, the maps are never held where the pages are."""
+    """Where the site shows each search entry, as (kind, key, address) items (`Pages.of` makes the maps)."""
     kb = data.kb
     for page in data.rule_pages:
         for number in page.numbers:
@@ -119,17 +88,12 @@ def page_items(data: SiteData) -> Iterator[tuple[int, str, str]]:
             yield RULINGS, ruling.id, data.card_path[ruling.card]
 
 
-def page_of(pages: Pages, doc) -> str | None:
-    """The page (relative to an interface tree) of a search document (`kb.search.build.DocInfo`), or None when the
-    site does not show it."""
-    if doc.kind == "rule" and "@" in doc.key:  # a translation's rule with no counterpart today: its own row
-        return pages.rules.get(f"{doc.langs[0]}-{doc.number}")
-    if doc.kind == "rule":  # the row of today's number, whatever number each language gives the rule
-        return pages.rules.get(doc.number)
-    if doc.kind == "glossary":
-        return pages.glossary.get(doc.key)
-    if doc.kind == "card":
-        return pages.cards.get(doc.key)
-    if doc.kind == "ruling":
-        return pages.rulings.get(doc.key)
-    return pages.notes.get(doc.key)
+def page_of(pages: Pages, stored: dict) -> str | None:
+    """The page (relative to an interface tree) of a search document (its stored fields), or None when the site
+    does not show it."""
+    kind, key, number = stored["kind"], stored["key"], stored["number"]
+    if kind == "rule" and "@" in key:  # a translation's rule with no counterpart today: its own row
+        return pages.rules.get(f"{key.split('@', 1)[1].split(':', 1)[0]}-{number}")
+    if kind == "rule":  # the row of today's number, whatever number each language gives the rule
+        return pages.rules.get(number)
+    return {"glossary": pages.glossary, "card": pages.cards, "ruling": pages.rulings}.get(kind, pages.notes).get(key)

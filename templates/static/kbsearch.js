@@ -1,516 +1,568 @@
-/* Search in the browser: the ranking and results of kb/search (rank.py, results.py), step by step, over the JSON
-   files kb/search/static.py writes; the query box and its words are kbquery.js. The CLI and the site thus give
-   the same results; tests/test_search.py runs both on the same questions. Ranking constants come from the
-   index (core.json), never copied by hand. */
+/* Search in the browser, over the site's export of kb's Whoosh index (kb/search/static.py). What the browser must
+   do itself, it does as kb's Python does: the query box (kb/search/query.py), query words -> slots
+   (kb/search/lookup.py), the query's score (Whoosh's BM25F over the exported scores, as kb/search/index.py asks
+   Whoosh: per language and field the best alternative, summed) and kb's re-rank (kb/search/rank.py).
+   tests/test_search_site.py runs the same questions through both and compares the results. */
 
-import { KINDS, SearchError, compareKeys, descends, isAlpha, osaWithinOne, parseQuery, queryTokens, sortKey, translate }
-  from "./kbquery.js";
+import { fold, ruleNumber } from "./kbtext.js";
 
-export { SearchError };
+const W = String.raw`[\p{L}\p{N}_]`;
+const SYMBOL = String.raw`\{[^{}\s]{1,8}\}`;
+const STAT = String.raw`[+\-−]?(?:\p{Nd}+|[xX*])/[+\-−]?(?:\p{Nd}+|[xX*])`;
+const WORDS = String.raw`${W}+(?:\.${W}+)*(?:['’]t(?!${W}))?`;
+/* kb.search.text.TOKEN: a symbol, power/toughness or a counter, or a word. */
+const TOKEN = new RegExp(String.raw`(${SYMBOL})|((?<![\p{L}\p{N}_/])${STAT}(?![\p{L}\p{N}_/]))|(${WORDS})`, "gu");
+const STATS = new RegExp(`^${STAT}$`, "u");
+export const KINDS = ["rule", "glossary", "card", "ruling", "note"];
+const FILTERS = ["lang", "kind", "edition"];
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+const QUERY_TOKEN = /(-?)(?:"([^"]*)"|([^\s"]+))/g;
+const LETTERS = "abcdefghijkmnpqrstuvwxyz";
+const STOP = "~"; /* kb.search.text.STOP: a stop word's term, for phrases */
 
-/* --- ranking (kb.search.rank) ----------------------------------------------------------------------------- */
+export class SearchError extends Error {}
 
-function indexOf(p, d) {
-  let lo = 0;
-  let hi = p.docs.length;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (p.docs[mid] < d) { lo = mid + 1; } else { hi = mid; } }
-  return lo < p.docs.length && p.docs[lo] === d ? lo : -1;
+const own = (map, key) => Object.prototype.hasOwnProperty.call(map, key);
+const isAlpha = (word) => /^\p{L}+$/u.test(word);
+const size = (word) => [...word].length;
+
+/* (kind, folded text) of the tokens of a query (kb.search.text.query_tokens). */
+export function queryTokens(text) {
+  const kinds = ["symbol", "stats", "word"];
+  return [...fold(text).replace(/−/g, "-").matchAll(TOKEN)].map((m) => [kinds[m[1] ? 0 : m[2] ? 1 : 2], m[0]]);
 }
 
-/* kb.search.rank.allowed_hits: document -> [score, term, index, coverage credit, through a translation]. */
-function allowedHits(slot, lang, r, allowed) {
-  const c = r.c;
-  const found = new Map();
-  const near = new Map();
-  const words = (slot.words[lang] || []).map(([t, f, bit]) => [t, f, bit, false]);
-  for (const [terms, f] of slot.via[lang] || []) { if (terms.length === 1) { words.push([terms[0], f, -1, true]); } }
-  for (const [term, factor, bit, through] of words) {
-    const p = r.term(lang, term);
-    let weight = r.idf(lang, term) * factor;
-    if (through) { weight *= c.TRANSLATED; }
-    const concept = factor < c.CONCEPT_CREDIT;
-    const plain = bit >= 0 ? titleStems(p, bit) : new Map();
-    for (let i = 0; i < p.docs.length; i++) {
-      const d = p.docs[i];
-      if (!allowed[d]) { continue; }
-      let v = weight * (plain.has(i) ? plain.get(i) : p.impacts[i]);
-      if (concept) {
-        const acc = near.get(d);
-        if (acc === undefined) {
-          near.set(d, [v, factor, through]);
-        } else {
-          acc[0] += v;
-          acc[1] += factor;
-          acc[2] = acc[2] && through;
+function isStop(word, kind, stops) { return kind === "word" && (size(word) < 2 || stops.has(word)); }
+
+/* 32-bit FNV-1a of the UTF-8 bytes: the shard of a key (kb.search.static.fnv1a). */
+function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) { h = Math.imul(h ^ byte, 0x01000193) >>> 0; }
+  return h;
+}
+
+/* --- the query box (kb.search.query) ----------------------------------------------------------------------- */
+
+export function parseQuery(text, pattern) {
+  text = String(text).replace(CONTROL, " ");
+  if ((text.match(/"/g) || []).length % 2) {
+    throw new SearchError('unbalanced quote in query; close the phrase with " or remove the quote');
+  }
+  const filters = { lang: [], kind: [], edition: [] };
+  const groups = [];
+  const excluded = [];
+  let pendingOr = false;
+  for (const m of text.matchAll(QUERY_TOKEN)) {
+    let [neg, phrase, word] = [m[1], m[2], m[3]];
+    if (word && word.includes(":") && FILTERS.includes(word.split(":")[0].toLowerCase()) && !neg) {
+      const at = word.indexOf(":");
+      const name = word.slice(0, at).toLowerCase();
+      for (let value of word.slice(at + 1).split(",")) {
+        value = name === "edition" ? value : value.toLowerCase();
+        if (name === "kind" && !KINDS.includes(value)) {
+          throw new SearchError(`unknown kind '${value}'; use kind:${KINDS.join("|")}`);
         }
-        continue;
+        filters[name].push(value);
       }
-      if (bit >= 0 && !((p.masks[i] >> bit) & 1)) { v *= c.INEXACT; }
-      const old = found.get(d);
-      if (old === undefined || v > old[0]) { found.set(d, [v, term, i, 1.0, through]); }
+      continue;
     }
-  }
-  for (const terms of slot.phrases[lang] || []) {
-    for (const [d, v, i] of phraseDocs(terms, lang, r, allowed)) {
-      const old = found.get(d);
-      if (old === undefined || v > old[0]) { found.set(d, [v, terms[0], i, 1.0, false]); }
+    if (word === "OR" && !neg) {
+      if (!groups.length || pendingOr) { throw new SearchError("OR needs a word on each side (a OR b)"); }
+      pendingOr = true;
+      continue;
     }
+    if (neg && word && STATS.test("-" + word)) { neg = ""; word = "-" + word; }
+    const item = phrase || !word ? { text: phrase || "", phrase: true } : { text: word, phrase: false };
+    if (!item.text.trim()) { continue; }
+    if (neg) { excluded.push(item); } else if (pendingOr) { groups[groups.length - 1].push(item); pendingOr = false; }
+    else { groups.push([item]); }
   }
-  for (const [terms, factor] of slot.via[lang] || []) {
-    if (terms.length < 2) { continue; }
-    for (const [d, phrase, i] of phraseDocs(terms, lang, r, allowed)) {
-      const v = phrase * factor * c.TRANSLATED;
-      const old = found.get(d);
-      if (old === undefined || v > old[0]) { found.set(d, [v, terms[0], i, 1.0, true]); }
+  if (pendingOr) { throw new SearchError("OR needs a word on each side (a OR b)"); }
+  if (!groups.length) {
+    const what = excluded.length ? "only excluded words" : "nothing to search for";
+    throw new SearchError(`${what}; type words, a phrase in quotes or a rule number`);
+  }
+  const box = groups.map((g) => g.map((i) => i.text).join(" ")).join(" ");
+  const plain = groups.every((g) => g.length === 1 && !g[0].phrase) && !excluded.length;
+  const number = plain && pattern ? ruleNumber(box, pattern) : null;
+  return { number, groups, excluded, langs: filters.lang, kinds: filters.kind, editions: filters.edition };
+}
+
+/* Rule order (kb.model.numbers.sort_key) and subtrees (descends). */
+export function sortKey(number) {
+  const m = /^(\d+)(?:\.(\d+)([a-z]?))?$/.exec(number);
+  if (!m) { return [0, 0, 0]; }
+  if (m[1].length === 1) { return [Number(m[1]) * 100, -2, -1]; }
+  if (m[2] === undefined) { return [Number(m[1]), -1, -1]; }
+  return [Number(m[1]), Number(m[2]), m[3] ? LETTERS.indexOf(m[3]) : -1];
+}
+
+export function descends(number, ancestor) {
+  if (number === ancestor) { return true; }
+  if (ancestor.length === 1) { return number.length >= 3 && number[0] === ancestor && /^\d{3}/.test(number); }
+  if (!ancestor.includes(".")) { return number.split(".")[0] === ancestor; }
+  return number.startsWith(ancestor) && /^[a-z]+$/.test(number.slice(ancestor.length));
+}
+
+/* Levenshtein distance, or limit + 1 when greater (Whoosh's automaton has no transpositions). */
+function distance(a, b, limit) {
+  if (Math.abs(a.length - b.length) > limit) { return limit + 1; }
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     }
+    if (Math.min(...cur) > limit) { return limit + 1; }
+    prev = cur;
   }
-  for (const [d, factor] of slot.names[lang] || []) {
-    if (allowed[d]) {
-      const v = slot.nameIdf * c.NAME_IMPACT * factor;
-      const old = found.get(d);
-      if (old === undefined || v > old[0]) { found.set(d, [v, -1, -1, 1.0, false]); }
-    }
-  }
-  for (const [d, [v, credit, through]] of near) {
-    if (!found.has(d)) { found.set(d, [v, -1, -1, Math.min(credit, c.CONCEPT_CREDIT), through]); }
-  }
-  return found;
+  return prev[b.length];
 }
 
-function titleStems(p, bit) {
-  const t = p.titles;
-  const found = new Map();
-  for (let k = 0; k < t.length; k += 3) { if (!((t[k + 2] >> bit) & 1)) { found.set(t[k], t[k + 1]); } }
-  return found;
-}
-
-function phraseDocs(terms, lang, r, allowed) {
-  const lists = terms.map((t) => r.term(lang, t));
-  const first = lists[0];
-  const found = [];
-  for (let i = 0; i < first.docs.length; i++) {
-    const d = first.docs[i];
-    if (!allowed[d]) { continue; }
-    const where = lists.map((p) => indexOf(p, d));
-    if (where.includes(-1)) { continue; }
-    let starts = new Set(first.positions[i]);
-    for (let k = 1; k < lists.length; k++) {
-      const shifted = new Set(lists[k].positions[where[k]].map((x) => x - k));
-      starts = new Set([...starts].filter((x) => shifted.has(x)));
-    }
-    if (starts.size) {
-      let v = 0;
-      lists.forEach((p, k) => { v += r.idf(lang, terms[k]) * p.impacts[where[k]]; });
-      found.push([d, v, i]);
-    }
-  }
-  return found;
-}
-
-function score(slots, langs, r, allowed) {
-  const c = r.c;
-  const total = slots.reduce((sum, s) => sum + s.weight, 0);
-  const base = new Map();
-  const bestLang = new Map();
-  const hits = {};
-  for (const lang of langs) {
-    const perSlot = hits[lang] = slots.map((s) => allowedHits(s, lang, r, allowed));
-    const sums = new Map();
-    const weights = new Map();
-    slots.forEach((slot, k) => {
-      for (const [d, h] of perSlot[k]) {
-        sums.set(d, (sums.get(d) || 0) + h[0]);
-        weights.set(d, (weights.get(d) || 0) + slot.weight * h[3]);
-      }
-    });
-    const every = slots.every((slot) => slot.stop);
-    for (const [d, s] of sums) {
-      if (every && weights.get(d) < total) { continue; }
-      const value = s * Math.pow(weights.get(d) / total, c.COVERAGE_POWER) * r.boost(d);
-      if (value > (base.get(d) || 0)) { base.set(d, value); bestLang.set(d, lang); }
-    }
-  }
-  const top = [...base.keys()].sort((a, b) => base.get(b) - base.get(a) || a - b).slice(0, c.RERANK);
-  let refined = new Map(top.map((d) => {
-    const lang = bestLang.get(d);
-    return [d, base.get(d) * features(d, slots, hits[lang], lang, r)];
-  }));
-  refined = cited(refined, r);
-  const ranked = [...refined.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return ranked.map(([d, s]) => [d, s, through(d, hits, bestLang.get(d))]);
-}
-
-/* kb.search.rank._through: [lang, slot indices] of a document matched only through translations, else []. */
-function through(d, hits, lang) {
-  for (const perSlot of Object.values(hits)) {
-    for (const found of perSlot) { const h = found.get(d); if (h && h[4] === false) { return []; } }
-  }
-  const picked = [];
-  hits[lang].forEach((found, k) => { const h = found.get(d); if (h && h[4]) { picked.push(k); } });
-  return [lang, ...picked];
-}
-
-function features(d, slots, perSlot, lang, r) {
-  const c = r.c;
-  const positions = [];
-  for (const found of perSlot) {
-    const h = found.get(d);
-    if (h !== undefined && h[1] >= 0) { positions.push(r.term(lang, h[1]).positions[h[2]]); }
-  }
-  const factor = 1 + c.PROXIMITY_BONUS * proximity(positions, c.WINDOW);
-  const total = slots.reduce((sum, s) => sum + s.weight, 0);
-  for (const head of r.heads(d, lang)) {
-    const terms = new Set(head);
-    const byHead = [];
-    slots.forEach((s, k) => {
-      const h = perSlot[k].get(d);
-      if (h && terms.has(h[1]) && !h[4]) { byHead.push(s.weight); } /* a translation is not the headword typed */
-    });
-    if (byHead.length >= terms.size && byHead.reduce((a, b) => a + b, 0) >= c.HEAD_SHARE * total) {
-      return factor * (1 + c.HEAD_BONUS);
-    }
-  }
-  return factor;
-}
-
-export function proximity(found, window) {
-  if (found.length < 2) { return 0; }
-  let total = 0;
-  for (let k = 0; k + 1 < found.length; k++) {
-    const first = found[k];
-    const second = found[k + 1];
-    let best = 0;
-    let j = 0;
-    for (const p of first) {
-      while (j < second.length && second[j] <= p) { j++; }
-      if (j < second.length && second[j] - p <= window) { best = Math.max(best, 1 / (second[j] - p)); }
-      if (j > 0 && second[j - 1] < p && p - second[j - 1] <= window) {
-        best = Math.max(best, 0.5 / (p - second[j - 1]));
-      }
-    }
-    total += best;
-  }
-  return total / (found.length - 1);
-}
-
-function cited(scored, r) {
-  let top = 0;
-  for (const s of scored.values()) { top = Math.max(top, s); }
-  if (top <= 0) { return scored; }
-  const citing = new Map();
-  for (const [d, s] of scored) {
-    for (const cd of r.cites(d)) { citing.set(cd, (citing.get(cd) || 0) + s / top); }
-  }
-  const out = new Map();
-  for (const [d, s] of scored) { out.set(d, s * (1 + r.c.CITED_BONUS * Math.min(1, citing.get(d) || 0))); }
-  return out;
-}
-
-/* --- results (kb.search.results) ---------------------------------------------------------------------------- */
-
-/* A snippet as parts [{text, mark}] (kb.search.results.snippet, whose `**` marks are the `mark: true` parts). */
-export function snippet(text, spans, c) {
-  const chars = Array.from(text);
-  if (!spans.length) { return [{ text: clip(chars, c), mark: false }]; }
-  let best = 0;
-  let count = 0;
-  let j = 0;
-  for (let i = 0; i < spans.length; i++) {
-    j = Math.max(j, i);
-    while (j < spans.length && spans[j][1] - spans[i][0] <= c.SNIPPET - c.LEAD) { j++; }
-    if (j - i > count) { best = i; count = j - i; }
-  }
-  let start = Math.max(0, spans[best][0] - c.LEAD);
-  const cut = start ? rfindSpace(chars, Math.max(0, start - c.LEAD), start) : -1;
-  start = cut >= 0 ? cut + 1 : start;
-  const end = Math.min(chars.length, start + c.SNIPPET);
-  const parts = [];
-  let pos = start;
-  let from = 0;
-  while (from < spans.length && spans[from][0] < start) { from++; }
-  for (const [a, b] of spans.slice(from, best + count)) {
-    if (a >= pos && b <= end) {
-      parts.push({ text: chars.slice(pos, a).join(""), mark: false });
-      parts.push({ text: chars.slice(a, b).join(""), mark: true });
-      pos = b;
-    }
-  }
-  parts.push({ text: chars.slice(pos, end).join(""), mark: false });
-  for (const part of parts) { part.text = part.text.replace(/\n/g, " "); }
-  if (start) { parts.unshift({ text: "…", mark: false }); }
-  if (end < chars.length) { parts.push({ text: "…", mark: false }); }
-  return parts.filter((p) => p.text);
-}
-
-function rfindSpace(chars, lo, hi) {
-  for (let i = hi - 1; i >= lo; i--) { if (chars[i] === " ") { return i; } }
-  return -1;
-}
-
-function clip(chars, c) {
-  const flat = chars.slice(0, c.SNIPPET * 2).join("").replace(/\n/g, " ");
-  const flatChars = Array.from(flat);
-  if (flatChars.length <= c.SNIPPET) { return flat; }
-  const cut = rfindSpace(flatChars, 0, c.SNIPPET);
-  return flatChars.slice(0, cut > 0 ? cut : c.SNIPPET).join("") + "…";
-}
-
-/* --- the index files ------------------------------------------------------------------------------------------- */
-
-/* An index in the browser (or Node): `load(name)` returns the parsed JSON file `name` of the index folder. */
 export class Index {
   constructor(core, load) {
-    if (core.format !== 2) { throw new Error(`search index format ${core.format} is not supported`); }
-    this.core = core;
-    this.c = core.constants;
-    this.langs = core.langs;
-    this.load = load;
-    this.shards = new Map();
-    this.chunks = new Map();
-    this.stops = {};
-    this.nDocs = {};
-    this.vocabLists = {};
-    for (const lang of this.langs) {
-      this.stops[lang] = new Set(core.lang[lang].stops);
-      this.nDocs[lang] = core.lang[lang].n;
-    }
+    if (core.format !== 3) { throw new Error(`search index format ${core.format} is not supported`); }
+    Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map() });
+    this.stops = Object.fromEntries(this.langs.map((l) => [l, new Set(core.stops[l] || [])]));
   }
 
   static async open(load) { return new Index(await load("core.json"), load); }
 
-  word(lang, w) {
-    const v = this.core.lang[lang].vocab;
-    return Object.prototype.hasOwnProperty.call(v, w) ? [v[w][0], v[w][2]] : null;
+  file(name) {
+    if (!this.files.has(name)) { this.files.set(name, this.load(name)); }
+    return this.files.get(name);
   }
 
-  form(lang, f) {
-    const forms = this.core.lang[lang].forms;
-    return Object.prototype.hasOwnProperty.call(forms, f) ? forms[f] : null;
+  async vocab(lang, word) {
+    const part = (await this.file(`vocab-${fnv1a(word) % this.c.VOCAB}.json`))[lang] || {};
+    return own(part, word) ? part[word] : null;
   }
 
-  idf(lang, t) { return this.core.lang[lang].idf[t]; }
+  async forms(lang, word) { const v = await this.vocab(lang, word); return v ? v.slice(1) : []; }
 
-  lexicon() { return this.core.lexicon || {}; }
-
-  concept(lang, t) {
-    const concepts = this.core.lang[lang].concepts;
-    return Object.prototype.hasOwnProperty.call(concepts, String(t)) ? concepts[String(t)] : [];
+  async stemPrefix(lang, word) {
+    const part = (await this.file(`forms-${fnv1a(word.slice(0, this.c.STEM_MIN)) % this.c.FORMS}.json`))[lang] || {};
+    for (let end = word.length - 1; end >= this.c.STEM_MIN; end--) { if (own(part, word.slice(0, end))) { return word.slice(0, end); } }
+    return null;
   }
 
-  names(lang, prefix, limit) {
-    const list = this.core.lang[lang].names;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (list[mid][0] < prefix) { lo = mid + 1; } else { hi = mid; } }
+  async nameTerms(prefix, exact) {
+    const part = await this.file(`names-${fnv1a(prefix.slice(0, this.c.NAME_MIN)) % this.c.NAMES}.json`);
+    if (exact) { return own(part, prefix) ? [prefix] : []; }
+    return Object.keys(part).filter((w) => w.startsWith(prefix)).sort().slice(0, this.c.NAME_LIMIT);
+  }
+
+  /* term -> {field: [docs, scores]}, from the term's shard. */
+  async postings(term) {
+    const part = await this.file(`terms-${fnv1a(term) % this.c.TERMS}.json`);
+    return own(part, term) ? part[term] : {};
+  }
+
+  /* --- query words -> slots (kb.search.lookup.slots) ------------------------------------------------------ */
+
+  units(parsed) {
     const found = [];
-    for (let i = lo; i < list.length && found.length < limit && list[i][0].startsWith(prefix); i++) {
-      found.push(list[i]);
-    }
-    return found;
-  }
-
-  near(word) {
-    const found = [];
-    const size = word.length;
-    for (const lang of this.langs) {
-      const stops = this.stops[lang];
-      const vocab = this.core.lang[lang].vocab;
-      if (!this.vocabLists[lang]) {
-        this.vocabLists[lang] = Object.keys(vocab).filter((w) => {
-          const size = [...w].length;
-          return size >= this.c.FUZZY_MIN && size <= this.c.FUZZY_MAX_LEN && isAlpha(w) && !stops.has(w);
-        });
-      }
-      for (const w of this.vocabLists[lang]) {
-        if (Math.abs(w.length - size) <= 1 && osaWithinOne(word, w)) {
-          found.push([lang, w, vocab[w][0], vocab[w][1], vocab[w][2]]);
+    for (const group of parsed.groups) {
+      if (group.length === 1 && !group[0].phrase) {
+        const tokens = queryTokens(group[0].text);
+        for (const [kind, text] of tokens) {
+          found.push({ tokens: [[kind, text, false]], word: kind === "word" ? text : null, typed: tokens.length === 1 ? group[0].text : text });
         }
-      }
-    }
-    return found;
-  }
-
-  term(lang, t) {
-    const shard = this.shards.get(t % this.core.shards);
-    const p = shard && shard[lang] && shard[lang][String(t)];
-    if (!p) { return { docs: [], impacts: [], positions: [], masks: [], titles: [] }; }
-    if (p.decoded === undefined) { // [docs, impacts, counts, flat positions, masks, titles]: cut the positions once
-      const positions = [];
-      let at = 0;
-      for (const n of p[2]) { positions.push(p[3].slice(at, at + n)); at += n; }
-      p.decoded = { docs: p[0], impacts: p[1], positions, masks: p[4], titles: p[5] };
-    }
-    return p.decoded;
-  }
-
-  boost(d) { return this.core.docs.boost[d]; }
-  heads(d, lang) { return (this.core.docs.heads[d] || {})[lang] || []; }
-  cites(d) { return this.core.docs.cites[d] || []; }
-
-  async fetchShards(slots, langs, excluded) {
-    const needed = new Set();
-    for (const s of slots) {
-      for (const lang of langs) {
-        for (const [t] of s.words[lang] || []) { needed.add(t % this.core.shards); }
-        for (const terms of s.phrases[lang] || []) { for (const t of terms) { needed.add(t % this.core.shards); } }
-        for (const [terms] of s.via[lang] || []) { for (const t of terms) { needed.add(t % this.core.shards); } }
-      }
-    }
-    for (const t of excluded) { needed.add(t % this.core.shards); }
-    await Promise.all([...needed].filter((k) => !this.shards.has(k)).map(async (k) => {
-      this.shards.set(k, await this.load(`terms-${k}.json`));
-    }));
-  }
-
-  async payload(d) {
-    const k = Math.floor(d / this.core.chunk);
-    if (!this.chunks.has(k)) { this.chunks.set(k, this.load(`docs-${k}.json`)); }
-    const p = (await this.chunks.get(k))[d % this.core.chunk];
-    return { titles: p[0], texts: p[1], names: p[2], context: p[3], spans: p[4], bounds: p[5] };
-  }
-
-  /* Answer the query box: {results, corrected}; throws SearchError when malformed. */
-  async search(text, limit = 10) {
-    const parsed = parseQuery(text, this.core.pattern);
-    for (const value of parsed.editions) {
-      throw new SearchError(
-        `edition:${value} works in the command line (kb search --edition); the site holds the current edition`);
-    }
-    const langs = narrow(parsed.langs, this.langs, "lang");
-    const kinds = narrow(parsed.kinds, KINDS, "kind");
-    const docs = this.core.docs;
-    const allowed = docs.kind.map((k, d) => {
-      const shown = kinds.includes(k) && docs.langs[d].some((l) => langs.includes(l)) && docs.url[d] !== null;
-      return shown ? 1 : 0;
-    });
-    if (parsed.number && kinds.includes("rule")) {
-      const under = docs.number.map((n, d) => d)
-        .filter((d) => allowed[d] && docs.number[d] && descends(docs.number[d], parsed.number));
-      const keys = new Map(under.map((d) => [d, sortKey(docs.number[d])]));
-      under.sort((a, b) => compareKeys(keys.get(a), keys.get(b)) || a - b);
-      if (under.length) {
-        const found = await Promise.all(under.slice(0, limit).map((d) => this.result(d, 0, {}, this.langs)));
-        return { results: found, corrected: null };
-      }
-    }
-    const slots = translate(parsed, this, langs);
-    const excludedTerms = this.excludedTerms(parsed.excluded, langs);
-    await this.fetchShards(slots, langs, excludedTerms.flatMap((e) => e[1]));
-    if (!slots.length) { return { results: [], corrected: null }; }
-    const fixed = new Map(slots.filter((s) => s.fixed).map((s) => [s.text, s.fixed]));
-    const corrected = fixed.size
-      ? parsed.groups.flat().flatMap((i) => queryTokens(i.text).map((t) => fixed.get(t[1]) || t[1])).join(" ")
-      : null;
-    this.exclude(excludedTerms, allowed);
-    const ranked = score(slots, langs, this, allowed).slice(0, limit);
-    const terms = matchedTerms(slots, langs, this.c);
-    const results = await Promise.all(ranked.map(async ([d, s, via]) => {
-      const result = await this.result(d, s, terms, langs);
-      if (via.length) {
-        const [lang, ...picked] = via;
-        result.translated = picked.flatMap((k) => slots[k].translated.filter((x) => x[1] === lang));
-      }
-      return result;
-    }));
-    return { results, corrected };
-  }
-
-  excludedTerms(items, langs) {
-    const out = [];
-    for (const item of items) {
-      const words = queryTokens(item.text).map((t) => t[1]);
-      for (const lang of langs) {
-        const terms = words.map((w) => { const f = this.word(lang, w); return f ? f[0] : null; });
-        out.push([lang, terms.filter((t) => t !== null), item.phrase && words.length > 1, terms.includes(null)]);
-      }
-    }
-    return out;
-  }
-
-  exclude(excludedTerms, allowed) {
-    for (const [lang, terms, phrase, missing] of excludedTerms) {
-      if (phrase) {
-        if (!missing) { for (const [d] of phraseDocs(terms, lang, this, allowed)) { allowed[d] = 0; } }
         continue;
       }
-      for (const t of terms) { for (const d of this.term(lang, t).docs) { allowed[d] = 0; } }
+      const alts = [];
+      for (const item of group) {
+        if (item.phrase) { alts.push(["word", queryTokens(item.text).map(([, w]) => w).join(" "), true]); }
+        else { for (const [k, w] of queryTokens(item.text)) { alts.push([k, w, false]); } }
+      }
+      found.push({ tokens: alts, word: null, typed: alts.map(([, w]) => w).join(" OR ") });
     }
+    return found;
   }
 
-  async result(d, score, terms, langs) {
-    const payload = await this.payload(d);
-    const docs = this.core.docs;
-    const snippets = {};
-    const matched = [];
-    for (const lang of docs.langs[d]) {
-      const text = payload.texts[lang] || "";
-      const bounds = payload.bounds[lang];
-      const spans = this.matchedSpans(d, lang, terms[lang] || new Set(), bounds, payload.spans[lang] || []);
-      const title = Array.from(payload.titles[lang] || "");
-      snippets[lang] = text ? snippet(text, spans, this.c) : [{ text: clip(title, this.c), mark: false }];
-      const titleHit = bounds && this.inTitle(d, lang, terms[lang] || new Set(), bounds);
-      if ((spans.length || titleHit) && langs.includes(lang)) { matched.push(lang); }
-    }
-    const order = [...new Set([...matched, ...langs.filter((l) => docs.langs[d].includes(l)), ...docs.langs[d]])];
-    const kind = docs.kind[d];
-    const names = kind === "card" ? payload.names : null;
-    let title = "";
-    for (const t of [names, payload.titles]) {
-      for (const lang of order) { if (!title && t && t[lang]) { title = t[lang]; } }
-    }
-    if (!title) {
-      for (const lang of order) {
-        if (!title && payload.context[lang]) { title = payload.context[lang].split("\n")[0]; }
+  async spans(found, langs) {
+    const spans = [];
+    for (const name of Object.keys(this.core.lexicon).sort()) {
+      const table = this.core.lexicon[name];
+      const [source, target] = name.split(">");
+      if (!langs.includes(target)) { continue; }
+      let k = 0;
+      while (k < found.length) {
+        if (found[k].word === null) { k++; continue; }
+        let end = k;
+        while (end < found.length && end - k < table.longest && found[end].word !== null) { end++; }
+        let matched = false;
+        for (let n = end - k; n > 0; n--) {
+          const key = found.slice(k, k + n).map((u) => u.word).join(" ");
+          if (own(table.keys, key)) { spans.push([k, k + n, source, target, table.keys[key]]); k += n; matched = true; break; }
+        }
+        if (matched) { continue; }
+        const forms = await this.forms(source, found[k].word);
+        const entry = forms.length && own(table.terms, forms[0]) ? table.terms[forms[0]] : null;
+        if (entry && !isStop(found[k].word, "word", this.stops[source] || new Set())) { spans.push([k, k + 1, source, target, entry]); }
+        k++;
       }
     }
-    const [id, number, url] = [docs.key[d], docs.number[d], docs.url[d]];
-    return { kind, id, number, title, names: payload.names, langs: order, snippets, score, url, translated: [] };
+    return spans;
   }
 
-  positions(d, lang, t) {
-    const p = this.term(lang, t);
-    const i = indexOf(p, d);
-    return i >= 0 ? p.positions[i] : [];
-  }
-
-  matchedSpans(d, lang, terms, bounds, spans) {
-    if (!terms.size || !bounds) { return []; }
-    const [lo, hi] = [bounds[2], bounds[3]];
-    const found = new Set();
-    for (const t of terms) {
-      for (const x of this.positions(d, lang, t)) { if (lo <= x && x < hi) { found.add(x - lo); } }
+  async slots(parsed, langs) {
+    const found = this.units(parsed);
+    const spans = await this.spans(found, langs);
+    const stops = new Set(langs.flatMap((l) => [...(this.stops[l] || [])]));
+    const made = [];
+    for (let k = 0; k < found.length;) {
+      const mine = spans.filter((s) => s[0] === k);
+      const end = mine.length ? Math.max(...mine.map((s) => s[1])) : k + 1;
+      let slot;
+      if (end - k > 1) {
+        const words = found.slice(k, end).map((u) => u.word || "").join(" ");
+        slot = newSlot(words, false);
+        await this.addPhrase(slot, words, langs);
+      } else {
+        slot = await this.unitSlot(found[k], langs, stops);
+      }
+      const typed = found.slice(k, end).map((u) => u.typed).join(" ");
+      for (const [, , source, target, entry] of mine) {
+        if (await this.addTranslation(slot, entry, target)) {
+          slot.translated.push([source, target, typed, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
+        }
+      }
+      if (slot.translated.length) { slot.missing = []; }
+      made.push(slot);
+      k = end;
     }
-    return [...found].sort((a, b) => a - b).map((k) => [spans[2 * k], spans[2 * k + 1]]);
+    const kept = made.filter((s) => !s.stop).slice(0, this.c.MAX_SLOTS);
+    if (kept.length) { return kept; }
+    return made.slice(0, this.c.MAX_SLOTS).map((s) => Object.assign(newSlot(s.text, true), { names: [s.text] }));
   }
 
-  inTitle(d, lang, terms, bounds) {
-    for (const t of terms) {
-      if (this.positions(d, lang, t).some((x) => bounds[0] <= x && x < bounds[1])) { return true; }
+  async unitSlot(unit, langs, stops) {
+    const slot = newSlot(unit.tokens.map(([, w]) => w).join(" OR "), unit.tokens.every(([k, w, p]) => !p && isStop(w, k, stops)));
+    for (const [kind, text, phrase] of unit.tokens) {
+      if (phrase) { await this.addPhrase(slot, text, langs); continue; }
+      let found = false;
+      const plainWord = kind === "word" && isAlpha(text) && size(text) <= this.c.MAX_WORD;
+      for (const lang of langs) { /* as written, in any language */
+        const forms = await this.forms(lang, text);
+        if (forms.length) {
+          slot.alts.push({ lang, forms: [forms[0]], factor: 1, via: false });
+          slot.exact.push([lang, text]);
+          found = true;
+        }
+      }
+      if (!found && plainWord) {
+        for (const lang of langs) { /* else by its longest known stem */
+          const stem = await this.stemPrefix(lang, text);
+          if (stem) { slot.alts.push({ lang, forms: [stem], factor: this.c.STEM_FACTOR, via: false }); found = true; }
+        }
+      }
+      if (kind === "word" && size(text) >= this.c.NAME_MIN) { slot.names.push(text); }
+      if (!found && plainWord) { slot.missing.push(text); }
+    }
+    return slot;
+  }
+
+  async addPhrase(slot, text, langs) {
+    for (const lang of langs) {
+      const words = queryTokens(text).map(([k, w]) => [w, isStop(w, k, this.stops[lang] || new Set())]);
+      const forms = [];
+      for (const [w, stop] of words) { forms.push(stop ? [STOP + w] : await this.forms(lang, w)); }
+      if (this.isLexiconTerm(lang, text)) { slot.alts.push({ lang, forms: [text], factor: 1, via: false }); }
+      else if (forms.length && forms.every((f) => f.length) && !words.every(([, stop]) => stop)) {
+        const scored = forms.filter((f, k) => !words[k][1]).map((f) => f[0]);
+        slot.alts.push({ lang, forms: scored, factor: 1, via: false, phrase: forms.map((f) => f[0]) });
+      }
+    }
+  }
+
+  isLexiconTerm(lang, text) {
+    if (!text.includes(" ")) { return false; }
+    for (const [name, table] of Object.entries(this.core.lexicon)) {
+      const [source, target] = name.split(">");
+      if (source === lang && own(table.keys, text)) { return true; }
+      if (target === lang && Object.values(table.keys).some((e) => [...e[0], ...e[1]].some((x) => x.toLowerCase() === text))) { return true; }
     }
     return false;
   }
-}
 
-function narrow(fromQuery, allowed, name) {
-  for (const value of fromQuery) {
-    if (!allowed.includes(value)) {
-      throw new SearchError(`unknown ${name} '${value}'; use one of ${allowed.join(", ")}`);
-    }
-  }
-  return allowed.filter((v) => !fromQuery.length || fromQuery.includes(v));
-}
-
-function matchedTerms(slots, langs, c) {
-  const found = {};
-  for (const lang of langs) { found[lang] = new Set(); }
-  for (const s of slots) {
-    for (const lang of langs) {
-      for (const [t, f] of s.words[lang] || []) { if (f >= c.CONCEPT_CREDIT) { found[lang].add(t); } }
-      for (const terms of s.phrases[lang] || []) { for (const t of terms) { found[lang].add(t); } }
-      for (const [terms, f] of s.via[lang] || []) {
-        if (f >= c.CONCEPT_CREDIT) { for (const t of terms) { found[lang].add(t); } }
+  async addTranslation(slot, entry, lang) {
+    let added = false;
+    for (const target of [...entry[0], ...entry[1]]) {
+      const words = queryTokens(target).map(([, w]) => w);
+      const key = words.join(" ");
+      let alt = null;
+      if (words.length > 1) { alt = { lang, forms: [key], factor: this.c.TRANSLATED, via: true }; }
+      else {
+        const forms = await this.forms(lang, key);
+        const stem = forms.length ? null : isAlpha(key) ? await this.stemPrefix(lang, key) : null;
+        if (forms.length) { alt = { lang, forms: [forms[0]], factor: this.c.TRANSLATED, via: true }; }
+        else if (stem) { alt = { lang, forms: [stem], factor: this.c.TRANSLATED * this.c.STEM_FACTOR, via: true }; }
+      }
+      if (alt && slot.alts.every((a) => a.lang !== lang || a.forms.join("\u0000") !== alt.forms.join("\u0000"))) {
+        slot.alts.push(alt);
+        added = true;
       }
     }
+    return added;
   }
-  return found;
+
+  /* A missing word's correction: one edit, else two, the most frequent word as written (Whoosh's corrector). */
+  async correct(slot, langs) {
+    for (const word of slot.missing) {
+      let best = null;
+      for (const maxdist of [1, 2]) {
+        for (const lang of langs) {
+          if (size(word) < 3 * maxdist) { continue; }
+          let mine = null;
+          for (let k = 0; k < this.c.VOCAB; k++) {
+            for (const [w, v] of Object.entries((await this.file(`vocab-${k}.json`))[lang] || {})) {
+              if (w !== word && distance(word, w, maxdist) <= maxdist && (!mine || v[0] > mine[2] || (v[0] === mine[2] && w > mine[1]))) {
+                mine = [lang, w, v[0]];
+              }
+            }
+          }
+          if (mine && (!best || mine[2] > best[2] || (mine[2] === best[2] && mine[1].length < best[1].length))) { best = mine; }
+        }
+        if (best) { break; }
+      }
+      if (!best) { continue; }
+      slot.fixed = best[1];
+      for (const lang of langs) {
+        for (const f of (await this.forms(lang, best[1])).slice(0, 1)) { slot.alts.push({ lang, forms: [f], factor: this.c.FUZZY_FACTOR, via: false }); }
+      }
+    }
+    slot.missing = [];
+  }
+
+  /* --- scoring (Whoosh's, as kb.search.index.slot_query asks it) and kb's re-rank ------------------------ */
+
+  /* (field, term) -> [via, docs set, scores map] of everything a slot matches (kb.search.index.slot_terms). */
+  async slotTerms(slot) {
+    const terms = new Map();
+    const add = async (field, term, via) => {
+      const key = field + "\u0000" + term;
+      if (terms.has(key)) { terms.get(key).via = terms.get(key).via && via; return; }
+      const p = (await this.postings(term))[field] || [[], [], 0];
+      terms.set(key, { field, term, via, df: p[2], docs: new Map(p[0].map((d, i) => [d, p[1][i]])) });
+    };
+    for (const alt of slot.alts) {
+      for (const form of alt.forms) { for (const name of Object.keys(this.c.FIELDS)) { await add(`${name}_${alt.lang}`, form, alt.via); } }
+    }
+    for (const [lang, word] of slot.exact) { await add(`words_${lang}`, word, false); }
+    for (const prefix of slot.names) {
+      const part = await this.file(`names-${fnv1a(prefix.slice(0, this.c.NAME_MIN)) % this.c.NAMES}.json`);
+      for (const w of await this.nameTerms(prefix, slot.stop)) {
+        terms.set("name\u0000" + w, { field: "name", term: w, via: false, df: part[w][1], docs: new Map(part[w][0].map((d) => [d, 1])) });
+      }
+    }
+    return terms;
+  }
+
+  weight(terms) {
+    const n = this.core.n;
+    const idf = (df) => Math.log(n / (df + 1)) + 1;
+    let best = 0;
+    let names = 0;
+    for (const t of terms.values()) {
+      if (t.field === "name") { names += t.df; }
+      else if (!t.field.startsWith("words_") && t.df) { best = Math.max(best, idf(t.df)); }
+    }
+    return names ? Math.max(best, idf(Math.min(n, names))) : best;
+  }
+
+  /* A slot's score of a document, as Whoosh sums it (kb.search.index.slot_query): each alternative in each field
+     of its language (a phrase: its words, where it is whole), the words as typed, the card-name words. */
+  async slotScore(slot, terms, d) {
+    let total = 0;
+    let hit = false;
+    for (const alt of slot.alts) {
+      for (const [name, boost] of Object.entries(this.c.FIELDS)) {
+        const values = alt.forms.map((form) => (terms.get(`${name}_${alt.lang}\u0000${form}`) || { docs: new Map() }).docs.get(d));
+        if (values.every((v) => v !== undefined) && (!alt.phrase || await this.hasPhrase(d, alt.lang, alt.phrase, name))) {
+          total += values.reduce((sum, v) => sum + boost * alt.factor * v, 0);
+          hit = true;
+        }
+      }
+    }
+    for (const [lang, word] of slot.exact) {
+      const v = terms.get(`words_${lang}\u0000${word}`).docs.get(d);
+      if (v !== undefined) { total += this.c.EXACT * v; hit = true; }
+    }
+    if ([...terms.values()].some((t) => t.field === "name" && t.docs.has(d))) { total += this.c.NAME; hit = true; }
+    return hit ? total : null;
+  }
+
+  async rankData(d) { return (await this.file(`rank-${Math.floor(d / this.c.RANK)}.json`))[d % this.c.RANK]; }
+
+  async doc(d) { return (await this.file(`docs-${Math.floor(d / this.c.DOCS)}.json`))[d % this.c.DOCS]; }
+
+  async search(text, limit = 10) {
+    const parsed = parseQuery(text, this.core.pattern);
+    if (parsed.editions.length) { throw new SearchError("edition: searches another edition; use kb search --edition"); }
+    for (const l of parsed.langs) { if (!this.langs.includes(l)) { throw new SearchError(`unknown lang '${l}'; use one of ${this.langs.join(", ")}`); } }
+    const langs = parsed.langs.length ? this.langs.filter((l) => parsed.langs.includes(l)) : this.langs;
+    const kinds = parsed.kinds.length ? KINDS.filter((k) => parsed.kinds.includes(k)) : KINDS;
+    const allowed = (d) => kinds.includes(this.core.kinds[d]) && this.core.langsOf[d].some((l) => langs.includes(l));
+    if (parsed.number && kinds.includes("rule")) {
+      const found = this.core.numbers.map((n, d) => [n, d]).filter(([n, d]) => n && allowed(d) && descends(n, parsed.number));
+      const aside = new Set(this.core.aside);
+      found.sort((a, b) => aside.has(a[1]) - aside.has(b[1]) || compare(sortKey(a[0]), sortKey(b[0])) || a[1] - b[1]);
+      if (found.length) { return { results: await Promise.all(found.slice(0, limit).map(([, d]) => this.result(d, 0, [], [], langs))), corrected: null }; }
+    }
+    let made = await this.slots(parsed, langs);
+    let fixed = false;
+    for (const s of made) { if (s.missing.length) { await this.correct(s, langs); fixed = fixed || s.fixed !== null; } }
+    const corrected = fixed ? correctedQuery(parsed, made) : null;
+    made = made.filter((s) => s.alts.length || s.names.length);
+    if (!made.length) { return { results: [], corrected }; }
+    const terms = [];
+    for (const s of made) { terms.push(await this.slotTerms(s)); }
+    const weights = terms.map((t) => this.weight(t));
+    const masked = await this.excluded(parsed.excluded, langs);
+    const scores = new Map();
+    terms.forEach((slotTerms) => { for (const t of slotTerms.values()) { for (const d of t.docs.keys()) { scores.set(d, 0); } } });
+    for (const d of scores.keys()) {
+      if (!allowed(d) || masked.has(d)) { scores.delete(d); continue; }
+      let sum = null;
+      for (let k = 0; k < made.length; k++) {
+        const v = await this.slotScore(made[k], terms[k], d);
+        if (v !== null) { sum = (sum || 0) + v; }
+      }
+      if (sum === null) { scores.delete(d); } else { scores.set(d, sum); }
+    }
+    const hits = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.c.TOP);
+    const total = weights.reduce((a, b) => a + b, 0) || 1;
+    const namesOnly = made.every((s) => s.stop);
+    let base = [];
+    for (const [d, score] of hits) {
+      const found = terms.map((t) => [...t.values()].filter((x) => x.docs.has(d)));
+      const share = weights.reduce((sum, w, k) => sum + (found[k].length ? w : 0), 0) / total;
+      if (namesOnly && share < 1) { continue; }
+      const typed = found.map((f) => new Set(f.filter((x) => !x.via && x.field !== "name").map((x) => x.term)));
+      const via = found.some((f) => f.length) && !found.some((f) => f.some((x) => !x.via));
+      base.push({ d, found, typed, via, score: score * share ** this.c.COVERAGE_POWER * this.c.BOOSTS[this.core.kinds[d]] });
+    }
+    base.sort((a, b) => b.score - a.score || a.d - b.d);
+    base = base.slice(0, this.c.RERANK);
+    for (const h of base) {
+      [h.heads, h.cites] = await this.rankData(h.d);
+      h.key = (await this.doc(h.d))[0];
+      h.score *= this.headFactor(h, weights, total);
+    }
+    const top = Math.max(0, ...base.map((h) => h.score));
+    if (top > 0) {
+      const citing = new Map();
+      for (const h of base) { for (const c of h.cites) { citing.set(c, (citing.get(c) || 0) + h.score / top); } }
+      for (const h of base) { if (!h.via) { h.score *= 1 + this.c.CITED_BONUS * Math.min(1, citing.get(h.key) || 0); } }
+    }
+    base.sort((a, b) => b.score - a.score || a.d - b.d);
+    const results = await Promise.all(base.slice(0, limit).map((h) => this.result(h.d, h.score, made, terms, langs, h)));
+    return { results, corrected };
+  }
+
+  headFactor(h, weights, total) {
+    for (const head of h.heads) {
+      const set = new Set(head);
+      const byHead = weights.filter((w, k) => [...h.typed[k]].some((t) => set.has(t)));
+      if (set.size && byHead.length >= set.size && byHead.reduce((a, b) => a + b, 0) >= this.c.HEAD_SHARE * total) { return 1 + this.c.HEAD_BONUS; }
+    }
+    return 1;
+  }
+
+  async excluded(items, langs) {
+    const docs = new Set();
+    for (const item of items) {
+      const words = queryTokens(item.text).map(([, w]) => w);
+      for (const lang of langs) {
+        const forms = [];
+        for (const w of words) { forms.push(this.stops[lang].has(w) ? [STOP + w] : await this.forms(lang, w)); }
+        for (const name of Object.keys(this.c.FIELDS)) {
+          const field = `${name}_${lang}`;
+          if (item.phrase && words.length > 1) {
+            if (!forms.every((f) => f.length)) { continue; }
+            const lists = [];
+            for (const f of forms) { if (!f[0].startsWith(STOP)) { lists.push(new Set(((await this.postings(f[0]))[field] || [[]])[0])); } }
+            for (const d of lists[0] || []) { if (lists.every((l) => l.has(d)) && await this.hasPhrase(d, lang, forms.map((f) => f[0]), name)) { docs.add(d); } }
+          } else {
+            for (const f of forms.flat()) { for (const d of ((await this.postings(f))[field] || [[]])[0]) { docs.add(d); } }
+          }
+        }
+      }
+    }
+    return docs;
+  }
+
+  /* Whether a document's title or body holds index forms in a row (stop words aside), as Whoosh's Phrase finds. */
+  async hasPhrase(d, lang, forms, field) {
+    const [, , titles, , texts, , ctx] = await this.doc(d);
+    for (const text of field === "title" ? [titles[lang] || ""] : [texts[lang] || "", ctx[lang] || ""]) {
+      const seq = [];
+      for (const [kind, w] of queryTokens(text)) { seq.push(isStop(w, kind, this.stops[lang]) ? [STOP + w] : await this.forms(lang, w)); }
+      for (let i = 0; i + forms.length <= seq.length; i++) { if (forms.every((f, j) => seq[i + j].includes(f))) { return true; } }
+    }
+    return false;
+  }
+
+  /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
+     through when it matches no word as typed (kb.search.index.SearchIndex._result). */
+  async result(d, score, made, terms, langs, hit = null) {
+    const [key, url, titles, names, texts, editions] = await this.doc(d);
+    const kind = this.core.kinds[d];
+    const docLangs = this.core.langsOf[d];
+    const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name" && !t.field.startsWith("words_"));
+    const matched = langs.filter((l) => every.some((t) => t.field.endsWith("_" + l) && t.docs.has(d)));
+    const order = [...new Set([...matched, ...langs.filter((l) => docLangs.includes(l)), ...docLangs])];
+    const snippets = {};
+    for (const lang of docLangs) {
+      const forms = new Set(every.filter((t) => t.field.endsWith("_" + lang)).map((t) => t.term));
+      snippets[lang] = await this.snippet(texts[lang] || titles[lang] || "", matched.includes(lang) ? forms : new Set(), lang);
+    }
+    const shown = kind === "card" ? names || {} : {};
+    let title = "";
+    for (const map of [shown, titles]) { for (const l of order) { if (!title && map && map[l]) { title = map[l]; } } }
+    if (!title && names) { for (const l of order) { if (!title && names[l]) { title = names[l]; } } }
+    const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
+    const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
+    const translated = via ? made.flatMap((s) => s.translated) : [];
+    return { kind, id: key, number: this.core.numbers[d], title, url, langs: order, snippets, score, editions, translated };
+  }
+
+  /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */
+  async snippet(text, forms, lang) {
+    const flat = text.replace(/\n/g, " ");
+    const marks = [];
+    if (forms.size) {
+      for (const m of flat.matchAll(TOKEN)) {
+        const [[kind, w]] = queryTokens(m[0]).length ? queryTokens(m[0]) : [["word", ""]];
+        if (isStop(w, kind, this.stops[lang])) { continue; }
+        if ((await this.forms(lang, w)).some((f) => forms.has(f))) { marks.push([m.index, m.index + m[0].length]); }
+      }
+    }
+    const start = marks.length ? Math.max(0, flat.lastIndexOf(" ", Math.max(0, marks[0][0] - this.c.LEAD)) + 1) : 0;
+    const end = Math.min(flat.length, start + this.c.SNIPPET);
+    const parts = start ? [{ text: "…", mark: false }] : [];
+    let pos = start;
+    for (const [a, b] of marks) {
+      if (a < pos || b > end) { continue; }
+      parts.push({ text: flat.slice(pos, a), mark: false }, { text: flat.slice(a, b), mark: true });
+      pos = b;
+    }
+    parts.push({ text: flat.slice(pos, end) + (end < flat.length ? "…" : ""), mark: false });
+    return parts;
+  }
+}
+
+function newSlot(text, stop) {
+  return { text, stop, alts: [], exact: [], names: [], missing: [], fixed: null, translated: [] };
+}
+
+function compare(a, b) {
+  for (let i = 0; i < a.length; i++) { if (a[i] !== b[i]) { return a[i] - b[i]; } }
+  return 0;
+}
+
+function correctedQuery(parsed, made) {
+  const fixes = new Map(made.filter((s) => s.fixed).map((s) => [s.text, s.fixed]));
+  return parsed.groups.flat().flatMap((i) => queryTokens(i.text).map(([, w]) => fixes.get(w) || w)).join(" ");
 }
