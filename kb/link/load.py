@@ -16,10 +16,9 @@ from kb.link.lexicons import combine
 from kb.link.parsing import Parsed, parse_content
 from kb.link.rules import link_rules
 from kb.link.translations import pair_translations
-from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition, edition_rules
-from kb.sources import content_hash, display_path, ignored_entries
+from kb.sources import content_hash, ignored_entries
 from kb.sources.hashing import sha256
 
 
@@ -85,9 +84,7 @@ def load_fresh(content: Path) -> KnowledgeBase:
 
     The files are parsed, and the lexicon mined, in two processes when it pays (`kb.link.parsing`).
     """
-    parsed = Parsed()
-    for path, why in ignored_entries(content):
-        parsed.diags.append(Diagnostic("note", display_path(path, content), 0, why))
+    parsed = Parsed(diags=ignored_entries(content))
     pieces, lexicon = parse_content(content)
     digest = sha256()
     for hashed, piece in pieces:
