@@ -29,6 +29,9 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     The site records the hash of the content, the kb version and the hash of the templates it was
     built from; when any differs, the content is loaded and the site rebuilt (not when the content has errors,
     unless --force). Stop with Ctrl+C.
+
+    Only the site's pages are served: never a dot-file or dot-folder (`.git`, `.kb`), never a folder's listing.
+    A connection silent for 10 seconds is closed; at most 64 requests are answered at once, the others wait.
     """
     from kb.site.output import site_is_current
     from kb.site.serve import make_server, url_of
@@ -41,7 +44,7 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     if not current:
         build_or_exit(content, out, force=force)
     try:
-        server = make_server(out, host, port)
+        server = make_server(out, host, port, report=lambda message: echo(f"kb serve: {message}", err=True))
     except OSError as err:
         echo(f"kb: cannot listen on {host}:{port}: {err.strerror or err}; try --port 0", err=True, newlines=False)
         sys.exit(1)

@@ -1,9 +1,17 @@
-"""Serve a built site over HTTP, on 127.0.0.1 unless told otherwise, never outside the site folder."""
+"""Serve a built site over HTTP, on 127.0.0.1 unless told otherwise, never outside the site folder.
+
+A careful static server: no dot-file or dot-folder (`.git`, `.kb`) at any depth, no folder listing, no special
+file opened (a FIFO would hold a worker), a read timeout for idle and half-sent requests, silence when a client
+resets its connection, and a bounded number of workers (the other connections wait in the listen backlog).
+"""
 
 from __future__ import annotations
 
 import functools
 import os
+import sys
+import threading
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -11,10 +19,15 @@ from pathlib import Path
 DEFAULT_HOST = "127.0.0.1"
 NOT_FOUND = "404.html"
 """The page the site shows for an address it does not have (written by `kb build`)."""
+WORKERS = 64
+"""Requests answered at once; more than a browser opens, so that a few idle sockets do not stall a page."""
+TIMEOUT = 10.0
+"""Seconds a connection may stay silent (idle, or a request half sent) before it is closed."""
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
-    """Static files from the site folder: `..` is dropped and a symlink leading out of the folder is a 404."""
+    """Static files from the site folder: `..` is dropped, and a dot-name, a symlink leading out of the folder, a
+    folder without `index.html` and a special file are a 404."""
 
     extensions_map = {
         **SimpleHTTPRequestHandler.extensions_map,
@@ -23,22 +36,29 @@ class QuietHandler(SimpleHTTPRequestHandler):
         ".wasm": "application/wasm",
     }
 
+    def setup(self) -> None:
+        """Give the connection the server's read timeout (the socket's own timeout, for every read and write)."""
+        self.timeout = getattr(self.server, "request_timeout", TIMEOUT)
+        super().setup()
+
     def send_head(self):
-        """Refuse (404) any path whose real location, symlinks resolved, is outside the site folder; 400 a bad one."""
+        """Refuse (404) what the site does not publish; 400 a path no file can have; else what the parent sends."""
         try:
             path = self.translate_path(self.path)
             if "\0" in path:
                 raise ValueError("NUL in the path")
-            if os.path.isdir(path) and os.path.exists(os.path.join(path, "index.html")):
-                path = os.path.join(path, "index.html")  # what the parent class would send
-            outside = not inside(path, self.directory)
+            published = servable(path, self.directory)
         except (ValueError, OSError):  # a path no file can have: a NUL byte, a name too long for the system
             self.send_error(HTTPStatus.BAD_REQUEST, None, "The path cannot name a file.")
             return None
-        if outside:
+        if not published:
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
             return None
         return super().send_head()
+
+    def list_directory(self, path):
+        """Never list a folder (`servable` already refuses one without `index.html`)."""
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """A missing page gets the site's own `404.html` (it chooses its language), when the site has one."""
@@ -59,6 +79,18 @@ class QuietHandler(SimpleHTTPRequestHandler):
         """Keep the terminal quiet: only the CLI prints."""
 
 
+def servable(path: str, folder: str) -> bool:
+    """Whether the site publishes `path`: a regular file (or a folder's `index.html`) inside `folder`, with no
+    dot-name on the way, before or after its symlinks are resolved (`folder` already resolved)."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "index.html")  # what the parent class sends for a folder
+    real = os.path.realpath(path)
+    if not inside(real, folder) or not os.path.isfile(real):  # isfile: a FIFO or a device is never opened
+        return False
+    names = (*os.path.relpath(path, folder).split(os.sep), *os.path.relpath(real, folder).split(os.sep))
+    return not any(name.startswith(".") for name in names)
+
+
 def inside(path: str, folder: str) -> bool:
     """Whether `path`, every symlink resolved, is `folder` or lies under it (`folder` already resolved)."""
     real = os.path.realpath(path)
@@ -66,16 +98,66 @@ def inside(path: str, folder: str) -> bool:
 
 
 class SiteServer(ThreadingHTTPServer):
-    """One thread per request, with a listen backlog sized for a page's burst of requests (5 by default)."""
+    """One thread per request, at most `workers` at once; past that, connections wait in the listen backlog.
+
+    A request that does not arrive within `request_timeout` seconds is dropped. A client that resets its
+    connection or stops reading is no error of the server's: nothing is said; any other failure is one line
+    given to `report` (the CLI prints it).
+    """
 
     request_queue_size = 128
     daemon_threads = True
+    block_on_close = False  # Ctrl+C stops at once: a worker left waiting on an idle socket is a daemon
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        handler: Callable,
+        workers: int = WORKERS,
+        timeout: float = TIMEOUT,
+        report: Callable[[str], None] | None = None,
+    ) -> None:
+        self.request_timeout = timeout
+        self.report = report or (lambda message: None)
+        self._slots = threading.BoundedSemaphore(workers)
+        super().__init__(address, handler)
+
+    def process_request(self, request, client_address) -> None:
+        """Wait for a free worker (the accept loop pauses, the kernel queues new connections), then start it."""
+        self._slots.acquire()
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        """Answer one connection in a worker, then free its slot."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request, client_address) -> None:
+        """Say nothing of a client that went away or fell silent; one line for anything else."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            return
+        self.report(f"error answering {client_address[0]}: {type(error).__name__}: {error}")
 
 
-def make_server(site: Path, host: str = DEFAULT_HOST, port: int = 8000) -> ThreadingHTTPServer:
-    """An HTTP server for the site folder (port 0 picks a free port)."""
+def make_server(
+    site: Path,
+    host: str = DEFAULT_HOST,
+    port: int = 8000,
+    workers: int = WORKERS,
+    timeout: float = TIMEOUT,
+    report: Callable[[str], None] | None = None,
+) -> ThreadingHTTPServer:
+    """An HTTP server for the site folder (port 0 picks a free port); `report` receives its failures, one line
+    each."""
     handler = functools.partial(QuietHandler, directory=str(Path(site).resolve()))
-    return SiteServer((host, port), handler)
+    return SiteServer((host, port), handler, workers, timeout, report)
 
 
 def url_of(server: ThreadingHTTPServer) -> str:
