@@ -105,7 +105,7 @@ class SiteServer(ThreadingHTTPServer):
     given to `report` (the CLI prints it).
     """
 
-    request_queue_size = 128
+    request_queue_size = 1024  # past the backlog a connection is dropped, and its client retries after 1 s, then 3 s
     daemon_threads = True
     block_on_close = False  # Ctrl+C stops at once: a worker left waiting on an idle socket is a daemon
 
