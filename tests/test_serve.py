@@ -124,6 +124,22 @@ def test_idle_and_half_sent_requests_time_out(tmp_path):
         half.close()
 
 
+def test_a_request_trickled_byte_by_byte_times_out_too(tmp_path):
+    site = site_with_secrets(tmp_path)
+    with serving(site, timeout=0.6) as (port, _):
+        sock = socket.create_connection(("127.0.0.1", port))
+        start = time.monotonic()
+        try:
+            for byte in b"GET /index.html HTTP/1.0\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100:
+                sock.sendall(bytes([byte]))
+                time.sleep(0.1)
+        except OSError:
+            pass  # closed by the server, as it should
+        assert time.monotonic() - start < 3
+        assert closed_within(sock, 2)
+        sock.close()
+
+
 def reset(sock: socket.socket) -> None:
     """Close with a TCP reset (linger 0), as a client that gives up does."""
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))

@@ -8,9 +8,12 @@ resets its connection, and a bounded number of workers (the other connections wa
 from __future__ import annotations
 
 import functools
+import io
 import os
+import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -22,7 +25,7 @@ NOT_FOUND = "404.html"
 WORKERS = 64
 """Requests answered at once; more than a browser opens, so that a few idle sockets do not stall a page."""
 TIMEOUT = 10.0
-"""Seconds a connection may stay silent (idle, or a request half sent) before it is closed."""
+"""Seconds for a request to arrive whole (else its connection is closed), and for each write of the reply."""
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
@@ -37,9 +40,16 @@ class QuietHandler(SimpleHTTPRequestHandler):
     }
 
     def setup(self) -> None:
-        """Give the connection the server's read timeout (the socket's own timeout, for every read and write)."""
+        """Give the connection the server's timeout: the whole request must arrive within it, each write too."""
         self.timeout = getattr(self.server, "request_timeout", TIMEOUT)
         super().setup()
+        self.rfile = io.BufferedReader(_Deadline(self.connection, self.timeout))
+
+    def parse_request(self) -> bool:
+        """Read the headers (before the deadline), then give the reply's writes the full timeout again."""
+        parsed = super().parse_request()
+        self.connection.settimeout(self.timeout)
+        return parsed
 
     def send_head(self):
         """Refuse (404) what the site does not publish; 400 a path no file can have; else what the parent sends."""
@@ -77,6 +87,26 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         """Keep the terminal quiet: only the CLI prints."""
+
+
+class _Deadline(io.RawIOBase):
+    """A socket's reading end that gives up at a deadline, however slowly the bytes trickle in (a timeout per read
+    alone lets a client hold a worker forever with a byte every few seconds)."""
+
+    def __init__(self, sock: socket.socket, seconds: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._deadline = time.monotonic() + seconds
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
 
 
 def servable(path: str, folder: str) -> bool:
