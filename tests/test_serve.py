@@ -188,3 +188,24 @@ def test_head_requests_follow_the_same_rules(tmp_path, path):
         with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
             sock.sendall(b"HEAD /.git/config HTTP/1.0\r\n\r\n")
             assert sock.recv(65536).startswith(b"HTTP/1.0 404")
+
+
+def test_kb_serve_that_cannot_listen_says_why_before_building(tmp_path):
+    from click.testing import CliRunner
+
+    from kb.cli import main
+
+    from .conftest import CONTENT
+
+    out = tmp_path / "site"
+    args = ["serve", "--content", str(CONTENT), "--out", str(out), "--host", "example.invalid", "--port", "0"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "kb: cannot listen on example.invalid:0" in result.output and "--host" in result.output
+    assert "Built" not in result.output and not out.exists()  # nothing built for a server that cannot start
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        busy = CliRunner().invoke(main, ["serve", "--content", str(CONTENT), "--out", str(out), "--port", port])
+    assert busy.exit_code == 1 and "try another --port (0: any free port)" in busy.output and not out.exists()
