@@ -43,6 +43,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
         """Give the connection the server's timeout: the whole request must arrive within it, each write too."""
         self.timeout = getattr(self.server, "request_timeout", TIMEOUT)
         super().setup()
+        self.rfile.close()  # the parent's reader, replaced by one that keeps the deadline
         self.rfile = io.BufferedReader(_Deadline(self.connection, self.timeout))
 
     def parse_request(self) -> bool:
