@@ -11,7 +11,7 @@ from kb.cli import main
 from kb.parse.cr.rules import parse_rules
 from kb.sources import read_source
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, write
 
 ZH = FIXTURES / "cr-zh-sample.txt"
 """A small rules file in Chinese (no spaces between words): contents, example, references, glossary, credits."""
@@ -44,13 +44,29 @@ def test_a_language_without_marker_words_is_warned_about_not_misread():
     result = parse_as("ja")
     messages = [d.format() for d in result.diagnostics]
     assert messages[0] == (
-        "ja/cr.txt:0: warning: no CR marker words for language 'ja': "
-        "contents, glossary, examples and references are not recognised"
+        "ja/cr.txt:0: warning: no CR marker words for language 'ja': examples, the effective date and references "
+        "are not recognised; contents, glossary and credits were told from the contents listing"
     )
     assert not any("duplicate rule" in m for m in messages), messages
     assert not [d for d in result.diagnostics if d.severity == "error"], messages
-    assert [r.number for r in result.rules] == NUMBERS  # the contents listing is not read as rules
+    rules = {r.number: r for r in result.rules}
+    assert list(rules) == NUMBERS  # the contents listing is not read as rules
+    assert rules["200.1"].text == "牌张的部件包括名称、法术力费用与插图。参见规则101.1和101.2。"  # nothing after it
+    assert [g.term for g in result.glossary] == ["主动玩家", "弃牌堆"]
+    assert result.document.credits == "规则管理员：某人"
     assert result.document.effective_date is None
+
+
+def test_without_marker_words_or_contents_listing_the_warning_says_what_is_missed(tmp_path):
+    text = ZH.read_text(encoding="utf-8")
+    start, end = text.index("目录"), text.index("1. 游戏概念", text.index("制作群"))
+    source, _ = read_source(write(tmp_path / "cr.txt", text[:start] + text[end:]), "ja", "ja/cr.txt")
+    result = parse_rules(source, "ja/cr")
+    assert result.diagnostics[0].message == (
+        "no CR marker words for language 'ja': contents, glossary, examples and references are not recognised"
+    )
+    assert [r.number for r in result.rules] == NUMBERS
+    assert not [d for d in result.diagnostics if d.severity == "error"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "ja"])

@@ -105,8 +105,14 @@ def markers_for(lang: str) -> Markers | None:
     return MARKERS.get(lang)
 
 
-def unmarked_warning(lang: str) -> str:
-    """What a warning says of a rules file in a language without marker words."""
+def unmarked_warning(lang: str, listing: bool) -> str:
+    """What a warning says of a rules file in a language without marker words (`listing`: whose contents listing,
+    and the glossary and credits it names, were told by their shape)."""
+    if listing:
+        return (
+            f"no CR marker words for language '{lang}': examples, the effective date and references are not "
+            "recognised; contents, glossary and credits were told from the contents listing"
+        )
     return f"no CR marker words for language '{lang}': contents, glossary, examples and references are not recognised"
 
 

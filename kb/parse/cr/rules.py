@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
 from kb.model.numbers import LETTERS, is_number, kind_of, parent_of, sort_key
 from kb.parse.cr.lines import DAMAGES, RULE_KINDS, Line, classify_all, next_number, text
+from kb.parse.cr.unmarked import contents_listing, mark_parts
 from kb.parse.dates import iso_date
 from kb.parse.markers import NEVER, effective_sentence, markers_for, obsolete_mark, unmarked_warning, words
 from kb.parse.refs import reference_targets
@@ -404,8 +405,10 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     st = _State(source.path, source.lang)
     st.contents_ahead = any(line.kind == "heading" and line.text == "contents" for line in lines)
     if markers_for(source.lang) is None:
-        st.warn(0, unmarked_warning(source.lang))
-        st.contents_at = unmarked_contents(lines)
+        st.contents_at, end = contents_listing(lines)
+        if st.contents_at >= 0:
+            lines = mark_parts(lines, st.contents_at, end)
+        st.warn(0, unmarked_warning(source.lang, st.contents_at >= 0))
     layout = "official" if st.contents_at >= 0 else detect_layout(lines)
     _walk(st, lines, layout)
     doc = Document(
@@ -425,21 +428,6 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     if not rules:
         st.warn(0, "no rule found: a comprehensive-rules file needs lines such as '120.1. text'", "error")
     return RulesResult(doc, tuple(rules), tuple(glossary), tuple(st.diags))
-
-
-def unmarked_contents(lines: list[Line]) -> int:
-    """Where a contents listing starts in a file whose headings kb cannot read (-1: none): the first rule line is a
-    section heading, and the same heading comes again before any numbered rule (the listing repeats the headings)."""
-    first = next((i for i, line in enumerate(lines) if line.kind in RULE_KINDS), -1)
-    if first < 0 or lines[first].kind != "section":
-        return -1
-    heading = (lines[first].number, lines[first].text)
-    for line in lines[first + 1 :]:
-        if line.kind in ("numbered", "subrule"):
-            return -1
-        if line.kind == "section" and (line.number, line.text) == heading:
-            return first
-    return -1
 
 
 def looks_like_rules(lines: tuple[str, ...]) -> bool:
