@@ -11,7 +11,7 @@ from kb.cli import main
 from kb.parse.cr.rules import parse_rules
 from kb.sources import read_source
 
-from .conftest import FIXTURES, write
+from .conftest import CR2026, FIXTURES, write
 
 ZH = FIXTURES / "cr-zh-sample.txt"
 """A small rules file in Chinese (no spaces between words): contents, example, references, glossary, credits."""
@@ -80,3 +80,16 @@ def test_kb_check_on_a_rules_file_without_spaces(tmp_path, lang):
     assert "duplicate rule" not in result.output
     assert result.exit_code == 0, result.output
     assert (f"no CR marker words for language '{lang}'" in result.output) == (lang == "ja")
+
+
+@pytest.mark.parametrize("path", [CR2026, FIXTURES / "history" / "cr-en-2009-07-11.txt"])
+def test_an_official_file_read_without_its_marker_words_keeps_its_structure(path):
+    """The English editions read as if kb had no words for English: the contents listing (whose first heading the
+    2009 body words differently), the glossary and the credits are still told apart from the rules."""
+    english = parse_rules(read_source(path, "en", path.name)[0], "en/cr")
+    unmarked = parse_rules(read_source(path, "de", path.name)[0], "de/cr")
+    assert unmarked.diagnostics[0].message.startswith("no CR marker words for language 'de'")
+    assert not [d for d in unmarked.diagnostics if d.severity == "error"]
+    assert [r.number for r in unmarked.rules] == [r.number for r in english.rules]
+    assert len(unmarked.glossary) == len(english.glossary)
+    assert unmarked.document.credits == english.document.credits
