@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 
@@ -29,26 +30,37 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     The site records the hash of the content, the kb version and the hash of the templates it was
     built from; when any differs, the content is loaded and the site rebuilt (not when the content has errors,
     unless --force). Stop with Ctrl+C.
+
+    Only the site's pages are served: never a dot-file or dot-folder (`.git`, `.kb`), never a folder's listing.
+    A connection silent for 10 seconds is closed; at most 64 requests are answered at once, the others wait.
     """
     from kb.site.output import site_is_current
     from kb.site.serve import make_server, url_of
     from kb.sources import ContentError, content_hash
 
-    try:
-        current = site_is_current(out, content_hash(content or default_content()))
-    except ContentError:
-        current = False  # loading says what is wrong with the folder
-    if not current:
-        build_or_exit(content, out, force=force)
-    try:
-        server = make_server(out, host, port)
+    try:  # listen first: a server that cannot start needs no build
+        server = make_server(out, host, port, report=lambda message: echo(f"kb serve: {message}", err=True))
     except OSError as err:
-        echo(f"kb: cannot listen on {host}:{port}: {err.strerror or err}; try --port 0", err=True, newlines=False)
+        why = f"{err.strerror or err}; {_listen_hint(err)}"
+        echo(f"kb: cannot listen on {host}:{port}: {why}", err=True, newlines=False)
         sys.exit(1)
-    echo(f"Serving {out} at {url_of(server)} (Ctrl+C to stop)", newlines=False)
     try:
+        try:
+            current = site_is_current(out, content_hash(content or default_content()))
+        except ContentError:
+            current = False  # loading says what is wrong with the folder
+        if not current:
+            build_or_exit(content, out, force=force)
+        echo(f"Serving {out} at {url_of(server)} (Ctrl+C to stop)", newlines=False)
         server.serve_forever()
     except KeyboardInterrupt:
         click.echo("Stopped.")
     finally:
         server.server_close()
+
+
+def _listen_hint(err: OSError) -> str:
+    """What to change when the server cannot listen: the port when it is taken or refused, else the host."""
+    if err.errno in (errno.EADDRINUSE, errno.EACCES):
+        return "try another --port (0: any free port)"
+    return "check --host (127.0.0.1 serves this machine only)"

@@ -13,7 +13,6 @@ from kb.link.lexicon import Lexicon, mine_lexicon
 from kb.link.lexicons import combine, is_lexicon_file, read_lexicon
 from kb.link.rules import link_rules
 from kb.link.translations import pair_translations
-from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition, edition_rules
 from kb.parse.cards.stream import file_sha256
@@ -42,9 +41,7 @@ def load(content: Path, use_cache: bool = True, notices: list[str] | None = None
 
 def load_fresh(content: Path) -> KnowledgeBase:
     """Parse and link everything under `content/<lang>/`; problems become diagnostics."""
-    parsed = Parsed()
-    for path, why in ignored_entries(content):
-        parsed.diags.append(Diagnostic("note", display_path(path, content), 0, why))
+    parsed = Parsed(diags=ignored_entries(content))
     digest = sha256()
     lexicons: list[Lexicon] = []
     ids: dict[str, str] = {}

@@ -1,4 +1,5 @@
-"""Dates written in French or English (`September 26, 2015`, `26 septembre 2015`, `1er mai`, `22-23 avril 2006`)."""
+"""Dates written in French, English or Chinese (`September 26, 2015`, `26 septembre 2015`, `1er mai`,
+`22-23 avril 2006`, `2026年1月16日`)."""
 
 from __future__ import annotations
 
@@ -18,26 +19,27 @@ MONTHS = {
 MONTH = "(" + "|".join(MONTHS) + ")"
 DATE_FR = re.compile(r"\b(\d{1,2})(?:er)?(?:\s*(?:-|au|et)\s*(\d{1,2}))?\s+" + MONTH + r"\s+(\d{4})")
 DATE_EN = re.compile(MONTH + r"\s+(\d{1,2})(?:\s*-\s*(\d{1,2}))?,?\s+(\d{4})")
-EFFECTIVE = re.compile(
-    r"\b(?:effective|current) as of\b|\ben vigueur\b|\bapplicables? (?:[àa] partir )?du\b|\b[àa] jour (?:au|du|le)\b",
-    re.IGNORECASE,
-)
-"""The words that announce a document's date: `These rules are effective as of <date>.` (2009 on), `These rules
-are current as of <date>.` (before 2009), French `Ces règles entrent en vigueur le <date>.`."""
+DATE_YMD = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日")
+"""Year, month, day, each followed by its sign (Chinese and Japanese)."""
 
 
 def find_date(line: str) -> tuple[str, str | None] | None:
-    """Find a French or English date (or day range) in a line; return ISO start and end."""
+    """Find a French, English or Chinese date (or day range) in a line; return ISO start and end."""
     folded = fold(line)
     if match := DATE_FR.search(folded):
-        day, end, month, year = match.groups()
+        day, end, name, year = match.groups()
+        month = MONTHS[name]
     elif match := DATE_EN.search(folded):
-        month, day, end, year = match.groups()
+        name, day, end, year = match.groups()
+        month = MONTHS[name]
+    elif match := DATE_YMD.search(folded):
+        year, month, day = match.groups()
+        end = None
     else:
         return None
     try:
-        start = datetime.date(int(year), MONTHS[month], int(day)).isoformat()
-        return start, (datetime.date(int(year), MONTHS[month], int(end)).isoformat() if end else None)
+        start = datetime.date(int(year), int(month), int(day)).isoformat()
+        return start, (datetime.date(int(year), int(month), int(end)).isoformat() if end else None)
     except ValueError:  # "September 31": not a date
         return None
 

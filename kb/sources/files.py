@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import re
+import stat
 import unicodedata
 from hashlib import sha256
 from pathlib import Path
@@ -34,17 +36,98 @@ class ContentError(Exception):
     """A content folder or file that cannot be read at all."""
 
 
-def ignored_entries(content: Path) -> list[tuple[Path, str]]:
-    """Folders and files under `content/` that are not read, with the reason."""
-    ignored = []
-    for entry in sorted(content.iterdir()) if content.is_dir() else ():
-        if entry.is_dir() and not LANG_DIR.match(entry.name):
-            ignored.append((entry, "not a two-letter ISO 639-1 language code (fr, en, …); folder not read"))
-        elif entry.is_dir():
-            for path in sorted(entry.iterdir()):
-                if path.suffix.lower() not in (".txt", ".json") and not path.name.startswith("."):
-                    ignored.append((path, "only .txt (rules, FAQs) and .json (card data) files are read"))
-    return ignored
+def ignored_entries(content: Path) -> list[Diagnostic]:
+    """Folders and files under `content/` that are not read, each with the reason and what kb did."""
+    try:
+        return _walk(content)[1]
+    except OSError:  # no content folder to list: `find_sources` says so
+        return []
+
+
+SUFFIXES = (".txt", ".json")
+"""The files read: rules and FAQs (`.txt`), card data and lexicons (`.json`)."""
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+"""What an entry that is neither a file nor a folder is, in words; it is never opened (a read could block)."""
+
+
+def _walk(content: Path) -> tuple[list[tuple[str, Path]], list[Diagnostic]]:
+    """The files to read as `(lang, path)`, sorted, and a diagnostic for every other entry that kb leaves out."""
+    found: list[tuple[str, Path]] = []
+    skipped: list[Diagnostic] = []
+    shown_root = display_path(content, content)
+    for entry in _listing(content):  # OSError: nothing can be read
+        shown = f"{shown_root}/{shown_name(entry.name)}"
+        mode, problem = _mode(entry)
+        if not LANG_DIR.match(entry.name):
+            if mode is not None and stat.S_ISDIR(mode):
+                skipped.append(_note(shown, "not a two-letter ISO 639-1 language code (fr, en, …); folder not read"))
+        elif problem or not stat.S_ISDIR(mode):
+            why = f"{problem}; folder not read" if problem else f"{_what(mode)}, not a language folder; not read"
+            skipped.append(Diagnostic("warning", shown, 0, why))
+        else:
+            try:
+                files = _listing(entry)
+            except OSError as err:
+                why = f"cannot read folder ({err.strerror}); its files are not read"
+                skipped.append(Diagnostic("error", shown, 0, why))
+                continue
+            for path in files:
+                _sort_file(entry.name, path, f"{shown}/{shown_name(path.name)}", found, skipped)
+    return found, skipped
+
+
+def _listing(folder: Path) -> list[Path]:
+    """The entries of a folder, sorted (OSError when it cannot be listed)."""
+    with os.scandir(folder) as entries:
+        return sorted(folder / entry.name for entry in entries)
+
+
+def _sort_file(lang: str, path: Path, shown: str, found: list, skipped: list[Diagnostic]) -> None:
+    """Add one entry of a language folder to the files to read, or say why it is left out."""
+    if path.name.startswith("."):
+        return  # hidden: editors' and systems' own files (`.DS_Store`, `.cr.txt.swp`)
+    mode, problem = _mode(path)
+    wanted = path.suffix.lower() in SUFFIXES
+    if problem:
+        skipped.append(Diagnostic("warning" if wanted else "note", shown, 0, f"{problem}; not read"))
+    elif stat.S_ISREG(mode) and wanted:
+        found.append((lang, path))
+    elif stat.S_ISDIR(mode):
+        skipped.append(Diagnostic("warning" if wanted else "note", shown, 0, "a folder, not a file; not read"))
+    elif not stat.S_ISREG(mode):
+        why = f"{_what(mode)}, not a regular file; not read (never opened)"
+        skipped.append(Diagnostic("warning" if wanted else "note", shown, 0, why))
+    else:
+        skipped.append(_note(shown, "only .txt (rules, FAQs) and .json (card data) files are read"))
+
+
+def _mode(path: Path) -> tuple[int | None, str]:
+    """The mode of what `path` leads to (symlinks followed), or None and why it cannot be told; never opens it."""
+    try:
+        return os.stat(path).st_mode, ""
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return None, "symlink loop"
+        if os.path.islink(path) and err.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None, f"dangling symlink (its target {shown_name(os.readlink(path))} does not exist)"
+        return None, f"cannot read ({err.strerror})"
+
+
+def _what(mode: int) -> str:
+    """Say what a file that is not a folder is."""
+    if stat.S_ISREG(mode):
+        return "a file"
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
+
+
+def _note(shown: str, why: str) -> Diagnostic:
+    """A note on an entry left out on purpose."""
+    return Diagnostic("note", shown, 0, why)
 
 
 def display_path(path: Path, root: Path) -> str:
@@ -66,25 +149,24 @@ def _as_hex(escaped: str) -> str:
 
 
 def find_sources(content: Path) -> list[tuple[str, Path]]:
-    """List `(lang, path)` for every `content/<lang>/*.txt` and `*.json`, sorted."""
+    """List `(lang, path)` for every regular file `content/<lang>/*.txt` and `*.json`, sorted (never opens one)."""
     if not content.is_dir():
         raise ContentError(f"{content}: content folder not found; pass --content DIR (it holds fr/, en/)")
-    found = []
-    for lang_dir in sorted(p for p in content.iterdir() if p.is_dir()):
-        if not LANG_DIR.match(lang_dir.name):
-            continue
-        for path in sorted(lang_dir.iterdir()):
-            if path.is_file() and path.suffix.lower() in (".txt", ".json"):
-                found.append((lang_dir.name, path))
+    try:
+        found, skipped = _walk(content)
+    except OSError as err:
+        raise ContentError(f"{content}: cannot read the content folder ({err.strerror})") from None
     if not found:
-        raise ContentError(_nothing_found(content))
+        raise ContentError(_nothing_found(content, skipped))
     return found
 
 
-def _nothing_found(content: Path) -> str:
+def _nothing_found(content: Path, skipped: list[Diagnostic]) -> str:
     """Say why a content folder gave no file, and what to pass instead."""
-    if LANG_DIR.match(content.name) and any(p.suffix.lower() in (".txt", ".json") for p in content.iterdir()):
+    if LANG_DIR.match(content.name) and any(p.suffix.lower() in SUFFIXES for p in _listing(content)):
         return f"{content}: this is a language folder; pass its parent: --content {content.parent}"
+    if errors := [d for d in skipped if d.severity == "error"]:
+        return "; ".join(f"{d.path}: {d.message}" for d in errors)
     return f"{content}: no content found; the folder must hold <lang>/*.txt files (fr/…, en/…)"
 
 

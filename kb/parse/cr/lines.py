@@ -6,18 +6,17 @@ Each rule states its grammar in its docstring; the first rule that matches wins.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kb.parse.markers import NEVER, markers_for
+
 RULE_KINDS = frozenset(("section", "rule", "numbered", "subrule"))
 """The kinds of line that open a rule."""
-HEADINGS = {
-    "contents": ("contents", "table of contents", "sommaire", "table des matières", "table des matieres"),
-    "glossary": ("glossary", "glossaire"),
-    "credits": ("credits", "crédits", "credit"),
-    "introduction": ("introduction",),
-}
+HEADINGS = ("contents", "glossary", "credits", "introduction")
+"""The headings of a rules file, by their names in `kb.parse.markers.Markers`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +52,11 @@ def blank(raw: str, n: int) -> Line | None:
     return Line("blank", n, raw) if not raw or raw.isspace() else None
 
 
-_HEADING_OF = {word: name for name, words in HEADINGS.items() for word in words}
-_HEADING_MAX = max(map(len, _HEADING_OF)) + 8  # room for spaces and a colon
-
-
-def heading(raw: str, n: int) -> Line | None:
-    """heading := Contents | Glossary | Credits | Introduction (and French names), alone on the line"""
-    if len(raw) > _HEADING_MAX:  # most lines: a heading is one or three short words
+def heading(raw: str, n: int, names: dict[str, str], longest: int) -> Line | None:
+    """heading := Contents | Glossary | Credits | Introduction (in the file's language), alone on the line"""
+    if len(raw) > longest + 8:  # most lines: a heading is one to three short words (8: spaces and a colon)
         return None
-    name = _HEADING_OF.get(raw.strip().rstrip(":").strip().lower())
+    name = names.get(raw.strip().rstrip(":：").strip().lower())
     return Line("heading", n, raw, text=name) if name else None
 
 
@@ -132,12 +127,9 @@ def section(raw: str, n: int) -> Line | None:
     return Line("section", n, raw, m.group(1), True, m.group(2)) if m else None
 
 
-_EXAMPLE = re.compile(r"^\s*(?:Example|Exemple|Examples|Exemples)\s*:\s*(.*\S)?\s*$")
-
-
-def example(raw: str, n: int) -> Line | None:
-    """example := (Example | Exemple) [space] : text"""
-    m = _EXAMPLE.match(raw)
+def example(raw: str, n: int, pattern: re.Pattern[str]) -> Line | None:
+    """example := Example (in the file's language) [space] : text"""
+    m = pattern.match(raw)
     return Line("example", n, raw, text=m.group(1) or "") if m else None
 
 
@@ -146,30 +138,41 @@ def text(raw: str, n: int) -> Line:
     return Line("text", n, raw, text=raw.strip(), indented=raw[:1].isspace())
 
 
-LINE_RULES: tuple[Callable[[str, int], Line | None], ...] = (
-    blank,
-    heading,
-    subrule,
-    numbered,
-    damaged,
-    rule,
-    section,
-    example,
-)
+LineRule = Callable[[str, int], Line | None]
 
 
-def classify(raw: str, n: int) -> Line:
+@functools.cache
+def line_rules(lang: str) -> tuple[LineRule, ...]:
+    """The line rules in order, `heading` and `example` with the marker words of `lang` (none without a table)."""
+    markers = markers_for(lang)
+    names = {word: name for name in HEADINGS for word in getattr(markers, name)} if markers else {}
+    examples = "|".join(map(re.escape, sorted(markers.example, key=len, reverse=True))) if markers else ""
+    pattern = re.compile(rf"^\s*(?:{examples})\s*[:：]\s*(.*\S)?\s*$") if examples else NEVER
+    return (
+        blank,
+        functools.partial(heading, names=names, longest=max(map(len, names), default=-9)),
+        subrule,
+        numbered,
+        damaged,
+        rule,
+        section,
+        functools.partial(example, pattern=pattern),
+    )
+
+
+def classify(raw: str, n: int, rules: tuple[LineRule, ...]) -> Line:
     """Apply the line rules in order; fall back to text."""
-    for line_rule in LINE_RULES:
+    for line_rule in rules:
         found = line_rule(raw, n)
         if found is not None:
             return found
     return text(raw, n)
 
 
-def classify_all(lines: tuple[str, ...]) -> list[Line]:
-    """Classify every line of a document (line numbers are 1-based)."""
-    return [classify(raw, i) for i, raw in enumerate(lines, 1)]
+def classify_all(lines: tuple[str, ...], lang: str) -> list[Line]:
+    """Classify every line of a document in `lang` (line numbers are 1-based)."""
+    rules = line_rules(lang)
+    return [classify(raw, i, rules) for i, raw in enumerate(lines, 1)]
 
 
 def next_number(lines: list[Line], i: int) -> str | None:

@@ -18,21 +18,30 @@ from dataclasses import dataclass, field, replace
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
 from kb.model.numbers import LETTERS, is_number, kind_of, parent_of, sort_key
 from kb.parse.cr.lines import DAMAGES, RULE_KINDS, Line, classify_all, next_number, text
-from kb.parse.dates import EFFECTIVE, iso_date
+from kb.parse.cr.unmarked import contents_listing, mark_parts
+from kb.parse.dates import iso_date
+from kb.parse.markers import NEVER, effective_sentence, markers_for, obsolete_mark, unmarked_warning, words
 from kb.parse.refs import reference_targets
 from kb.sources import clean, fold
 
-_CITES_NEXT = re.compile(
-    r"(?:\b(?:r[èe]gles?|rules?|sections?|cf\.?|voir|see|et|and|ou|or|through|to)|[,(–-])\s*$", re.IGNORECASE
-)
-"""A line ending like this continues with a rule number: that number is a reference, not a rule."""
-_CITES_RULE = re.compile(r"\b(?:(?:sub)?rules?|r[èe]gles?)\s*$")
-"""The same, in any layout: a line ending in `See rule` is wrapped (titles end in capitals: `Golden Rules`)."""
+
+@functools.cache
+def _cites(lang: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """How a line that continues with a cited number ends, in `lang`: in a hard-wrapped file, and in any layout.
+
+    A hard-wrapped line ending in `Cf. règle`, `and` or `(` continues with a reference, not a rule; in any layout a
+    line ending in `See rule` does (titles end in capitals: `Golden Rules`, so case counts there)."""
+    markers = markers_for(lang)
+    if markers is None:
+        return re.compile(r"[,(–-]\s*$"), NEVER
+    hard = re.compile(rf"(?:{words(markers.cites, lang)}|[,(–-])\s*$", re.IGNORECASE)
+    return hard, re.compile(rf"{words(markers.cites_rule, lang)}\s*$")
+
+
 _ENDS_PARAGRAPH = re.compile(r"[.:;!?)\]\"”»’']\s*$")
 """A line ending like this may end a paragraph; one ending otherwise is a hard-wrapped line."""
 _key = functools.lru_cache(maxsize=64)(sort_key)
 """`sort_key`, remembered a while: each rule line is ordered twice, as it is read and as its rule opens."""
-_OBSOLETE = re.compile(r"\s*\((?:obsolete|obsolète)\)\s*$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +73,7 @@ class _State:
     """Parser state while walking the lines."""
 
     path: str
+    lang: str = ""
     mode: str = "preamble"
     title: str = ""
     effective: str | None = None
@@ -72,6 +82,7 @@ class _State:
     toc: set[str] = field(default_factory=set)
     toc_closed: bool = False  # the contents listed Credits: what follows is short entries, then the body
     contents_ahead: bool = False  # a Contents heading comes later: the body cannot start before it
+    contents_at: int = -1  # without marker words: the line where a contents listing (told by its shape) starts
     drafts: dict[str, _Draft] = field(default_factory=dict)
     current: _Draft | None = None
     target: str = "text"  # where continuation lines go: text, example, title
@@ -161,7 +172,7 @@ def _preamble(st: _State, line: Line) -> bool:
             st.mode = line.text
         return True
     if line.kind in ("text", "example"):
-        if EFFECTIVE.search(line.raw) and st.effective is None:
+        if st.effective is None and effective_sentence(st.lang).search(line.raw):
             st.effective = iso_date(line.raw)
             if st.effective is None:
                 st.warn(line.lineno, "effective-date line whose date could not be read", "note")
@@ -187,11 +198,12 @@ def _contents(st: _State, line: Line) -> bool:
     return line.kind not in ("numbered", "subrule")
 
 
-def wrapped_reference(line: Line, previous: Line | None, layout: str) -> bool:
+def wrapped_reference(line: Line, previous: Line | None, layout: str, lang: str) -> bool:
     """Tell a hard-wrapped reference (`… Cf. règle` / `704.5a pour …`) from a rule opening a line."""
     if line.kind not in RULE_KINDS or previous is None or previous.kind == "blank":
         return False
-    return bool((_CITES_NEXT if layout == "hard-wrapped" else _CITES_RULE).search(previous.raw))
+    hard, any_layout = _cites(lang)
+    return bool((hard if layout == "hard-wrapped" else any_layout).search(previous.raw))
 
 
 def _fits(st: _State, number: str, upper: str | None) -> bool:
@@ -271,8 +283,10 @@ def _read_number(st: _State, line: Line, lines: list[Line], i: int, layout: str)
 def _walk(st: _State, lines: list[Line], layout: str) -> None:
     """Run the state machine over all lines."""
     for i, line in enumerate(lines):
-        if wrapped_reference(line, lines[i - 1] if i else None, layout):
+        if wrapped_reference(line, lines[i - 1] if i else None, layout, st.lang):
             line = text(line.raw, line.lineno)
+        if i == st.contents_at:
+            st.mode = "contents"
         if (st.mode == "preamble" and _preamble(st, line)) or (st.mode == "contents" and _contents(st, line)):
             pass
         elif st.mode in ("glossary", "credits") or line.kind == "heading":
@@ -332,12 +346,13 @@ def term_parts(term: str) -> list[str]:
 def _glossary(st: _State, doc: Document) -> list[GlossaryEntry]:
     """Turn glossary blocks into entries (term line, definition lines)."""
     blocks = [b for b in st.glossary_blocks if b]
-    terms = {fold(_OBSOLETE.sub("", b[0].raw.strip())) for b in blocks}
+    obsolete_re = obsolete_mark(doc.lang)
+    terms = {fold(obsolete_re.sub("", b[0].raw.strip())) for b in blocks}
     entries = []
     for block in blocks:
         head = block[0].raw.strip()
-        obsolete = bool(_OBSOLETE.search(head))
-        term = _OBSOLETE.sub("", head).strip()
+        obsolete = bool(obsolete_re.search(head))
+        term = obsolete_re.sub("", head).strip()
         definition = "\n".join(clean(line.raw) for line in block[1:])
         if not definition:
             st.warn(block[0].lineno, f"glossary term '{term}' has no definition")
@@ -386,9 +401,15 @@ def _finish(st: _State, doc: Document) -> list[Rule]:
 
 def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     """Parse a comprehensive-rules file into a document, its rules, its glossary and diagnostics."""
-    lines = classify_all(source.lines)
-    layout = detect_layout(lines)
-    st = _State(source.path, contents_ahead=any(line.kind == "heading" and line.text == "contents" for line in lines))
+    lines = classify_all(source.lines, source.lang)
+    st = _State(source.path, source.lang)
+    st.contents_ahead = any(line.kind == "heading" and line.text == "contents" for line in lines)
+    if markers_for(source.lang) is None:
+        st.contents_at, end = contents_listing(lines)
+        if st.contents_at >= 0:
+            lines = mark_parts(lines, st.contents_at, end)
+        st.warn(0, unmarked_warning(source.lang, st.contents_at >= 0))
+    layout = "official" if st.contents_at >= 0 else detect_layout(lines)
     _walk(st, lines, layout)
     doc = Document(
         doc_id,
