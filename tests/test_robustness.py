@@ -138,7 +138,9 @@ def test_any_file_name_is_shown_as_text(name):
 
     shown = shown_name(os.fsdecode(name))
     shown.encode("utf-8")
-    assert hash_entry("en", Path(os.fsdecode(name)), "0")
+    entry = hash_entry("en", Path(os.fsdecode(name)), "0")  # a file's name goes into the hash byte for byte
+    assert entry.startswith(b"en/") and entry.endswith(b"\x000\n")
+    assert os.fsdecode(entry[3:-3]) == Path(os.fsdecode(name)).name
 
 
 @settings(max_examples=300, deadline=None)
