@@ -329,7 +329,11 @@ def test_build_stops_on_content_errors(tmp_path):
     result = run("build", "--content", str(content), "--out", str(out))
     assert result.exit_code == 1
     assert "c/en/prose.txt:0: error: cannot tell what this file is" in result.output
-    assert "site not built" in result.output and (out / "kb-site.json").read_text() == before
+    assert "site not built: 1 error in the content (the previous site is untouched)" in result.output
+    assert (out / "kb-site.json").read_text() == before
+    first = run("build", "--content", str(content), "--out", str(tmp_path / "new"))
+    assert first.exit_code == 1 and not (tmp_path / "new").exists()
+    assert f"site not built: 1 error in the content (nothing was written to {tmp_path / 'new'})" in first.output
     forced = run("build", "--content", str(content), "--out", str(out), "--force")
     assert forced.exit_code == 0 and "despite 1 error" in forced.output
     assert (out / "kb-site.json").read_text() != before

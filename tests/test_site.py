@@ -497,6 +497,19 @@ def test_failed_build_leaves_previous_site_untouched(bundled_kb, tmp_path, monke
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no leftover temporary folder
 
 
+def test_failed_first_build_does_not_speak_of_a_previous_site(bundled_kb, tmp_path, monkeypatch):
+    from kb.site import write as site_module
+
+    def boom(data):
+        raise RuntimeError("template exploded")
+
+    monkeypatch.setattr(site_module, "plan", boom)
+    with pytest.raises(site_module.SiteError) as raised:
+        site_module.build_site(bundled_kb, tmp_path / "site", search=False)
+    assert str(raised.value).endswith(f"(RuntimeError: template exploded); nothing was written to {tmp_path / 'site'}")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_cli_build_and_failure(tmp_path, monkeypatch):
     from kb.cli import main
     from kb.site import write as site_module

@@ -28,6 +28,7 @@ from kb.site.output import (
     carry_over,
     check_out,
     clean_leftovers,
+    left_behind,
     sibling,
     stamp_for,
     swap,
@@ -115,7 +116,7 @@ def build_site(
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         stop_search(searching)
         shutil.rmtree(new, ignore_errors=True)
-        raise SiteError(f"site not built ({type(err).__name__}: {err}); the previous site is untouched") from err
+        raise SiteError(f"site not built ({type(err).__name__}: {err}); {left_behind(target)}") from err
     return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
 
 
