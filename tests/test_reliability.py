@@ -106,6 +106,7 @@ def test_file_name_with_undecodable_bytes_is_loaded_and_shown_escaped(bad_name_c
     assert doc.id == "en/bad\\xff"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["check"], ["export"], ["show", "703.4"], ["search", "joueur"], ["check", "--json"]])
 def test_every_command_survives_a_file_name_with_undecodable_bytes(bad_name_content, args):
     result = run(*args, "--content", str(bad_name_content))
@@ -114,6 +115,7 @@ def test_every_command_survives_a_file_name_with_undecodable_bytes(bad_name_cont
     assert "\udcff" not in result.output
 
 
+@pytest.mark.slow
 def test_build_survives_a_file_name_with_undecodable_bytes(bad_name_content, tmp_path):
     result = run("build", "--content", str(bad_name_content), "--out", str(tmp_path / "site"))
     assert result.exit_code == 0, result.output

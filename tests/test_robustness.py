@@ -88,6 +88,7 @@ def test_degenerate_files(tmp_path):
     assert len([r for r in kb.rules if r.document == "fr/numbers"]) == 30
 
 
+@pytest.mark.slow
 def test_ten_megabyte_file(tmp_path):
     block = "".join(f"{n}.{k}. A rule about things. See rule {n}.1.\n\n" for n in range(100, 999) for k in range(1, 8))
     text = (block * (10_000_000 // len(block) + 1))[:10_000_000]
