@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from kb.link.load import load  # noqa: E402
 from kb.model.numbers import sort_key  # noqa: E402
 
-CORPUS = Path("/work/shared/corpus")
+CORPUS = ROOT.parent / "shared" / "corpus"
 FIXTURES = ROOT / "tests" / "fixtures"
 EDITIONS = ("cr-en-20150926.txt", "cr-en-20260116.txt")
 

@@ -246,6 +246,7 @@ def test_show_history_of_a_rule():
     assert "702.56" in run("show", "702.57", "--history", "--content", str(CONTENT)).output
 
 
+@pytest.mark.slow
 def test_the_program_ends_with_the_commands_status_and_all_its_output(tmp_path):
     """`kb` skips tearing down its objects at exit (`kb.cli.run`): statuses and every byte of output still come."""
     import subprocess

@@ -25,7 +25,7 @@ HISTORY = FIXTURES / "history"
 EDITIONS = {
     # file, its encoding (read here without the parser's decoder), the date line quoted from the file
     "2004-10-01": (HISTORY / "cr-en-2004-10-01.txt", "ascii", "These rules are current as of October 1, 2004."),
-    "2006-07-15": (HISTORY / "cr-en-2006-07-15.txt", "cp1252", "These rules are current as of July 15, 2006."),
+    "2006-07-15": (HISTORY / "cr-en-2006-07-15.txt", "cp437", "These rules are current as of July 15, 2006."),
     "2008-10-01": (HISTORY / "cr-en-2008-10-01.txt", "ascii", "These rules are current as of October 1, 2008."),
     "2009-07-11": (HISTORY / "cr-en-2009-07-11.txt", "ascii", "These rules are effective as of July 11, 2009."),
     "2012-07-01": (HISTORY / "cr-en-2012-07-01.txt", "ascii", "These rules are effective as of July 1, 2012."),

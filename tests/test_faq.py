@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -329,6 +330,7 @@ def test_faq_cut_mid_sentence_or_after_a_separator_is_truncated():
     ]
 
 
+@pytest.mark.slow
 def test_every_cut_inside_a_card_block_is_reported():
     lines = fr_lines()
     start = next(i for i, line in enumerate(lines) if line == "NOTES SUR DES CARTES SPÉCIFIQUES")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -28,12 +27,14 @@ def inline(text: str):
 
 
 def test_copy_is_byte_for_byte():
-    shared = Path("/work/shared/corpus/mtgjson3-DIS.json")
-    ours = (ROOT / DATA).read_bytes()
-    if shared.exists():
-        assert ours == shared.read_bytes()
-    assert hashlib.sha256(ours).hexdigest()
-    assert (ROOT / "content/NOTICE.md").read_text(encoding="utf-8").count("MIT") >= 1
+    shared = ROOT.parent / "shared" / "corpus" / "mtgjson3-DIS.json"
+    if not shared.is_file():
+        pytest.skip(f"the shared corpus is not here ({shared}): nothing to compare the fixture with")
+    assert (ROOT / DATA).read_bytes() == shared.read_bytes()
+
+
+def test_notice_names_the_card_data_licence():
+    assert "MIT" in (ROOT / "content/NOTICE.md").read_text(encoding="utf-8")
 
 
 def test_cards_and_rulings():

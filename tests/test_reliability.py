@@ -106,6 +106,7 @@ def test_file_name_with_undecodable_bytes_is_loaded_and_shown_escaped(bad_name_c
     assert doc.id == "en/bad\\xff"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["check"], ["export"], ["show", "703.4"], ["search", "joueur"], ["check", "--json"]])
 def test_every_command_survives_a_file_name_with_undecodable_bytes(bad_name_content, args):
     result = run(*args, "--content", str(bad_name_content))
@@ -114,6 +115,7 @@ def test_every_command_survives_a_file_name_with_undecodable_bytes(bad_name_cont
     assert "\udcff" not in result.output
 
 
+@pytest.mark.slow
 def test_build_survives_a_file_name_with_undecodable_bytes(bad_name_content, tmp_path):
     result = run("build", "--content", str(bad_name_content), "--out", str(tmp_path / "site"))
     assert result.exit_code == 0, result.output
@@ -329,7 +331,11 @@ def test_build_stops_on_content_errors(tmp_path):
     result = run("build", "--content", str(content), "--out", str(out))
     assert result.exit_code == 1
     assert "c/en/prose.txt:0: error: cannot tell what this file is" in result.output
-    assert "site not built" in result.output and (out / "kb-site.json").read_text() == before
+    assert "site not built: 1 error in the content (the previous site is untouched)" in result.output
+    assert (out / "kb-site.json").read_text() == before
+    first = run("build", "--content", str(content), "--out", str(tmp_path / "new"))
+    assert first.exit_code == 1 and not (tmp_path / "new").exists()
+    assert f"site not built: 1 error in the content (nothing was written to {tmp_path / 'new'})" in first.output
     forced = run("build", "--content", str(content), "--out", str(out), "--force")
     assert forced.exit_code == 0 and "despite 1 error" in forced.output
     assert (out / "kb-site.json").read_text() != before

@@ -117,6 +117,7 @@ def read(site: Path, path: str) -> str:
     return (site / path).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["site_bundled", "site_2015"])
 def test_site_is_valid_html5_with_no_broken_link(which, request):
     site = request.getfixturevalue(which)
@@ -459,6 +460,7 @@ def test_both_halves_of_a_split_card_are_linked():
     )
 
 
+@pytest.mark.slow
 def test_failed_build_leaves_previous_site_untouched(bundled_kb, tmp_path, monkeypatch):
     from kb.site import write as site_module
 
@@ -473,6 +475,19 @@ def test_failed_build_leaves_previous_site_untouched(bundled_kb, tmp_path, monke
         site_module.build_site(bundled_kb, out)
     assert read(out, "index.html") == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no leftover temporary folder
+
+
+def test_failed_first_build_does_not_speak_of_a_previous_site(bundled_kb, tmp_path, monkeypatch):
+    from kb.site import write as site_module
+
+    def boom(data):
+        raise RuntimeError("template exploded")
+
+    monkeypatch.setattr(site_module, "plan", boom)
+    with pytest.raises(site_module.SiteError) as raised:
+        site_module.build_site(bundled_kb, tmp_path / "site", search=False)
+    assert str(raised.value).endswith(f"(RuntimeError: template exploded); nothing was written to {tmp_path / 'site'}")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_cli_build_and_failure(tmp_path, monkeypatch):
@@ -498,6 +513,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert (tmp_path / "site" / "fr" / "rules" / "120.html").exists()
 
 
+@pytest.mark.slow
 def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
     from kb.cli import main
     from kb.site import serve
@@ -930,6 +946,7 @@ def test_dated_ruling_numbers_lead_to_todays_rule_through_lineage(handmade_site)
     assert '<span class="ref-dated" title="Rule 120.9 as numbered on 2009-01-01: no rule of today' in ruling
 
 
+@pytest.mark.slow
 def test_dated_gatherer_ruling_follows_lineage_end_to_end(tmp_path):
     from kb.link.load import load
     from kb.site.write import build_site
@@ -980,6 +997,7 @@ def test_compiled_templates_are_kept_and_a_bad_cache_is_ignored(tmp_path, monkey
     assert env.bytecode_cache is None and env.get_template("404.html").render(**PAGE_404) == first
 
 
+@pytest.mark.slow
 def test_pages_are_the_same_whatever_the_render_cache_keeps(bundled_kb, tmp_path, monkeypatch):
     # The cache of rendered texts held the whole site's HTML (8x the content at 5 MB of rules); it now drops the
     # least recently used beyond a size. A text rendered again must register the same previews: same pages.

@@ -95,6 +95,7 @@ def test_shown_text_is_cut_at_a_space(monkeypatch):
     assert parts.shown_text("x" * 30) == "x" * 10 + "…"
 
 
+@pytest.mark.slow
 def test_cut_site_is_valid_with_no_broken_link(cut_site):
     site, _data = cut_site
     assert check_site(site) == []
@@ -172,6 +173,7 @@ def test_long_lists_of_links_are_counted_beyond_the_limit(cut_site):
     assert cited.count("<a ") == 5 and "and 75 more" in cited
 
 
+@pytest.mark.slow
 def test_the_same_content_is_whole_under_the_real_limits(tmp_path):
     site, data = _build(tmp_path, search=False)
     assert [page.path for page in data.rule_pages if page.head == "702"] == ["rules/702.html"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from kb.parse.cr.rules import parse_rules
 from kb.sources import decode, fold, read_source, split_lines
 
-from .conftest import CR2015, CR2026, write
+from .conftest import CR2015, CR2026, FIXTURES, write
 
 
 def test_utf8_bom_is_stripped():
@@ -48,7 +51,7 @@ def test_real_editions_decode():
 
 
 def test_cp1252_undefined_bytes_are_kept_as_latin1():
-    assert decode(b"\x81x\x92\x9d") == ("\x81x’\x9d", "cp1252")
+    assert decode(b"It\x92s \x81 and \x9d.") == ("It’s \x81 and \x9d.", "cp1252")
 
 
 def test_content_hash_matches_loader(bundled_kb):
@@ -64,3 +67,45 @@ def test_utf16_with_bom_is_decoded(tmp_path):
     source, diags = read_source(path, "fr", "fr/a.txt")
     assert source.lines == ("120.1. Règle.",) and source.encoding == "utf-16"
     assert [d.message for d in diags] == ["decoded as UTF-16 (BOM)"]
+
+
+def test_dos_code_page_edition_reads_its_letters(tmp_path):
+    """The 2006-07-15 edition spells `Dandân` (its glossary's creature types) in DOS code page 437: byte 0x83,
+    which Windows-1252 reads as `Dandƒn`."""
+    path = FIXTURES / "history" / "cr-en-2006-07-15.txt"
+    source, diags = read_source(path, "en", "en/cr-en-2006-07-15.txt")
+    assert source.encoding == "cp437"
+    assert [d.message for d in diags] == ["not valid UTF-8; decoded as DOS code page 437"]
+    result = parse_rules(source, "en/cr-en-2006-07-15")
+    types = next(g for g in result.glossary if g.term == "Creature Type").definition
+    assert "Dandân" in types and "ƒ" not in "".join(source.lines)
+
+
+@pytest.mark.parametrize("encoding", ["cp437", "cp850"])
+def test_dos_code_page_stretch_reads_card_names(encoding):
+    """Rule 700.8 of the 2020-06-01 edition (its Arabian Nights names: Dandân, El-Hajjâj, Ghazbán Ogre, Junún
+    Efreet, Ring of Ma'rûf), saved in a DOS code page (`’` as `'`, `™` left out: neither is in it)."""
+    path = FIXTURES / f"cr-excerpt-2020-06-01-700.8-{encoding}.txt"
+    source, diags = read_source(path, "en", path.name)
+    assert source.encoding in ("cp437", "cp850")  # the two read these letters alike
+    assert [d.message for d in diags] == [f"not valid UTF-8; decoded as DOS code page {source.encoding[2:]}"]
+    rules = {r.number: r for r in parse_rules(source, "en/excerpt").rules}
+    assert list(rules) == ["700.8", "700.8a", "700.8b", "700.8c", "701"]
+    for name in ("Dandân", "El-Hajjâj", "Ghazbán Ogre", "Junún Efreet", "Ring of Ma'rûf"):
+        assert name in rules["700.8a"].text
+    original = (FIXTURES / "history" / "cr-en-2020-06-01.txt").read_bytes().decode("utf-8-sig")
+    line = next(line for line in original.splitlines() if line.startswith("700.8a "))
+    assert rules["700.8a"].text == line.removeprefix("700.8a ").replace("’", "'").replace("™", "")
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("Règle 120.1 : la pioche. « Cf. règle 120.2 » — l’étape", "cp1252"),
+        ("It’s “draw”, Partner—[text]", "cp1252"),
+        ("Règle de l'étape : pioche, défausse", "cp437"),
+        ("Dandân, Ifh-Bíff Efreet, Junún Efreet", "cp437"),
+    ],
+)
+def test_legacy_code_page_is_chosen_by_its_letters(text, encoding):
+    assert decode(text.encode(encoding)) == (text, encoding)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -11,10 +12,18 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow
+
+
+def clean_env() -> dict[str, str]:
+    """This process's environment without what would let the venv reach this checkout or another environment."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
-    """A fresh virtual environment with kb installed from a freshly built wheel; returns its bin folder."""
+    """A fresh virtual environment (no system site-packages) with kb installed from a freshly built wheel and its
+    dependencies from the package index; returns its bin folder."""
     base = tmp_path_factory.mktemp("wheel")
     wheels = base / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
@@ -23,22 +32,29 @@ def installed(tmp_path_factory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "kb/data/templates/rule.html" in names and "kb/data/content/fr/faq-discorde-2006.txt" in names
     venv = base / "venv"
-    # Dependencies come from this interpreter's site-packages; kb itself only from the wheel.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=clean_env())
     bin_dir = venv / "bin"
-    subprocess.run([bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
-                   check=True, capture_output=True)  # fmt: skip
+    install = subprocess.run([bin_dir / "python", "-m", "pip", "install", "-q", str(wheel)], capture_output=True,
+                             text=True, env=clean_env())  # fmt: skip
+    assert install.returncode == 0, install.stderr
     return bin_dir
 
 
+def test_wheel_installs_with_its_dependencies_in_an_isolated_venv(installed, tmp_path):
+    probe = "import sys, ijson, kb; print(sys.prefix != sys.base_prefix, ijson.__file__, kb.__file__, sep='\\n')"
+    found = subprocess.run([installed / "python", "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                           env=clean_env(), check=True).stdout.split("\n")  # fmt: skip
+    assert found[0] == "True"
+    venv = str(installed.parent)
+    assert found[1].startswith(venv), "the dependencies must be installed in the venv, not reached elsewhere"
+    assert found[2].startswith(venv), "kb must come from the wheel, not from the checkout"
+
+
 def test_wheel_runs_check_and_build_from_an_unrelated_folder(installed, tmp_path):
-    where = subprocess.run([installed / "python", "-c", "import kb; print(kb.__file__)"], cwd=tmp_path,
-                           capture_output=True, text=True, check=True).stdout  # fmt: skip
-    assert str(installed.parent) in where, "kb must come from the wheel, not from the checkout"
-    check = subprocess.run([installed / "kb", "check"], cwd=tmp_path, capture_output=True, text=True)
+    check = subprocess.run([installed / "kb", "check"], cwd=tmp_path, capture_output=True, text=True, env=clean_env())
     assert check.returncode == 0, check.stderr
     assert "0 errors" in check.stdout
     build = subprocess.run([installed / "kb", "build", "--out", str(tmp_path / "site")], cwd=tmp_path,
-                           capture_output=True, text=True)  # fmt: skip
+                           capture_output=True, text=True, env=clean_env())  # fmt: skip
     assert build.returncode == 0, build.stderr
     assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "site" / "fr" / "rules" / "120.html").is_file()

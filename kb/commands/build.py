@@ -43,7 +43,7 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
 
     if kb is None:
         kb = load_or_exit(content)
-    forced = _stop_on_errors(kb, strict, force)
+    forced = _stop_on_errors(kb, out, strict, force)
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
     try:
@@ -80,7 +80,7 @@ def _some(paths: tuple[str, ...] | list[str]) -> str:
     return ", ".join(paths[:SHOWN]) + more
 
 
-def _stop_on_errors(kb, strict: bool, force: bool) -> bool:
+def _stop_on_errors(kb, out: Path, strict: bool, force: bool) -> bool:
     """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True)."""
     found = diagnostics(kb)
     blocking = [d for d in found if d.severity == "error" or (strict and d.severity == "warning")]
@@ -91,10 +91,12 @@ def _stop_on_errors(kb, strict: bool, force: bool) -> bool:
     if force:
         echo(f"kb: building despite {summary} in the content (--force)", err=True)
         return True
+    from kb.site.output import left_behind
+
     for diag in blocking:
         echo(diag.format(), err=True, newlines=False)
     echo(
-        f"kb: site not built: {summary} in the content (the previous site is untouched); "
+        f"kb: site not built: {summary} in the content ({left_behind(out)}); "
         "fix them (`kb check` lists everything) or pass --force to build anyway",
         err=True,
     )

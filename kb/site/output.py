@@ -56,6 +56,11 @@ class Job:
         return {**self.context, **self.more()} if self.more is not None else self.context
 
 
+def left_behind(out: Path) -> str:
+    """What a build that stopped leaves in `out`, in words: the previous site when there is one, else nothing."""
+    return "the previous site is untouched" if (Path(out) / STAMP).is_file() else f"nothing was written to {out}"
+
+
 def site_hash(out: Path) -> str | None:
     """The content hash a built site was made from, or None when there is no readable site."""
     return _stamp(out).get("content_hash")

@@ -25,6 +25,7 @@ from kb.site.output import (
     carry_over,
     check_out,
     clean_leftovers,
+    left_behind,
     sibling,
     stamp_for,
     swap,
@@ -101,7 +102,7 @@ def build_site(
         raise
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
-        raise SiteError(f"site not built ({type(err).__name__}: {err}); the previous site is untouched") from err
+        raise SiteError(f"site not built ({type(err).__name__}: {err}); {left_behind(target)}") from err
     return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
 
 

@@ -187,7 +187,8 @@ def content_hash(content: Path) -> str:
 
 
 def decode(raw: bytes) -> tuple[str, str]:
-    """Decode bytes as UTF-8 (BOM stripped; invalid bytes replaced) unless the file as a whole is Windows-1252."""
+    """Decode bytes as UTF-8 (BOM stripped; invalid bytes replaced) unless the file as a whole is in a legacy code
+    page (Windows-1252, DOS 437 or 850: the one whose letters read as words)."""
     text, encoding = _sniff(raw)
     return INVALID_BYTES.sub(_replacement, text), encoding
 
@@ -203,7 +204,52 @@ def _sniff(raw: bytes) -> tuple[str, str]:
         escaped = raw.decode("utf-8", "surrogateescape")
     if bom or _mostly_utf8(raw, escaped):
         return escaped, "utf-8-sig" if bom else "utf-8"
-    return raw.decode("cp1252", errors=_LATIN1_FALLBACK), "cp1252"
+    encoding = _legacy_code_page(raw)
+    return raw.decode(encoding, errors=_LATIN1_FALLBACK), encoding
+
+
+LEGACY = {"cp1252": "Windows-1252", "cp437": "DOS code page 437", "cp850": "DOS code page 850"}
+"""The code pages a file that is not UTF-8 may be in, the most common first (it wins a tie), with their names."""
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+_TYPOGRAPHY = frozenset("‘“”–—…•®™©°«»·§")
+"""Signs of printed text: quotes, dashes, trade marks (the apostrophe `’` is scored by its place)."""
+_LATIN_LETTERS = frozenset("æÆœŒßøØðÐþÞ")
+"""Latin letters with no decomposition that text uses (`Æther`); other letters without one are odd (`ƒ`, `Γ`)."""
+
+
+def _legacy_code_page(raw: bytes, windows: int = 20_000) -> str:
+    """The code page whose reading of the file's non-ASCII bytes looks most like words (`Dandân`, not `Dandƒn`)."""
+    scores = dict.fromkeys(LEGACY, 0)
+    for n, run in enumerate(_HIGH_RUN.finditer(raw)):
+        if n == windows:
+            break
+        window = raw[max(0, run.start() - 1) : run.end() + 1]  # the bytes and an ASCII neighbour on each side
+        lead = 1 if run.start() else 0
+        for encoding in LEGACY:
+            text = window.decode(encoding, errors=_LATIN1_FALLBACK)
+            scores[encoding] += sum(
+                _letter_score(text[k - 1 : k], text[k], text[k + 1 : k + 2])
+                for k in range(lead, lead + len(run.group()))
+            )
+    return max(LEGACY, key=lambda encoding: scores[encoding])  # the first of the best: a tie keeps Windows-1252
+
+
+def _letter_score(before: str, char: str, after: str) -> int:
+    """How much `char` between `before` and `after` looks like text: an accent inside a word scores most, a
+    capital inside a lower-case word (`donÆt`), a letter standing alone, box drawing or an odd symbol costs."""
+    if char.isalpha():
+        if not (unicodedata.decomposition(char) or char in _LATIN_LETTERS):
+            return -2  # `ƒ`, the Greek letters of the DOS code pages
+        if (char.isupper() and before.islower()) or (char.islower() and after.isupper()):
+            return -2
+        return int(before.isalpha()) + int(after.isalpha())  # inside a word, at its edge, or alone (`à`)
+    if char == "’":
+        return int(before.isalpha()) + int(after.isalpha())  # `don’t`, `players’`; rarely opening a word
+    if char in _TYPOGRAPHY:
+        return 1
+    if char == "\xa0":
+        return 0
+    return -2 if "\u2500" <= char <= "\u259f" else -1  # box drawing and blocks; control or other symbols
 
 
 def _mostly_utf8(raw: bytes, escaped: str) -> bool:
@@ -284,7 +330,7 @@ def _decode_file(raw: bytes) -> tuple[str, str, str]:
     if b"\x00" in raw[:8192]:
         raise ValueError("binary file (NUL bytes); remove it from the content folder")
     text, encoding = _sniff(raw)
-    return text, encoding, "not valid UTF-8; decoded as Windows-1252" if encoding == "cp1252" else ""
+    return text, encoding, f"not valid UTF-8; decoded as {LEGACY[encoding]}" if encoding in LEGACY else ""
 
 
 def _invalid_lines(lines: tuple[str, ...], shown: str) -> list[Diagnostic]:

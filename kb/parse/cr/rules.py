@@ -4,15 +4,18 @@ Layouts: `official` (one rule per line, blank lines between, a table of contents
 credits), `blank-line` (number, blank line, paragraph) and `hard-wrapped` (PDF text: a number opens
 a line, with or without a dot and text; following lines are joined).
 
-No body line is dropped: a damaged number (`702. 37a`, `901.4.All`, `306.b`) is read from its neighbours, a
-number after a wrapped line that cannot be the next rule continues that line, and any other impossible
-number (a duplicate) is an error whose line is kept as a paragraph of the rule before it.
+No body line is dropped: a damaged number (`702. 37a`, `901.4.All`, `306.b`) is read from its neighbours, and so
+is a misprinted one that repeats an earlier rule's inside another run (`501.2` after 510.1 is 510.2, a second
+`702.30d` after 702.30d is 702.30e); a number after a wrapped line that cannot be the next rule continues that
+line, and any other impossible number (a duplicate) is an error whose line is kept as a paragraph of the rule
+before it.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
@@ -42,6 +45,8 @@ _ENDS_PARAGRAPH = re.compile(r"[.:;!?)\]\"”»’']\s*$")
 """A line ending like this may end a paragraph; one ending otherwise is a hard-wrapped line."""
 _key = functools.lru_cache(maxsize=64)(sort_key)
 """`sort_key`, remembered a while: each rule line is ordered twice, as it is read and as its rule opens."""
+_PLACE = re.compile(r"[a-z]$|\.\d+$")
+"""The part of a number that counts within its run: a subrule's letter, a numbered rule's number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +254,56 @@ def _repair(st: _State, line: Line, lines: list[Line], i: int) -> Line | None:
     return replace(line, kind=kind_of(number), number=number)
 
 
+def _successor(number: str, kind: str) -> str | None:
+    """The number after `number` at the level of `kind`: 609.2b -> 609.2c (subrule), 510.1 or 510.1c -> 510.2."""
+    if kind_of(number) not in ("numbered", "subrule"):
+        return None
+    numbered = number.rstrip(LETTERS)
+    if kind == "numbered":
+        head, tail = numbered.split(".")
+        return f"{head}.{int(tail) + 1}"
+    if numbered == number:
+        return number + LETTERS[0]
+    letter = LETTERS.find(number[-1]) + 1
+    return numbered + LETTERS[letter] if 0 < letter < len(LETTERS) else None
+
+
+def _misprint(st: _State, line: Line, lines: list[Line], i: int) -> Line | None:
+    """Read a number that repeats an earlier rule's right after another rule (`501.2` after 510.1) as the one its
+    place implies (510.2), with a warning; None when that number does not fit or is not a slip of the printed one.
+
+    A slip keeps the part that counts within the run (the letter of `605.2c` after 609.2b, the `.2` of `501.2`
+    after 510.1) and gets one or two figures of the rest wrong, or repeats the rule just before (`702.30d` twice).
+    """
+    current = st.current
+    implied = _successor(current.number, line.kind) if current else None
+    if current is None or implied is None or len(implied) != len(line.number) or implied in st.drafts:
+        return None
+    if i - current.line >= 400 or any(other.kind in RULE_KINDS for other in lines[current.line : i]):
+        return None  # other rule lines came between: not in the run of the current rule
+    if line.number != current.number and _PLACE.search(line.number).group() != _PLACE.search(implied).group():
+        return None
+    if sum(a != b for a, b in zip(implied, line.number, strict=True)) > 2:
+        return None  # not a slip of one or two figures: a real duplicate, reported as such
+    upper = next((n for n in _numbers_after(lines, i) if _key(n) > current.key), None)
+    if upper is not None and _key(implied) >= _key(upper):
+        return None
+    fits = f"after {current.number}" + (f" and before {upper}" if upper else "")
+    first = st.drafts[line.number].line
+    message = f"rule {line.number} is printed again (first at line {first}): read as {implied}, which fits {fits}"
+    st.warn(line.lineno, message)
+    return replace(line, kind=kind_of(implied), number=implied)
+
+
+def _numbers_after(lines: list[Line], i: int) -> Iterator[str]:
+    """The numbers of the well-formed rule lines after index `i`, within this part of the file."""
+    for line in lines[i + 1 : i + 400]:
+        if line.kind == "heading":
+            return
+        if line.kind in RULE_KINDS and not line.damage:
+            yield line.number
+
+
 def _read_number(st: _State, line: Line, lines: list[Line], i: int, layout: str) -> Line:
     """Check a rule line against its neighbours: repair a damaged number, or keep an impossible one as text."""
     current = st.current.number if st.current else None
@@ -271,6 +326,8 @@ def _read_number(st: _State, line: Line, lines: list[Line], i: int, layout: str)
     if wrapped:
         st.warn(line.lineno, f"'{written}' cannot be the rule after {current}: read as a wrapped line of it", "note")
         return text(line.raw, line.lineno)
+    if not line.damage and (misprint := _misprint(st, line, lines, i)) is not None:
+        return misprint
     if line.damage:
         why = f"rule '{written}' {DAMAGES[line.damage]} and no reading of it fits after {current}"
     else:
