@@ -639,13 +639,17 @@ def test_rule_from_another_edition_is_labelled(tmp_path):
     site = build_site(kb, tmp_path / "site", search=False).out
     row = read(site, "en/rules/120.html").split('id="120.2"')[1].split('<div class="row')[0]
     assert "Old rule two." in row
-    title = "Not in the aligned edition (en:2026-01-16): text from edition en:2015-09-26"
-    assert f'<span class="ed-tag" title="{title}">en:2015-09-26</span>' in row
+    aligned, shown = "English extracts of January 16, 2026", "English extracts of September 26, 2015"
+    title = f"Not in the aligned edition ({aligned}): text from the {shown}"
+    assert f'<span class="ed-tag" lang="en" title="{title}">September 26, 2015</span>' in row
     assert row.count("ed-tag") == 1  # the French cell comes from the aligned edition
     orphan = read(site, "en/rules/120.html").split('id="fr-120.1"')[1].split('<div class="row')[0]
     assert ">120.1</a>" in orphan and "Un joueur pioche." in orphan and "Draw a card." not in orphan
     report = read(site, "fr/report.html")
-    assert 'href="rules/120.html#120.2">120.2</a> <span class="ed-tag">en:2015-09-26</span>' in report
+    assert (
+        'href="rules/120.html#120.2">120.2</a> '
+        '<span class="ed-tag" lang="fr">extraits anglais du 26 septembre 2015</span>' in report
+    )
     assert check_site(site) == []
 
 

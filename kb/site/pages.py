@@ -7,6 +7,7 @@ leads to the same page in the other tree. What a page shows beyond the site data
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import partial
 from itertools import zip_longest
@@ -60,7 +61,7 @@ def card_job(data: SiteData, card: Card, keywords: dict[str, str], ui: str) -> J
     """A card's page in an interface tree."""
     name = card.names.get(ui) or next(iter(card.names.values()), card.id)
     ctx = {"title": name, "current": "cards:item", "card": card, "ui": ui}
-    return Job(f"{ui}/{data.card_path[card.id]}", "card.html", ctx, partial(_card_context, data, card, keywords))
+    return Job(f"{ui}/{data.card_path[card.id]}", "card.html", ctx, partial(_card_context, data, card, keywords, ui))
 
 
 def full_text_jobs(data: SiteData) -> list[Job]:
@@ -136,9 +137,12 @@ def _quoted(data: SiteData, notes) -> dict:
     return {"quoted": quoted_rows(data, notes)}
 
 
-def _card_context(data: SiteData, card: Card, keywords) -> dict:
+def _card_context(data: SiteData, card: Card, keywords, ui: str) -> dict:
     """The part of a card page's context made as it is rendered: its sides, rulings and keywords."""
-    return {"sides": card_sides(card), "rulings": ruling_rows(data, card), "keywords": card_keywords(keywords, card)}
+    sides = card_sides(card)
+    text = "\n".join(face["text"] for side in sides if side["lang"] == ui for face in side["faces"])
+    found = card_keywords(keywords, card, text, data.kb.lexicon, ui)
+    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found}
 
 
 def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
@@ -363,9 +367,28 @@ def keyword_index(data: SiteData) -> dict[str, str]:
     return {fold(name): number for number, name in keyword_rules(data.kb).items()} if data.kb.reference == "en" else {}
 
 
-def card_keywords(index: dict[str, str], card: Card) -> list[tuple[str, str | None]]:
-    """(keyword, the row of its rule or None) of the card's keyword abilities."""
-    return [(name, index.get(fold(name))) for name in card.keywords]
+def card_keywords(index: dict[str, str], card: Card, text: str, lexicon, ui: str) -> list[dict]:
+    """The card's keyword abilities named in the interface's language: `name`, its `lang`, the `row` of its rule
+    (or None) and `how` the name was found (`printed`: in `text`, the card's printed text in that language;
+    `lexicon`: from the printed-card lexicon; `""`: the keyword's own English name)."""
+    found = []
+    for name in card.keywords:
+        shown, lang, how = name, "en", ""
+        if ui != "en" and lexicon is not None:
+            candidates = lexicon.french_for(name, "keyword") if ui == "fr" else ()
+            printed = next((_printed(c, text) for c in candidates if _printed(c, text)), None)
+            if printed:
+                shown, lang, how = printed, ui, "printed"
+            elif candidates:
+                shown, lang, how = candidates[0], ui, "lexicon"
+        found.append({"name": shown, "lang": lang, "row": index.get(fold(name)), "how": how})
+    return found
+
+
+def _printed(term: str, text: str) -> str | None:
+    """`term` as the card's text prints it (a whole word or words, any case), capitalised; None when absent."""
+    match = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text, re.IGNORECASE)
+    return match.group(0)[:1].upper() + match.group(0)[1:] if match else None
 
 
 def quoted_rows(data: SiteData, notes: list) -> dict[tuple[str, str], tuple[str, str]]:

@@ -10,7 +10,7 @@ from jinja2.bccache import Bucket
 
 from kb.model import card_name
 from kb.model.langs import ordered_langs
-from kb.site import diffs, labels, render, rows
+from kb.site import diffs, editions, labels, render, rows
 from kb.sources import search_fold
 from kb.sources.paths import TEMPLATES, user_cache
 
@@ -59,6 +59,7 @@ def environment() -> Environment:
         own_name=lambda lang: labels.OWN_NAMES.get(lang, lang.upper()),
         pick=labels.pick,
         words=labels.words,
+        search_words=labels.search_words,
         ui_first=lambda langs, ui: sorted(langs, key=lambda lang: lang != ui),
         mana_cost=render.mana_cost,
         run_rows=rows.run_rows,
@@ -71,6 +72,7 @@ def environment() -> Environment:
         change_list=diffs.change_list,
         changes_label=diffs.changes_label,
         edition_label=diffs.edition_label,
+        edition_name=editions.edition_name,
         diff_html=diffs.cached_diff,
         with_symbols=render.with_symbols,
         card_name=card_name,
