@@ -883,18 +883,26 @@ def test_rule_page_history_shows_numbers_and_word_diffs(site_bundled):
 
 def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
     from kb.link.history import compare
+    from kb.site.labels import count
 
     path = "changes/en-2015-09-26--en-2026-01-16.html"
     for ui in ("fr", "en"):
         assert f'href="{path}"' in read(site_bundled, f"{ui}/index.html")
         assert f'href="{path}"' in read(site_bundled, f"{ui}/contents.html")
     html = read(site_bundled, f"fr/{path}")
-    counts = compare(bundled_kb, "en:2015-09-26", "en:2026-01-16").counts()
-    assert f'<a href="#added">Ajoutées</a>\u00a0: <strong>{counts["added"]}</strong>' in html
-    assert f"Inchangées\u00a0: <strong>{counts['unchanged']}</strong>" in html
-    assert '<span class="old-num">120.2</span> → <a href="../rules/121.html#121.2">121.2</a>' in html
-    changed = html.split('id="changed"')[1]
-    assert "<details><summary>" in changed and "<del>his or her</del> <ins>their</ins>" in changed
+    diff = compare(bundled_kb, "en:2015-09-26", "en:2026-01-16")
+    kinds = diff.kinds()
+    assert (
+        f'<a href="#references">Renvois mis à jour seulement</a>\u00a0: <strong>{kinds["reference"]}</strong>' in html
+    )
+    assert f"Inchangées\u00a0: <strong>{count(diff.unchanged, 'fr')}</strong>" in html
+    substantive = html.split('id="substantive"')[1].split('id="references"')[0]
+    renumbered = html.split('id="renumberings"')[1]
+    assert substantive.index('href="#s-1"') < substantive.index('id="s-1"') < substantive.index('id="s-7"')
+    assert '<span class="old-num">120.2a</span> → <a href="../rules/121.html#121.2c">121.2c</a>' in substantive
+    assert "<del>his or her</del> <ins>their</ins>" in substantive
+    assert '<span class="kind k-moved">déplacée <span class="hint">depuis la section 7</span>' in substantive
+    assert '<span class="old-num">120–120.7</span> → <a href="../rules/121.html#121">121</a>–121.7' in renumbered
     assert "Changes to the English rules from September 26, 2015 to January 16, 2026" in read(
         site_bundled, f"en/{path}"
     )

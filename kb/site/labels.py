@@ -255,7 +255,15 @@ WORDS: dict[str, dict[str, str]] = {
             "{n} règles ne diffèrent que par la typographie (guillemets, tirets, ™, ®) : elles comptent comme "
             "inchangées."
         ),
-        "changes_moved_from": "déplacée depuis la section {section}",
+        "changes_moved_from": "depuis la section {section}",
+        "changes_reference_label": "renvoi",
+        "changes_runs_count": "{n} règles en {runs} suites",
+        "kind_wording": "texte modifié",
+        "kind_added": "ajoutée",
+        "kind_removed": "supprimée",
+        "kind_moved": "déplacée",
+        "kind_split": "scindée",
+        "kind_merged": "fusionnée",
     },
     "en": {
         "site": "Magic Rules",
@@ -475,7 +483,15 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_close_all": "Close all",
         "changes_run": "{n} rules",
         "changes_typography": "{n} rules differ only in typography (quotes, dashes, ™, ®): they count as unchanged.",
-        "changes_moved_from": "moved from section {section}",
+        "changes_moved_from": "from section {section}",
+        "changes_reference_label": "reference",
+        "changes_runs_count": "{n} rules in {runs} runs",
+        "kind_wording": "wording",
+        "kind_added": "added",
+        "kind_removed": "removed",
+        "kind_moved": "moved",
+        "kind_split": "split",
+        "kind_merged": "merged",
     },
 }
 

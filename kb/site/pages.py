@@ -117,7 +117,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         jobs.append(Job(page.path, "rule.html", ctx))
     for changes in data.changes:
         label = changes_label(changes, ui, t, data.kb)
-        ctx = {"title": label, "current": "contents:item", "changes": changes}
+        ctx = {"title": label, "current": "changes", "changes": changes}
         jobs.append(Job(changes.path, "changes.html", ctx))
     for info in data.kb.faqs:
         found = data.faq_parts[info.document]
