@@ -1092,3 +1092,15 @@ def test_pages_addresses_that_cannot_be_made_fail_the_build_in_one_line(tmp_path
     assert result.exit_code == 1
     assert "card 3" in result.output and result.output.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]
+
+
+def test_faq_note_shows_its_example_card_where_the_faq_prints_it(site_bundled):
+    html = read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
+    note = html.split('id="note-prevision"')[1].split("</section>")[0]
+    first = note.index("Seules les cartes de la guilde")
+    card = note.index('<figure class="faq-card face">')
+    then = note.index("Les règles officielles de la capacité de prévision")
+    assert first < card < then < note.index('<figure class="quoted">')
+    printed = note[card : note.index("</figure>", card)]
+    assert 'href="../cards/steeling-stance.html">Position de bravoure</a>' in printed
+    assert '<p class="type-line">Éphémère</p>' in printed and "révélez la Position de bravoure" in printed

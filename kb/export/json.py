@@ -241,6 +241,8 @@ def note_to_json(n: FaqNote) -> dict:
         "bullets": list(n.bullets),
         "source": source_json(n.source),
         "document": n.document,
+        "order": [[kind, i] for kind, i in n.order],
+        "printed": [{"card": card, "lines": list(lines)} for card, lines in n.printed],
         "card_refs": list(n.card_refs),
         "rule_refs": list(n.rule_refs),
         "mentions": list(n.mentions),

@@ -10,7 +10,7 @@ from jinja2.bccache import Bucket
 
 from kb.model import card_name
 from kb.model.langs import ordered_langs
-from kb.site import changes, diffs, editions, labels, render, rows
+from kb.site import changes, diffs, editions, faqs, labels, render, rows
 from kb.sources import search_fold
 from kb.sources.paths import TEMPLATES, user_cache
 
@@ -55,6 +55,7 @@ def environment() -> Environment:
     )
     env.globals.update(
         lang_label=labels.lang_label,
+        note_blocks=faqs.note_blocks,
         count=labels.count,
         long_date=labels.long_date,
         own_name=lambda lang: labels.OWN_NAMES.get(lang, lang.upper()),
