@@ -64,9 +64,9 @@ def _row(change: Change, page: ChangesPage, t: dict[str, str], ln: Linker, data:
         kind += f' <span class="hint">{escape(t["changes_moved_from"].format(section=section_of(change.old)))}</span>'
     numbers = change_numbers(change, page, ln, data)
     line = (
-        f'<span class="nums">{numbers}</span> <span class="kind k-{change.kind}">{kind}</span>'
-        f' <span class="rule-name" lang="{lang}">{escape(title)}</span>'
+        f'<span class="kind k-{change.kind}">{kind}</span> <span class="rule-name" lang="{lang}">{escape(title)}</span>'
     )
+
     if change.diff:
         body = cached_diff(ln, page.lang, (diff.old, change.old), (diff.new, change.new), change.diff)
     else:
@@ -74,7 +74,7 @@ def _row(change: Change, page: ChangesPage, t: dict[str, str], ln: Linker, data:
     tag = "ins" if change.kind == "added" else "del" if change.kind == "removed" else ""
     shown = f"<{tag}>{body}</{tag}>" if tag else str(body)
     return (
-        f'<li class="change"><details><summary>{line}</summary>'
+        f'<li class="change"><span class="nums">{numbers}</span> <details><summary>{line}</summary>'
         f'<p class="diff" lang="{lang}">{shown}</p></details></li>\n'
     )
 
