@@ -167,7 +167,7 @@ def _read(changes: list[Change], old: Edition, new: Edition) -> tuple[list[Chang
             out.append(Change(c.status, c.old, c.new, True, (), c.confidence, c.status, text=rule_text(rule)))
             continue
         before, after = rule_text(old.rules[c.old]), rule_text(new.rules[c.new])
-        if changelog.fold(before) == changelog.fold(after):
+        if before == after or changelog.fold(before) == changelog.fold(after):
             if c.status == "changed":
                 typography += 1
                 continue
