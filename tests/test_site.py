@@ -918,9 +918,12 @@ def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
     assert "Legendary Creature — Sphinx" in english and "<p>Flying</p>" in english
     # the README: Isperia's card page shows its FAQ ruling and its Gatherer ruling side by side
     row = html.split('<li class="ruling-row" id="r-1">')[1].split("</li>")[0]
-    assert '<div class="ruling" data-col="fr" data-head="Français — Foire Aux Questions : Discorde/Dissension" lang="fr">' in row and "La carte est nommée après la résolution" in row
+    head = "Français — Foire Aux Questions : Discorde/Dissension"
+    assert f'<div class="ruling" data-col="fr" data-head="{head}" lang="fr">' in row
+    assert "La carte est nommée après la résolution" in row
     assert (
-        '<div class="ruling" data-col="en" data-head="Anglais — Gatherer" lang="en">' in row and "The card is named when the ability resolves" in row
+        '<div class="ruling" data-col="en" data-head="Anglais — Gatherer" lang="en">' in row
+        and "The card is named when the ability resolves" in row
     )
     assert row.index('data-col="fr"') < row.index('data-col="en"')
     only = read(site_bundled, "fr/cards/delirium-skeins.html")
