@@ -16,7 +16,7 @@ from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
 from kb.model.numbers import TYPED_PATTERN
 from kb.site.diffs import changes_label
-from kb.site.editions import stale_diffs, today_row
+from kb.site.editions import numbering_of, stale_diffs, today_row
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.output import Job
@@ -221,7 +221,11 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
         terms = sum(1 for g in kb.glossary if g.document in ed.documents)
         if terms:
             detail.append(t["glossary_count"].format(n=count(terms, ui)))
-        date = t["effective"].format(date=long_date(ed.effective_date, ui)) if ed.effective_date else t["undated"]
+        numbering = numbering_of(kb, ed.id)
+        if ed.effective_date:
+            date = t["effective"].format(date=long_date(ed.effective_date, ui))
+        else:
+            date = t["numbering"].format(year=numbering[:4]) if numbering else t["undated"]
         items.append({"label": label, "date": date, "detail": " · ".join(detail)})
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
