@@ -353,3 +353,17 @@ def test_ruling_and_note_positions():
     assert result.positions[("fr/t#titre", 1)] == ((0, 10), (9, 11), (26, 13))
     assert line_at(result.positions[("fr/t#L22", 0)], 35, 22) == 25
     assert line_at((), 3, 22) == 22
+
+
+def test_a_note_keeps_the_faqs_order_and_its_example_cards_printed_text():
+    res = load("content/fr/faq-discorde-2006.txt", "fr")
+    note = next(n for n in res.notes if n.title == "Prévision")
+    kinds = [kind for kind, _ in note.order]
+    # the example card stands between the first paragraph and the one introducing the quoted rules
+    assert kinds[:4] == ["text", "card", "text", "quoted"] and kinds[-1] == "bullet"
+    assert note.text.split("\n")[1].startswith("Les règles officielles de la capacité de prévision")
+    card, lines = note.printed[0]
+    assert lines[:3] == ("Position de bravoure", "{1}{W}{W}", "Éphémère") and lines[-1].startswith("Prévision —")
+    assert len(note.order) == len(note.text.split("\n")) + len(note.printed) + len(note.quoted_rules) + len(
+        note.bullets
+    )

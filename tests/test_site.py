@@ -633,13 +633,17 @@ def test_rule_from_another_edition_is_labelled(tmp_path):
     site = build_site(kb, tmp_path / "site", search=False).out
     row = read(site, "en/rules/120.html").split('id="120.2"')[1].split('<div class="row')[0]
     assert "Old rule two." in row
-    title = "Not in the aligned edition (en:2026-01-16): text from edition en:2015-09-26"
-    assert f'<span class="ed-tag" title="{title}">en:2015-09-26</span>' in row
+    aligned, shown = "English extracts of January 16, 2026", "English extracts of September 26, 2015"
+    title = f"Not in the aligned edition ({aligned}): text from the {shown}"
+    assert f'<span class="ed-tag" lang="en" title="{title}">September 26, 2015</span>' in row
     assert row.count("ed-tag") == 1  # the French cell comes from the aligned edition
     orphan = read(site, "en/rules/120.html").split('id="fr-120.1"')[1].split('<div class="row')[0]
     assert ">120.1</a>" in orphan and "Un joueur pioche." in orphan and "Draw a card." not in orphan
     report = read(site, "fr/report.html")
-    assert 'href="rules/120.html#120.2">120.2</a> <span class="ed-tag">en:2015-09-26</span>' in report
+    assert (
+        'href="rules/120.html#120.2">120.2</a> '
+        '<span class="ed-tag" lang="fr">extraits anglais du 26 septembre 2015</span>' in report
+    )
     assert check_site(site) == []
 
 
@@ -873,18 +877,26 @@ def test_rule_page_history_shows_numbers_and_word_diffs(site_bundled):
 
 def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
     from kb.link.history import compare
+    from kb.site.labels import count
 
     path = "changes/en-2015-09-26--en-2026-01-16.html"
     for ui in ("fr", "en"):
         assert f'href="{path}"' in read(site_bundled, f"{ui}/index.html")
         assert f'href="{path}"' in read(site_bundled, f"{ui}/contents.html")
     html = read(site_bundled, f"fr/{path}")
-    counts = compare(bundled_kb, "en:2015-09-26", "en:2026-01-16").counts()
-    assert f'<a href="#added">Ajoutées</a>\u00a0: <strong>{counts["added"]}</strong>' in html
-    assert f"Inchangées\u00a0: <strong>{counts['unchanged']}</strong>" in html
-    assert '<span class="old-num">120.2</span> → <a href="../rules/121.html#121.2">121.2</a>' in html
-    changed = html.split('id="changed"')[1]
-    assert "<details><summary>" in changed and "<del>his or her</del> <ins>their</ins>" in changed
+    diff = compare(bundled_kb, "en:2015-09-26", "en:2026-01-16")
+    kinds = diff.kinds()
+    assert (
+        f'<a href="#references">Renvois mis à jour seulement</a>\u00a0: <strong>{kinds["reference"]}</strong>' in html
+    )
+    assert f"Inchangées\u00a0: <strong>{count(diff.unchanged, 'fr')}</strong>" in html
+    substantive = html.split('id="substantive"')[1].split('id="references"')[0]
+    renumbered = html.split('id="renumberings"')[1]
+    assert substantive.index('href="#s-1"') < substantive.index('id="s-1"') < substantive.index('id="s-7"')
+    assert '<span class="old-num">120.2a</span> → <a href="../rules/121.html#121.2c">121.2c</a>' in substantive
+    assert "<del>his or her</del> <ins>their</ins>" in substantive
+    assert '<span class="kind k-moved">déplacée <span class="hint">depuis la section 7</span>' in substantive
+    assert '<span class="old-num">120–120.7</span> → <a href="../rules/121.html#121">121</a>–121.7' in renumbered
     assert "Changes to the English rules from September 26, 2015 to January 16, 2026" in read(
         site_bundled, f"en/{path}"
     )
@@ -900,9 +912,12 @@ def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
     assert "Legendary Creature — Sphinx" in english and "<p>Flying</p>" in english
     # the README: Isperia's card page shows its FAQ ruling and its Gatherer ruling side by side
     row = html.split('<li class="ruling-row" id="r-1">')[1].split("</li>")[0]
-    assert '<div class="ruling" data-col="fr" lang="fr">' in row and "La carte est nommée après la résolution" in row
+    head = "Français — Foire Aux Questions : Discorde/Dissension"
+    assert f'<div class="ruling" data-col="fr" data-head="{head}" lang="fr">' in row
+    assert "La carte est nommée après la résolution" in row
     assert (
-        '<div class="ruling" data-col="en" lang="en">' in row and "The card is named when the ability resolves" in row
+        '<div class="ruling" data-col="en" data-head="Anglais — Gatherer" lang="en">' in row
+        and "The card is named when the ability resolves" in row
     )
     assert row.index('data-col="fr"') < row.index('data-col="en"')
     only = read(site_bundled, "fr/cards/delirium-skeins.html")
@@ -1045,3 +1060,13 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
     assert result.exit_code == 1
     assert "entry 7 is broken" in result.output and result.output.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]  # no site, no leftover
+def test_faq_note_shows_its_example_card_where_the_faq_prints_it(site_bundled):
+    html = read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
+    note = html.split('id="note-prevision"')[1].split("</section>")[0]
+    first = note.index("Seules les cartes de la guilde")
+    card = note.index('<figure class="faq-card face">')
+    then = note.index("Les règles officielles de la capacité de prévision")
+    assert first < card < then < note.index('<figure class="quoted">')
+    printed = note[card : note.index("</figure>", card)]
+    assert 'href="../cards/steeling-stance.html">Position de bravoure</a>' in printed
+    assert '<p class="type-line">Éphémère</p>' in printed and "révélez la Position de bravoure" in printed

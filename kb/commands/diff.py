@@ -17,6 +17,11 @@ def diff_text(ops) -> str:
     return "".join(text if op == "equal" else SYMBOLS[op][0] + text + SYMBOLS[op][1] for op, text in ops)
 
 
+KIND_NAMES = {"wording": "wording", "added": "added", "removed": "removed", "moved": "moved", "split": "split",
+              "merged": "merged", "reference": "references only", "renumbering": "renumbered only"}  # fmt: skip
+STATUSES = ("added", "removed", "renumbered", "changed", "split", "merged")
+
+
 @click.command(name="diff")
 @content_option
 @click.argument("old")
@@ -24,16 +29,18 @@ def diff_text(ops) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
 @click.option(
     "--only",
-    type=click.Choice(["added", "removed", "renumbered", "changed", "split", "merged"]),
+    type=click.Choice([*STATUSES, "wording", "moved", "reference", "renumbering"]),
     multiple=True,
-    help="List only these kinds of change (repeatable); the counts always cover everything.",
+    help="List only these statuses or kinds of change (repeatable); the counts always cover everything.",
 )
 def command(content: Path | None, old: str, new: str, as_json: bool, only: tuple[str, ...]) -> None:
     """Compare two editions of one language, OLD then NEW, by id (`en:2015-09-26`) or date (`2015-09-26`).
 
-    Lists the rules added, removed, renumbered (old -> new number), changed (a word diff: [-old-]{+new+}),
-    split and merged, followed through every edition loaded in between. Exit status 2 when the editions
-    cannot be compared."""
+    Substantive changes first, section by section: wording changed (a word diff: [-old-]{+new+}), rules added
+    and removed (with their text), moved elsewhere, split and merged. Then the rules whose text changed only
+    by following a renumbered reference (701.24 -> 701.25), then the pure renumberings collapsed into runs
+    (613.2–613.9 -> 613.3–613.10). Typography alone (quotes, dashes, ™/(tm), ®/(r)) is never a change. Rules
+    are followed through every edition loaded in between. Exit status 2 when the editions cannot be compared."""
     from kb.export.json import diff_json
     from kb.link.history import HistoryError, compare
 
@@ -44,21 +51,69 @@ def command(content: Path | None, old: str, new: str, as_json: bool, only: tuple
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(2)
     if as_json:
-        click.echo(json_text(diff_json(diff)))
+        click.echo(json_text(diff_json(diff, kb)))
         return
-    counts = diff.counts()
-    echo(f"{diff.old} -> {diff.new}: " + ", ".join(f"{n} {status}" for status, n in counts.items()))
-    for change in diff.changes:
-        if only and change.status not in only:
-            continue
-        if change.status == "added":
-            head = f"+ {change.new}"
-        elif change.status == "removed":
-            head = f"- {change.old}"
-        elif change.old != change.new:
-            head = f"~ {change.old} -> {change.new} ({change.status})"
-        else:
-            head = f"~ {change.new} ({change.status})"
-        echo(head, newlines=False)
-        if change.diff:
-            echo("    " + diff_text(change.diff).replace("\n", "\n    "))
+    for line in diff_lines(diff, kb, only):
+        echo(line, newlines=line.startswith("    "))
+
+
+def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
+    """`kb diff` as lines: the counts, substantive changes by section, references followed, renumbering runs."""
+    from kb.link.changelog import SUBSTANTIVE, section_of
+    from kb.link.history import title_of
+
+    counts, kinds = diff.counts(), diff.kinds()
+    lines = [f"{diff.old} -> {diff.new}: " + ", ".join(f"{n} {status}" for status, n in counts.items())]
+    lines.append("  by kind: " + ", ".join(f"{n} {KIND_NAMES[kind]}" for kind, n in kinds.items()))
+    if diff.typography:
+        lines.append(f"  {diff.typography} rules differ in typography alone (quotes, dashes, ™, ®): counted unchanged")
+    shown = [c for c in diff.changes if not only or c.status in only or c.kind in only]
+    section = None
+    substantive = [c for c in shown if c.kind in SUBSTANTIVE]
+    if substantive:
+        lines += ["", f"Substantive changes ({len(substantive)})"]
+    for change in substantive:
+        here = section_of(change.new or change.old)
+        if here != section:
+            section = here
+            title = title_of(kb, diff.new if change.new else diff.old, here)
+            count = sum(1 for c in substantive if section_of(c.new or c.old) == here)
+            lines += ["", f"Section {here}{f'. {title}' if title else ''} ({count})"]
+        lines += _change_lines(change, kb, diff)
+    refs = [c for c in shown if c.kind == "reference"]
+    if refs:
+        lines += ["", f"References updated only ({len(refs)}): the text follows a renumbered rule it cites"]
+        for c in refs:
+            head = c.new if c.old == c.new else f"{c.old} -> {c.new}"
+            lines.append(f"~ {head}: " + ", ".join(f"{a} -> {b}" for a, b in c.references))
+    renumbered = [c for c in shown if c.kind == "renumbering"]
+    if renumbered:
+        runs = changelog_runs(renumbered)
+        lines += ["", f"Renumbered only ({len(renumbered)} rules in {len(runs)} runs): same text, new number"]
+        lines += [f"  {run.shown('->')}" for run in runs]
+    return lines
+
+
+def changelog_runs(changes) -> list:
+    """Runs of the pure renumberings listed."""
+    from kb.link.changelog import runs
+
+    return runs([(c.old, c.new) for c in changes])
+
+
+def _change_lines(change, kb, diff) -> list[str]:
+    """One substantive change: its head (sign, numbers, kind, the rule's title), then its diff or its text."""
+    from kb.link.history import title_of
+
+    title = title_of(kb, diff.new if change.new else diff.old, change.new or change.old)
+    tail = f" — {title}" if title else ""
+    if change.kind == "added":
+        head = f"+ {change.new} (added){tail}"
+    elif change.kind == "removed":
+        head = f"- {change.old} (removed){tail}"
+    elif change.old != change.new:
+        head = f"{'>' if change.kind == 'moved' else '~'} {change.old} -> {change.new} ({change.kind}){tail}"
+    else:
+        head = f"~ {change.new} ({change.kind}){tail}"
+    body = diff_text(change.diff) if change.diff else change.text
+    return [head] + (["    " + body.replace("\n", "\n    ")] if body else [])

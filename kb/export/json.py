@@ -241,6 +241,8 @@ def note_to_json(n: FaqNote) -> dict:
         "bullets": list(n.bullets),
         "source": source_json(n.source),
         "document": n.document,
+        "order": [[kind, i] for kind, i in n.order],
+        "printed": [{"card": card, "lines": list(lines)} for card, lines in n.printed],
         "card_refs": list(n.card_refs),
         "rule_refs": list(n.rule_refs),
         "mentions": list(n.mentions),
@@ -265,12 +267,20 @@ def faq_to_json(info: FaqInfo) -> dict:
     }
 
 
-def diff_json(diff) -> dict[str, Any]:
-    """The changes between two editions (`kb diff --json`)."""
+def diff_json(diff, kb=None) -> dict[str, Any]:
+    """The changes between two editions (`kb diff --json`): substantive changes first, then references followed,
+    then pure renumberings; `runs` collapses the latter (keys are only ever added, never renamed)."""
+    from kb.link.changelog import KINDS, section_of
+    from kb.link.history import title_of
+
+    order = {kind: i for i, kind in enumerate(KINDS)}
+    changes = sorted(diff.changes, key=lambda c: order[c.kind])  # stable: rule order within a kind
     return {
         "old": diff.old,
         "new": diff.new,
         "counts": diff.counts(),
+        "kinds": diff.kinds(),
+        "typography": diff.typography,
         "changes": [
             {
                 "status": c.status,
@@ -279,9 +289,15 @@ def diff_json(diff) -> dict[str, Any]:
                 "text_changed": c.text_changed,
                 "confidence": c.confidence,
                 "diff": [[op, text] for op, text in c.diff],
+                "kind": c.kind,
+                "section": section_of(c.new or c.old or ""),
+                "title": title_of(kb, diff.new if c.new else diff.old, c.new or c.old) if kb is not None else "",
+                "references": [[a, b] for a, b in c.references],
+                "text": c.text,
             }
-            for c in diff.changes
+            for c in changes
         ],
+        "runs": [{"old": list(r.old), "new": list(r.new), "count": r.count} for r in diff.runs()],
     }
 
 

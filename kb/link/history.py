@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kb.link import changelog
 from kb.link.lineage import word_diff
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
@@ -34,6 +35,13 @@ class Change:
     """Word-level diff of title, text and examples (`equal`/`delete`/`insert`, text), when the text changed."""
     confidence: float
     """Product of the link confidences along the way."""
+    kind: str = ""
+    """What a reader calls it (`changelog.KINDS`): `wording`, `added`, `removed`, `moved`, `split`, `merged`,
+    `reference` (only cited numbers follow a renumbering) or `renumbering` (same text, new number)."""
+    references: tuple[tuple[str, str], ...] = ()
+    """(old, new) cited numbers of a `reference` change."""
+    text: str = ""
+    """The rule's text, for an added or removed rule."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,8 @@ class EditionDiff:
     """Changes in the newer edition's rule order (removed rules in the older edition's order, at the end)."""
     unchanged: int
     """Rules with the same number and text in both."""
+    typography: int = 0
+    """Of those, rules whose texts differ in typography alone (quotes, dashes, ™/(tm), ®/(r))."""
 
     def counts(self) -> dict[str, int]:
         """Number of changes per status, and the unchanged rules."""
@@ -55,6 +65,17 @@ class EditionDiff:
         for change in self.changes:
             found[change.status] += 1
         return {**found, "unchanged": self.unchanged}
+
+    def kinds(self) -> dict[str, int]:
+        """Number of changes of each kind, in reading order."""
+        found = {kind: 0 for kind in changelog.KINDS}
+        for change in self.changes:
+            found[change.kind] += 1
+        return found
+
+    def runs(self) -> list[changelog.Run]:
+        """The pure renumberings collapsed into runs of neighbouring rules shifted alike."""
+        return changelog.runs([(c.old, c.new) for c in self.changes if c.kind == "renumbering"])
 
 
 class HistoryError(ValueError):
@@ -64,6 +85,13 @@ class HistoryError(ValueError):
 def rule_text(rule: Rule) -> str:
     """What a diff compares: title, text and examples."""
     return "\n".join(part for part in (rule.title, rule.text, *rule.examples) if part)
+
+
+def title_of(kb: KnowledgeBase, edition: str, number: str) -> str:
+    """The title of the rule (or section) a number belongs to in an edition (`702.9b` -> `Flying`), or ""."""
+    rules = kb.editions[edition].rules
+    head = rules.get(number.split(".", 1)[0])
+    return head.title if head is not None else ""
 
 
 def find_edition(kb: KnowledgeBase, name: str) -> Edition:
@@ -123,8 +151,49 @@ def compare(kb: KnowledgeBase, old_name: str, new_name: str) -> EditionDiff:
     for number in new.rules:
         if number not in reached:
             changes.append(Change("added", None, number, True, (), 1.0))
+    changes, typography = _read(changes, old, new)
     changes.sort(key=lambda c: (c.new is None, sort_key(c.new or c.old or "")))
-    return EditionDiff(old.id, new.id, tuple(changes), unchanged)
+    return EditionDiff(old.id, new.id, tuple(changes), unchanged + typography, typography)
+
+
+def _read(changes: list[Change], old: Edition, new: Edition) -> tuple[list[Change], int]:
+    """The changes with their kinds (typography never a change, references followed, moves paired); and how many
+    rules differed in typography alone (now counted unchanged)."""
+    renumbered = {c.old: c.new for c in changes if c.old and c.new and c.old != c.new}
+    out, typography = [], 0
+    for c in changes:
+        if c.old is None or c.new is None:
+            rule = new.rules[c.new] if c.new else old.rules[c.old]
+            out.append(Change(c.status, c.old, c.new, True, (), c.confidence, c.status, text=rule_text(rule)))
+            continue
+        before, after = rule_text(old.rules[c.old]), rule_text(new.rules[c.new])
+        if before == after or changelog.fold(before) == changelog.fold(after):
+            if c.status == "changed":
+                typography += 1
+                continue
+            kind = c.status if c.status in ("split", "merged") else "renumbering"
+            out.append(Change(c.status, c.old, c.new, False, (), c.confidence, kind))
+            continue
+        refs = changelog.references_followed(before, after, renumbered)
+        kind = c.status if c.status in ("split", "merged") else "reference" if refs else "wording"
+        diff = changelog.folded_diff(before, after)
+        out.append(Change(c.status, c.old, c.new, True, diff, c.confidence, kind, refs or ()))
+    return _paired(out, old, new), typography
+
+
+def _paired(changes: list[Change], old: Edition, new: Edition) -> list[Change]:
+    """Removed rules whose text lives on in an added rule elsewhere, as one move (706.7a -> 607.5a)."""
+    removed = {c.old: old.rules[c.old] for c in changes if c.status == "removed"}
+    added = {c.new: new.rules[c.new] for c in changes if c.status == "added"}
+    moves = changelog.find_moves(removed, added, rule_text)
+    if not moves:
+        return changes
+    gone = {m[0] for m in moves} | {m[1] for m in moves}
+    out = [c for c in changes if not (c.status == "removed" and c.old in gone or c.status == "added" and c.new in gone)]
+    for was, now, score in moves:
+        diff = changelog.folded_diff(rule_text(old.rules[was]), rule_text(new.rules[now]))
+        out.append(Change("renumbered", was, now, True, diff, score, "moved"))
+    return out
 
 
 def _status(old: str, new: str, changed: bool, statuses: set[str], sources: int) -> str | None:

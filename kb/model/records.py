@@ -340,6 +340,11 @@ class FaqNote:
     """Current rule numbers its text cites (quoted rules excluded)."""
     mentions: tuple[str, ...] = ()
     """Card-like names that match no card."""
+    order: tuple[tuple[str, int], ...] = ()
+    """Its blocks in the FAQ's order: (`text`, `card`, `quoted` or `bullet`, index among the paragraphs of `text`,
+    `printed`, `quoted_rules` or `bullets`); empty when unknown."""
+    printed: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each example card block as the FAQ prints it: (card id, its lines: name, cost, type, text)."""
 
 
 @dataclass(frozen=True, slots=True)

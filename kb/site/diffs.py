@@ -14,13 +14,14 @@ from markupsafe import Markup, escape
 from kb.link.history import Change
 from kb.model.base import KnowledgeBase
 from kb.site.editions import ChangesPage, PageHistory, Story, today_row
-from kb.site.gather import SiteData, short_label
+from kb.site.gather import SiteData
 from kb.site.labels import lang_label, long_date
 from kb.site.render import REF_WORDS, Linker, with_symbols
 
 CONTEXT = 8
 """Words of unchanged text kept on each side of a change."""
 _WORD = re.compile(r"\s*\S+\s*")
+_ENDS = re.compile(r"[.!?:;»”)]\s+$|\n")
 
 
 def diff_html(ops: tuple[tuple[str, str], ...], lang: str) -> str:
@@ -28,24 +29,36 @@ def diff_html(ops: tuple[tuple[str, str], ...], lang: str) -> str:
     out, last = [], len(ops) - 1
     for i, (op, text) in enumerate(ops):
         if op == "equal":
-            out.append(_text(_cut(text, i > 0, i < last), lang))
+            out.append(text_html(_cut(text, i > 0, i < last), lang))
         else:
             tag, word = "del" if op == "delete" else "ins", text.rstrip()
-            out.append(f"<{tag}>{_text(word, lang)}</{tag}>{_text(text[len(word) :], lang)}")  # spaces unmarked
+            out.append(f"<{tag}>{text_html(word, lang)}</{tag}>{text_html(text[len(word) :], lang)}")  # spaces unmarked
     return "".join(out)
 
 
 def _cut(text: str, after: bool, before: bool) -> str:
-    """Unchanged text kept only near the changes it stands `after` and `before`, the middle replaced by `…`."""
+    """Unchanged text kept only near the changes it stands `after` and `before`, the middle replaced by `…`: the
+    rest of the sentence a change ends in, the start of the sentence the next one begins in (a few words more
+    or less than `CONTEXT` each side to stop at a sentence's end rather than mid-sentence)."""
     words = _WORD.findall(text)
-    if len(words) <= CONTEXT * 2 + 2 or (not after and not before):
+    if len(words) <= CONTEXT * 4 + 2 or (not after and not before):
         return text
-    head = "".join(words[:CONTEXT]) + "…" if after else "…"
-    tail = " " + "".join(words[-CONTEXT:]) if before else ""
+    head = "".join(words[: _sentence_end(words, CONTEXT)]).rstrip() + " …" if after else "…"
+    tail = " " + "".join(words[-_sentence_start(words, CONTEXT) :]) if before else ""
     return head + tail
 
 
-def _text(text: str, lang: str) -> str:
+def _sentence_end(words: list[str], near: int) -> int:
+    """How many words to keep from the start: up to the end of a sentence within 3 * `near` words, else `near`."""
+    return next((i + 1 for i in range(min(len(words), near * 3)) if _ENDS.search(words[i])), near)
+
+
+def _sentence_start(words: list[str], near: int) -> int:
+    """How many words to keep at the end: from the start of a sentence within 3 * `near` words, else `near`."""
+    return next((i for i in range(1, min(len(words), near * 3)) if _ENDS.search(words[-i - 1])), near)
+
+
+def text_html(text: str, lang: str) -> str:
     """Escaped text with its symbols drawn, line breaks kept."""
     return str(with_symbols(text, lang)).replace("\n", "<br>")
 
@@ -152,35 +165,7 @@ def changes_label(page: ChangesPage, ui: str, t: dict[str, str], kb: KnowledgeBa
     return t["changes_link"].format(lang=lang_label(page.lang, ui).capitalize(), old=old, new=new)
 
 
-def change_list(page: ChangesPage, status: str, ln: Linker, data: SiteData) -> Markup:
-    """The changes of one kind as list items: numbers (today's linked), a short label, the diff collapsed.
-
-    Only the texts' own words are in it: it is rendered once per build and shared by the interface trees.
-    """
-    return ln.cached(("changes", page.path, status), lambda: _change_items(page, status, ln, data))
-
-
-def _change_items(page: ChangesPage, status: str, ln: Linker, data: SiteData) -> str:
-    """`change_list` as a str of HTML."""
-    kb, diff, lang = data.kb, page.diff, page.lang
-    old_ed, new_ed = kb.editions[diff.old], kb.editions[diff.new]
-    out = []
-    for change in diff.changes:
-        if change.status != status:
-            continue
-        rule = new_ed.rules.get(change.new) if change.new else old_ed.rules.get(change.old)
-        label = f'<span lang="{escape(lang)}">{escape(short_label(rule))}</span>' if rule is not None else ""
-        numbers = _numbers(change, page, ln, data)
-        if change.diff:
-            ops = cached_diff(ln, lang, (diff.old, change.old), (diff.new, change.new), change.diff)
-            body = f'<details><summary>{label}</summary><p class="diff" lang="{escape(lang)}">{ops}</p></details>'
-        else:
-            body = f"<p>{label}</p>"
-        out.append(f'<li class="change"><span class="nums">{numbers}</span>\n{body}</li>\n')
-    return "".join(out)
-
-
-def _numbers(change: Change, page: ChangesPage, ln: Linker, data: SiteData) -> str:
+def change_numbers(change: Change, page: ChangesPage, ln: Linker, data: SiteData) -> str:
     """`120.2 → 121.2`: the old number as it was, the new one linked to the row showing that rule today (a tooltip
     in the text's language gives today's number when it is another)."""
     parts = []

@@ -13,6 +13,7 @@ from kb.link.lineage import word_diff
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
 from kb.model.links import StaleRule
+from kb.site import labels
 from kb.sources import file_slug
 
 Diff = tuple[tuple[str, str], ...]
@@ -161,3 +162,24 @@ def stale_diffs(kb: KnowledgeBase) -> list[tuple[StaleRule, str, Diff]]:
         if before is not None and now is not None:
             found.append((stale, then, word_diff(rule_text(before), rule_text(now))))
     return found
+
+
+def numbering_of(kb: KnowledgeBase, edition: str) -> str | None:
+    """The ISO date of the edition whose numbers an edition follows: its translation's original, when aligned."""
+    found = kb.editions.get(edition)
+    if found is None:
+        return None
+    original = kb.links.alignment.counterparts.get(found.lang)
+    if original is None or kb.links.alignment.editions.get(found.lang) != edition:
+        return None
+    source = kb.editions.get(original[0])
+    return source.effective_date if source is not None else None
+
+
+def edition_name(kb: KnowledgeBase, edition: str, ui: str) -> str:
+    """An edition as a reader names it, never its id (`extraits français, numérotation 2015`)."""
+    found = kb.editions.get(edition)
+    if found is None:
+        return edition
+    numbering = numbering_of(kb, edition)
+    return labels.edition_name(ui, found.lang, found.effective_date, found.complete, numbering)

@@ -295,6 +295,10 @@ class Previews(Mapping[tuple[str, str], tuple[str, str]]):
         rule = self._rule(key)
         if rule is None:
             raise KeyError(key)
+        if not rule.text and rule.children:  # a whole rule (704): its title, then the start of its first rules
+            firsts = (self._data.rule_at(key[0], child) for child in rule.children[:2])
+            shown = " ".join(f"{c.number} {c.text}" for c in firsts if c is not None and c.text)
+            return rule.number, preview_text(replace(rule, text=shown))
         return rule.number, preview_text(rule)
 
     def __contains__(self, key: object) -> bool:

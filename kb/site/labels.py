@@ -17,6 +17,9 @@ LANG_NAMES = {
 }
 """Interface language -> language code -> the language's name in that interface."""
 
+RULES_ADJ = {"fr": {"fr": "françaises", "en": "anglaises", "de": "allemandes", "es": "espagnoles", "it": "italiennes"}}
+"""The language's adjective agreeing with `règles` where the interface's grammar needs one (else its name)."""
+
 OWN_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "es": "Español", "it": "Italiano"}
 """A language's name in itself, for the switch to it."""
 
@@ -36,6 +39,16 @@ WORDS: dict[str, dict[str, str]] = {
         "site_nav": "Site",
         "menu": "Menu",
         "home": "Accueil",
+        "parts": "Cette page est la partie {i} sur {n}{colon}",
+        "part_title": "{title} (partie {i}/{n})",
+        "part": "partie {i}",
+        "count": "partie\u00a0{i}/{n}",
+        "cut": "Texte trop long pour la page\u00a0: {shown} premiers caractères sur {total}.",
+        "full": "Texte intégral",
+        "prev_part": "Partie précédente",
+        "next_part": "Partie suivante",
+        "nearby_parts": "Parties voisines",
+        "more": "et {n} autres",
         "contents": "Sommaire",
         "glossary": "Glossaire",
         "cards": "Cartes",
@@ -61,7 +74,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cited_in": "Cité dans :",
         "permalink": "Lien vers {n} (copié en cliquant)",
         "copied": "Lien copié : {n}",
-        "fallback": "Absente de l’édition alignée ({aligned}) : texte de l’édition {edition}",
+        "fallback": "Absente de l’édition alignée ({aligned}) : texte des {edition}",
         "own_number": "numéro {lang} : {n}",
         "missing_page": "Texte {lang} non disponible pour la règle {n} : texte {other} ci-dessous.",
         "missing_run": "Texte {lang} non disponible pour {range} — voir le texte {other}.",
@@ -125,6 +138,7 @@ WORDS: dict[str, dict[str, str]] = {
         "edition_extract": "Extraits des règles ({lang}) : {numbers}",
         "effective": "en vigueur le {date}",
         "undated": "sans date",
+        "numbering": "sans date, numérotation de {year}",
         "rules_count": "{n} règles",
         "glossary_count": "{n} termes de glossaire",
         "faq_item": "FAQ : {title}",
@@ -140,7 +154,7 @@ WORDS: dict[str, dict[str, str]] = {
         "kind_rules": "règles",
         "kind_faq": "FAQ",
         "kind_cards": "cartes",
-        "diagnostics": "Diagnostics : {e} erreurs, {w} avertissements, {n} notes (détail : kb check).",
+        "diagnostics": "À la lecture des fichiers : {e} erreurs, {w} avertissements, {n} remarques.",
         "not_found": "Page introuvable",
         "not_found_text": "Cette adresse ne correspond à aucune page du site.",
         "not_found_moved": "Les pages ont peut-être changé d’adresse : essayez le sommaire ou la recherche.",
@@ -192,6 +206,65 @@ WORDS: dict[str, dict[str, str]] = {
         "stale": "Traductions à revoir : le texte anglais a changé depuis l’édition traduite",
         "stale_item": "traduite de l’édition du {date}",
         "mismatch_edition": "Renvois comparés avec l’édition du {date}.",
+        "cited_by": "Cité par :",
+        "faq": "FAQ",
+        "ed_rules": "règles {adj} du {date}",
+        "ed_rules_undated": "règles {adj} sans date",
+        "ed_extract_numbered": "extraits {lang}, numérotation {year}",
+        "ed_extract_dated": "extraits {lang} du {date}",
+        "ed_extract": "extraits {lang}",
+        "documents": "Documents ({n})",
+        "keywords_printed": "nom imprimé sur la carte",
+        "search_help": "Aide à la recherche",
+        "search_help_text": (
+            "Les résultats contenant le plus de mots viennent d’abord. Une phrase entre guillemets, "
+            "« a OR b » pour l’un ou l’autre, « -mot » pour l’exclure, « lang:fr » pour une langue."
+        ),
+        "search_file": (
+            "Cette page est ouverte depuis le disque : la recherche a besoin que le site soit servi en HTTP "
+            "(commande kb serve)."
+        ),
+        "js_result": "{n} résultat",
+        "js_results": "{n} résultats",
+        "js_none": "Aucun résultat.",
+        "js_mean": "Vouliez-vous dire",
+        "js_other": "Voir en {lang}",
+        "js_broken": "La recherche n’a pas pu charger son index.",
+        "js_via": "par traduction",
+        "js_via_title": "Trouvé par le lexique tiré des cartes imprimées, pas par une traduction officielle",
+        "query_unbalanced": 'Guillemet non fermé : fermez la phrase par " ou retirez le guillemet.',
+        "query_or": "OR demande un mot de chaque côté (a OR b).",
+        "query_nothing": "Rien à chercher : tapez des mots, une phrase entre guillemets ou un numéro de règle.",
+        "query_excluded": "Seulement des mots exclus : tapez aussi un mot à chercher.",
+        "query_kind": "Type inconnu « {value} » : choisissez parmi {allowed}.",
+        "query_filter": "Valeur inconnue pour {name} : « {value} » ; choisissez parmi {allowed}.",
+        "query_edition": "edition:{value} ne marche qu’en ligne de commande ; le site montre l’édition en vigueur.",
+        "changes_groups": "Ce qui a changé",
+        "changes_substantive": "Changements de fond",
+        "changes_references": "Renvois mis à jour seulement",
+        "changes_references_hint": "le texte ne change que par le numéro d’une règle renumérotée qu’il cite",
+        "changes_renumberings": "Renumérotations seules",
+        "changes_renumberings_hint": "même texte, nouveau numéro ; les suites de règles voisines sont regroupées",
+        "changes_moved": "Déplacées",
+        "changes_by_section": "Par section",
+        "changes_section_pick": "Section",
+        "changes_section_all": "Toutes les sections",
+        "changes_open_all": "Tout déplier",
+        "changes_close_all": "Tout replier",
+        "changes_run": "{n} règles",
+        "changes_typography": (
+            "{n} règles ne diffèrent que par la typographie (guillemets, tirets, ™, ®) : elles comptent comme "
+            "inchangées."
+        ),
+        "changes_moved_from": "depuis la section {section}",
+        "changes_reference_label": "renvoi",
+        "changes_runs_count": "{n} règles en {runs} suites",
+        "kind_wording": "texte modifié",
+        "kind_added": "ajoutée",
+        "kind_removed": "supprimée",
+        "kind_moved": "déplacée",
+        "kind_split": "scindée",
+        "kind_merged": "fusionnée",
     },
     "en": {
         "site": "Magic Rules",
@@ -201,6 +274,16 @@ WORDS: dict[str, dict[str, str]] = {
         "site_nav": "Site",
         "menu": "Menu",
         "home": "Home",
+        "parts": "This page is part {i} of {n}{colon}",
+        "part_title": "{title} (part {i}/{n})",
+        "part": "part {i}",
+        "count": "part\u00a0{i}/{n}",
+        "cut": "Text too long for the page: showing the first {shown} characters of {total}.",
+        "full": "Full text",
+        "prev_part": "Previous part",
+        "next_part": "Next part",
+        "nearby_parts": "Nearby parts",
+        "more": "and {n} more",
         "contents": "Contents",
         "glossary": "Glossary",
         "cards": "Cards",
@@ -226,7 +309,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cited_in": "Mentioned in:",
         "permalink": "Link to {n} (copied on click)",
         "copied": "Link copied: {n}",
-        "fallback": "Not in the aligned edition ({aligned}): text from edition {edition}",
+        "fallback": "Not in the aligned edition ({aligned}): text from the {edition}",
         "own_number": "{lang} number: {n}",
         "missing_page": "No {lang} text for rule {n}: the {other} text follows.",
         "missing_run": "No {lang} text for {range} — see the {other} text.",
@@ -290,6 +373,7 @@ WORDS: dict[str, dict[str, str]] = {
         "edition_extract": "Extracts of the rules ({lang}): {numbers}",
         "effective": "effective {date}",
         "undated": "undated",
+        "numbering": "undated, {year} numbering",
         "rules_count": "{n} rules",
         "glossary_count": "{n} glossary terms",
         "faq_item": "FAQ: {title}",
@@ -305,7 +389,7 @@ WORDS: dict[str, dict[str, str]] = {
         "kind_rules": "rules",
         "kind_faq": "FAQ",
         "kind_cards": "cards",
-        "diagnostics": "Diagnostics: {e} errors, {w} warnings, {n} notes (details: kb check).",
+        "diagnostics": "Reading the files: {e} errors, {w} warnings, {n} notes.",
         "not_found": "Page not found",
         "not_found_text": "No page of the site lives at this address.",
         "not_found_moved": "Pages may have moved: try the contents or the search.",
@@ -357,6 +441,59 @@ WORDS: dict[str, dict[str, str]] = {
         "stale": "Translations to review: the English text changed after the edition translated",
         "stale_item": "translated from the edition of {date}",
         "mismatch_edition": "References compared with the edition of {date}.",
+        "cited_by": "Cited by:",
+        "faq": "FAQ",
+        "ed_rules": "{Lang} rules of {date}",
+        "ed_rules_undated": "undated {Lang} rules",
+        "ed_extract_numbered": "{Lang} extracts, {year} numbering",
+        "ed_extract_dated": "{Lang} extracts of {date}",
+        "ed_extract": "{Lang} extracts",
+        "documents": "Documents ({n})",
+        "keywords_printed": "name printed on the card",
+        "search_help": "Search help",
+        "search_help_text": (
+            "Results holding the most words come first. A phrase in quotes, “a OR b” for either, “-word” to "
+            "leave a word out, “lang:en” for one language."
+        ),
+        "search_file": "This page was opened from disk: search needs the site served over HTTP (the kb serve command).",
+        "js_result": "{n} result",
+        "js_results": "{n} results",
+        "js_none": "No result.",
+        "js_mean": "Did you mean",
+        "js_other": "Show in {lang}",
+        "js_broken": "Search could not load its index.",
+        "js_via": "by translation",
+        "js_via_title": "Found through the lexicon mined from printed cards, not an official translation",
+        "query_unbalanced": 'Unbalanced quote: close the phrase with " or remove the quote.',
+        "query_or": "OR needs a word on each side (a OR b).",
+        "query_nothing": "Nothing to search for: type words, a phrase in quotes or a rule number.",
+        "query_excluded": "Only excluded words: type a word to search for too.",
+        "query_kind": "Unknown kind “{value}”: use one of {allowed}.",
+        "query_filter": "Unknown {name} “{value}”: use one of {allowed}.",
+        "query_edition": "edition:{value} works in the command line only; the site holds the current edition.",
+        "changes_groups": "What changed",
+        "changes_substantive": "Substantive changes",
+        "changes_references": "References updated only",
+        "changes_references_hint": "the text changes only by the number of a renumbered rule it cites",
+        "changes_renumberings": "Renumberings only",
+        "changes_renumberings_hint": "same text, new number; runs of neighbouring rules are grouped",
+        "changes_moved": "Moved",
+        "changes_by_section": "By section",
+        "changes_section_pick": "Section",
+        "changes_section_all": "All sections",
+        "changes_open_all": "Open all",
+        "changes_close_all": "Close all",
+        "changes_run": "{n} rules",
+        "changes_typography": "{n} rules differ only in typography (quotes, dashes, ™, ®): they count as unchanged.",
+        "changes_moved_from": "from section {section}",
+        "changes_reference_label": "reference",
+        "changes_runs_count": "{n} rules in {runs} runs",
+        "kind_wording": "wording",
+        "kind_added": "added",
+        "kind_removed": "removed",
+        "kind_moved": "moved",
+        "kind_split": "split",
+        "kind_merged": "merged",
     },
 }
 
@@ -401,3 +538,23 @@ def pick(texts: dict[str, str], ui: str) -> tuple[str, str]:
         if text:
             return text, lang
     return "", ui
+
+
+def edition_name(ui: str, lang: str, date: str | None, complete: bool, numbering: str | None = None) -> str:
+    """An edition as a reader names it (`règles anglaises du 16 janvier 2026`, `French extracts, 2015 numbering`).
+
+    `numbering`: the ISO date of the edition an extract's numbers follow (its translation's original), if known.
+    """
+    t, name = WORDS[ui], lang_label(lang, ui)
+    names = {"lang": name, "Lang": name[:1].upper() + name[1:], "adj": RULES_ADJ.get(ui, {}).get(lang, name)}
+    if complete:
+        key = "ed_rules" if date else "ed_rules_undated"
+        return t[key].format(**names, date=long_date(date, ui))
+    if numbering:
+        return t["ed_extract_numbered"].format(**names, year=numbering[:4])
+    return t["ed_extract_dated"].format(**names, date=long_date(date, ui)) if date else t["ed_extract"].format(**names)
+
+
+def search_words(t: dict[str, str]) -> dict[str, str]:
+    """The interface words the search page's script shows (`js_…`, `query_…`), keys without their prefix."""
+    return {key.split("_", 1)[1]: text for key, text in t.items() if key.startswith(("js_", "query_"))}

@@ -7,6 +7,7 @@ leads to the same page in the other tree. What a page shows beyond the site data
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import partial
 from itertools import zip_longest
@@ -15,7 +16,7 @@ from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
 from kb.model.numbers import TYPED_PATTERN
 from kb.site.diffs import changes_label
-from kb.site.editions import stale_diffs, today_row
+from kb.site.editions import numbering_of, stale_diffs, today_row
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.output import Job
@@ -60,7 +61,7 @@ def card_job(data: SiteData, card: Card, keywords: dict[str, str], ui: str) -> J
     """A card's page in an interface tree."""
     name = card.names.get(ui) or next(iter(card.names.values()), card.id)
     ctx = {"title": name, "current": "cards:item", "card": card, "ui": ui}
-    return Job(f"{ui}/{data.card_path[card.id]}", "card.html", ctx, partial(_card_context, data, card, keywords))
+    return Job(f"{ui}/{data.card_path[card.id]}", "card.html", ctx, partial(_card_context, data, card, keywords, ui))
 
 
 def full_text_jobs(data: SiteData) -> list[Job]:
@@ -116,7 +117,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         jobs.append(Job(page.path, "rule.html", ctx))
     for changes in data.changes:
         label = changes_label(changes, ui, t, data.kb)
-        ctx = {"title": label, "current": "contents:item", "changes": changes}
+        ctx = {"title": label, "current": "changes", "changes": changes}
         jobs.append(Job(changes.path, "changes.html", ctx))
     for info in data.kb.faqs:
         found = data.faq_parts[info.document]
@@ -136,9 +137,12 @@ def _quoted(data: SiteData, notes) -> dict:
     return {"quoted": quoted_rows(data, notes)}
 
 
-def _card_context(data: SiteData, card: Card, keywords) -> dict:
+def _card_context(data: SiteData, card: Card, keywords, ui: str) -> dict:
     """The part of a card page's context made as it is rendered: its sides, rulings and keywords."""
-    return {"sides": card_sides(card), "rulings": ruling_rows(data, card), "keywords": card_keywords(keywords, card)}
+    sides = card_sides(card)
+    text = "\n".join(face["text"] for side in sides if side["lang"] == ui for face in side["faces"])
+    found = card_keywords(keywords, card, text, data.kb.lexicon, ui)
+    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found}
 
 
 def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
@@ -217,7 +221,11 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
         terms = sum(1 for g in kb.glossary if g.document in ed.documents)
         if terms:
             detail.append(t["glossary_count"].format(n=count(terms, ui)))
-        date = t["effective"].format(date=long_date(ed.effective_date, ui)) if ed.effective_date else t["undated"]
+        numbering = numbering_of(kb, ed.id)
+        if ed.effective_date:
+            date = t["effective"].format(date=long_date(ed.effective_date, ui))
+        else:
+            date = t["numbering"].format(year=numbering[:4]) if numbering else t["undated"]
         items.append({"label": label, "date": date, "detail": " · ".join(detail)})
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
@@ -363,9 +371,28 @@ def keyword_index(data: SiteData) -> dict[str, str]:
     return {fold(name): number for number, name in keyword_rules(data.kb).items()} if data.kb.reference == "en" else {}
 
 
-def card_keywords(index: dict[str, str], card: Card) -> list[tuple[str, str | None]]:
-    """(keyword, the row of its rule or None) of the card's keyword abilities."""
-    return [(name, index.get(fold(name))) for name in card.keywords]
+def card_keywords(index: dict[str, str], card: Card, text: str, lexicon, ui: str) -> list[dict]:
+    """The card's keyword abilities named in the interface's language: `name`, its `lang`, the `row` of its rule
+    (or None) and `how` the name was found (`printed`: in `text`, the card's printed text in that language;
+    `lexicon`: from the printed-card lexicon; `""`: the keyword's own English name)."""
+    found = []
+    for name in card.keywords:
+        shown, lang, how = name, "en", ""
+        if ui != "en" and lexicon is not None:
+            candidates = lexicon.french_for(name, "keyword") if ui == "fr" else ()
+            printed = next((_printed(c, text) for c in candidates if _printed(c, text)), None)
+            if printed:
+                shown, lang, how = printed, ui, "printed"
+            elif candidates:
+                shown, lang, how = candidates[0], ui, "lexicon"
+        found.append({"name": shown, "lang": lang, "row": index.get(fold(name)), "how": how})
+    return found
+
+
+def _printed(term: str, text: str) -> str | None:
+    """`term` as the card's text prints it (a whole word or words, any case), capitalised; None when absent."""
+    match = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text, re.IGNORECASE)
+    return match.group(0)[:1].upper() + match.group(0)[1:] if match else None
 
 
 def quoted_rows(data: SiteData, notes: list) -> dict[tuple[str, str], tuple[str, str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kb.model import Card, FaqNote, card_name
+from kb.site.labels import WORDS
 
 PAGE_CHARS = 2_000_000
 """Estimated characters of one page's items: with the markup, the previews and the site around them, a page stays
@@ -23,34 +24,6 @@ LINK_CHARS = 80
 """Estimated size of one link of a list (`cited by`, `cited in`)."""
 LINKS_SHOWN = 200
 """Links of one list shown on a page (the rulings citing a rule, the cards mentioning one): the others are counted."""
-
-WORDS = {
-    "fr": {
-        "parts": "Cette page est la partie {i} sur {n}{colon}",
-        "part_title": "{title} (partie {i}/{n})",
-        "part": "partie {i}",
-        "count": "partie\u00a0{i}/{n}",
-        "cut": "Texte trop long pour la page\u00a0: {shown} premiers caractères sur {total}.",
-        "full": "Texte intégral",
-        "prev_part": "Partie précédente",
-        "next_part": "Partie suivante",
-        "nearby_parts": "Parties voisines",
-        "more": "et {n} autres",
-    },
-    "en": {
-        "parts": "This page is part {i} of {n}{colon}",
-        "part_title": "{title} (part {i}/{n})",
-        "part": "part {i}",
-        "count": "part\u00a0{i}/{n}",
-        "cut": "Text too long for the page: showing the first {shown} characters of {total}.",
-        "full": "Full text",
-        "prev_part": "Previous part",
-        "next_part": "Next part",
-        "nearby_parts": "Nearby parts",
-        "more": "and {n} more",
-    },
-}
-"""Interface words of cut pages and texts, in each interface language."""
 
 
 def part_words(ui: str) -> dict[str, str]:

@@ -10,12 +10,13 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from kb.site import parts
+from kb.site.editions import edition_name
 from kb.site.gather import Row, Run, SiteData
 from kb.site.labels import count, lang_label, long_date, pick
 from kb.site.render import Linker
 
-CELL_WORDS = {"fr": ("Exemple :", "Cité par :"), "en": ("Example:", "Cited by:")}
-"""Words inside a cell, in the cell's language (they belong to the text, not to the interface)."""
+CELL_WORDS = {"fr": "Exemple :", "en": "Example:"}
+"""The word before an example, in the cell's language (the rules' own word, part of the text)."""
 
 
 def run_rows(
@@ -102,9 +103,18 @@ def _cell(
         title = t["own_number"].format(lang=lang_label(lang, ui), n=rule.number)
         tags += f'<span class="own-num" title="{escape(title)}">{escape(rule.number)}</span>\n'
     if lang in row.fallback:
-        title = t["fallback"].format(aligned=data.kb.primary[lang].id, edition=row.fallback[lang])
-        tags += f'<span class="ed-tag" title="{escape(title)}">{escape(row.fallback[lang])}</span>\n'
+        kb, edition = data.kb, row.fallback[lang]
+        shown = long_date(kb.editions[edition].effective_date, ui) or edition_name(kb, edition, ui)
+        title = t["fallback"].format(
+            aligned=edition_name(kb, kb.primary[lang].id, ui), edition=edition_name(kb, edition, ui)
+        )
+        tags += f'<span class="ed-tag" lang="{escape(ui)}" title="{escape(title)}">{escape(shown)}</span>\n'
     body = ln.cached(("cell", lang, row.number), lambda: _cell_text(row, lang, ln))
+    citing = row.cited_by.get(lang)
+    if citing:  # the links are the same in every interface, the words around them the interface's
+        links = ln.cached(("cited", lang, row.number), lambda: _cited_links(citing, lang, ln))
+        more = _more(len(citing) - parts.LINKS_SHOWN, ui)
+        body += Markup(f'<p class="cited"><span lang="{escape(ui)}">{escape(t["cited_by"])}</span> {links}{more}</p>\n')
     term = data.rule_labels.get((ui, row.number)) if ui not in row.langs else None
     if term:  # the interface's term beside the rule's own first line: `Trample · Piétinement*`
         body = Markup(str(body).replace("</p>", f"{lex_term(term, ui, t)}</p>", 1))
@@ -112,20 +122,21 @@ def _cell(
 
 
 def _cell_text(row: Row, lang: str, ln: Linker) -> str:
-    """A cell's text: title, paragraphs, examples and the rules citing it, in the cell's language."""
+    """A cell's text: title, paragraphs and examples, in the cell's language."""
     rule = row.cells[lang]
-    example, cited = CELL_WORDS.get(lang, CELL_WORDS["en"])
+    example = CELL_WORDS.get(lang, CELL_WORDS["en"])
     out = [f'<p class="rule-title">{escape(rule.title)}</p>\n'] if rule.title else []
     out.append(ln.paragraphs(parts.shown_text(rule.text), lang) + "\n")
     out += [
         f'<p class="example"><em>{escape(example)}</em> {ln.text(parts.shown_text(e), lang)}</p>\n'
         for e in rule.examples
     ]
-    citing = row.cited_by.get(lang)
-    if citing:
-        links = ", ".join(ln.rule_link(n, lang) for n in citing[: parts.LINKS_SHOWN])
-        out.append(f'<p class="cited">{escape(cited)} {links}{_more(len(citing) - parts.LINKS_SHOWN, lang)}</p>\n')
     return "".join(out)
+
+
+def _cited_links(citing: tuple[str, ...], lang: str, ln: Linker) -> str:
+    """Links to the rules citing a rule, cut to `parts.LINKS_SHOWN`."""
+    return ", ".join(ln.rule_link(n, lang) for n in citing[: parts.LINKS_SHOWN])
 
 
 def lex_term(term: str, ui: str, t: dict[str, str]) -> Markup:

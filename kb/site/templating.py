@@ -10,7 +10,7 @@ from jinja2.bccache import Bucket
 
 from kb.model import card_name
 from kb.model.langs import ordered_langs
-from kb.site import diffs, labels, render, rows
+from kb.site import changes, diffs, editions, faqs, labels, render, rows
 from kb.sources import search_fold
 from kb.sources.paths import TEMPLATES, user_cache
 
@@ -55,10 +55,13 @@ def environment() -> Environment:
     )
     env.globals.update(
         lang_label=labels.lang_label,
+        note_blocks=faqs.note_blocks,
+        count=labels.count,
         long_date=labels.long_date,
         own_name=lambda lang: labels.OWN_NAMES.get(lang, lang.upper()),
         pick=labels.pick,
         words=labels.words,
+        search_words=labels.search_words,
         ui_first=lambda langs, ui: sorted(langs, key=lambda lang: lang != ui),
         mana_cost=render.mana_cost,
         run_rows=rows.run_rows,
@@ -68,9 +71,13 @@ def environment() -> Environment:
         lex_legend=rows.lex_legend,
         titled=rows.titled,
         history_html=diffs.history_html,
-        change_list=diffs.change_list,
+        section_picker=changes.section_picker,
+        substantive_html=changes.substantive_html,
+        references_html=changes.references_html,
+        runs_html=changes.runs_html,
         changes_label=diffs.changes_label,
         edition_label=diffs.edition_label,
+        edition_name=editions.edition_name,
         diff_html=diffs.cached_diff,
         with_symbols=render.with_symbols,
         card_name=card_name,

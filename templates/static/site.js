@@ -136,6 +136,19 @@
     }
   }
 
-  function init() { initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); }
+  /* A changes page's "open all" and "close all": every diff of the page at once (the tools need JavaScript). */
+  function initOpenAll() {
+    var tools = document.querySelector(".changes-tools");
+    if (!tools) { return; }
+    tools.hidden = false;
+    tools.querySelectorAll("button[data-details]").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var open = b.getAttribute("data-details") === "open";
+        document.querySelectorAll(".change-section details").forEach(function (d) { d.open = open; });
+      });
+    });
+  }
+
+  function init() { initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();

@@ -456,6 +456,17 @@ def _finish(st: _State, doc: Document) -> list[Rule]:
     return rules
 
 
+RULES_WORDS = {"en": ("rules",), "fr": ("règles", "regles")}
+"""The word every title of a rules document holds, per language (`Magic: The Gathering Comprehensive Rules`)."""
+
+
+def _names_the_rules(title: str, lang: str) -> bool:
+    """Whether a first line is the document's title: it names the rules in the document's own language (an
+    English extract headed by its French title, `Règles complètes de …`, has no title of its own)."""
+    words = RULES_WORDS.get(lang)
+    return words is None or any(word in title.lower().split() for word in words)
+
+
 def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     """Parse a comprehensive-rules file into a document, its rules, its glossary and diagnostics."""
     lines = classify_all(source.lines, source.lang)
@@ -472,7 +483,7 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
         doc_id,
         source.lang,
         "rules",
-        clean(st.title),
+        clean(st.title) if _names_the_rules(st.title, source.lang) else "",
         st.effective,
         source.path,
         introduction="\n\n".join(clean(p) for p in st.intro),

@@ -93,6 +93,9 @@ class _NoteDraft:
     cards: list[str] = field(default_factory=list)
     quoted: list[QuotedRule] = field(default_factory=list)
     bullets: list[TextBuilder] = field(default_factory=list)
+    order: list[tuple[str, int]] = field(default_factory=list)
+    printed: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    paragraphs: int = 0
 
 
 @dataclass(slots=True)
@@ -209,9 +212,11 @@ def _general(st: _State, para: Para) -> None:
     if BULLET.match(para.lines[0]):
         st.open_text = TextBuilder()
         st.open_text.add(para, bullet=True)
+        note.order.append(("bullet", len(note.bullets)))
         note.bullets.append(st.open_text)
     elif match := QUOTED_RULE.match(para.lines[0]):
         rest = " ".join([match.group(2) or "", *para.lines[1:]]).strip()
+        note.order.append(("quoted", len(note.quoted)))
         note.quoted.append(QuotedRule(match.group(1), st.as_of, rest))
         st.open_text = None
     elif _is_card_block(para, st.source.lang):
@@ -219,10 +224,14 @@ def _general(st: _State, para: Para) -> None:
         if draft:
             note.cards.append(draft.id)
             draft.notes.append(note.id)
+            note.order.append(("card", len(note.printed)))
+            note.printed.append((draft.id, tuple(para.lines)))
         st.open_text = None
     elif st.open_text is not None:
         st.open_text.add(para)
     else:
+        note.order.append(("text", note.paragraphs))
+        note.paragraphs += 1
         note.text.add(para)
 
 
@@ -310,6 +319,8 @@ def _build_notes(st: _State) -> tuple[FaqNote, ...]:
             bullets=tuple(b.text for b in n.bullets),
             source=SourceRef(st.source.path, n.line),
             document=st.doc_id,
+            order=tuple(n.order),
+            printed=tuple(n.printed),
         )
         for n in st.notes
     )

@@ -1,0 +1,239 @@
+"""Reading the site in real headless Chromium: one language per interface, the changes page, the FAQ as written,
+finding one's way (header, skip link, outline), line length, phones, and the site hosted under a sub-path.
+
+The site is the bundled content with both English editions, as `tests/test_browser.py` builds it.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browsing import CHROMIUM, chromium, guarded_page, served
+from tests.conftest import CONTENT, CR2015, CR2026
+
+pytestmark = pytest.mark.browser
+if CHROMIUM is None:
+    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+
+CHANGES = "changes/en-2015-09-26--en-2026-01-16.html"
+FAQ = "faq/fr-faq-discorde-2006.html"
+ISPERIA = "cards/isperia-the-inscrutable.html"
+SUB = "/sub/path/"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The bundled content with both English editions, built."""
+    from kb.link.load import load
+    from kb.site.write import build_site
+
+    root = tmp_path_factory.mktemp("reading")
+    content = root / "content"
+    shutil.copytree(CONTENT, content)
+    for edition in (CR2015, CR2026):
+        if not (content / "en" / edition.name).exists():
+            shutil.copy(edition, content / "en" / edition.name)
+    return build_site(load(content), root / "site").out
+
+
+@pytest.fixture(scope="module")
+def url(site):
+    with served(site) as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium(sync_api) as found:
+        yield found
+
+
+@pytest.fixture
+def tab(browser, url, request):
+    """A page at the width the test is parametrised with (default 1280); it fails on a request leaving the site
+    or a JavaScript error."""
+    width = getattr(request, "param", 1280)
+    with guarded_page(browser, url, width=width, locale="fr-FR") as page:
+        yield page
+
+
+def go(tab, url: str, path: str) -> None:
+    tab.goto(url + path)
+    tab.wait_for_load_state("domcontentloaded")
+
+
+def test_search_messages_are_given_to_the_page_in_its_language(tab, url):
+    for ui, start in (("fr", "Guillemet non fermé"), ("en", "Unbalanced quote")):
+        go(tab, url, f"{ui}/search.html")
+        words = json.loads(tab.locator("#search-words").text_content())
+        assert words["unbalanced"].startswith(start) and "{value}" in words["kind"] and words["results"]
+
+
+def test_changes_page_is_short_grouped_and_opens_all(tab, url):
+    go(tab, url, f"fr/{CHANGES}")
+    height = tab.evaluate("document.documentElement.scrollHeight")
+    assert height < 60_000, height  # every diff closed, at 1280 px
+    text = tab.locator("main").inner_text()
+    assert (
+        text.index("Changements de fond")
+        < text.index("Renvois mis à jour seulement")
+        < text.index("Renumérotations seules")
+    )
+    details = tab.locator(".change-section details")
+    total = details.count()
+    assert total > 1000 and tab.locator(".change-section details[open]").count() == 0
+    details.first.locator("summary").click()
+    assert details.first.locator(".diff").is_visible()
+    tab.get_by_role("button", name="Tout déplier").click()
+    assert tab.locator(".change-section details[open]").count() == total
+    tab.get_by_role("button", name="Tout replier").click()
+    assert tab.locator(".change-section details[open]").count() == 0
+    tab.locator('.section-pick a[href="#s-7"]').click()
+    head = tab.locator("#s-7").bounding_box()
+    assert 0 <= head["y"] < 300  # the section picked is at the top of the screen
+    moved = tab.locator(".change", has_text="706.7a").first
+    assert "607.5a" in moved.inner_text() and "déplacée" in moved.inner_text()
+    refs = tab.locator("section[aria-labelledby=references]").inner_text()
+    assert re.search(r"renvoi\s*: \d{3}\.\d+[a-z]? → \d{3}\.\d+[a-z]?", refs)  # whole numbers, never split digits
+
+
+def test_faq_shows_its_example_card_where_it_prints_it(tab, url):
+    go(tab, url, f"fr/{FAQ}")
+    note = tab.locator("#note-prevision")
+    card = note.locator(".faq-card").bounding_box()
+    intro = note.get_by_text("Seules les cartes de la guilde").bounding_box()
+    rules = note.get_by_text("Les règles officielles de la capacité de prévision").bounding_box()
+    assert intro["y"] < card["y"] < rules["y"]
+    assert "Éphémère" in note.locator(".faq-card").inner_text()
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_faq_and_changes_are_in_the_header_and_the_menu(tab, url):
+    go(tab, url, "fr/rules/121.html")
+    if tab.viewport_size["width"] < 700:
+        tab.locator(".menu-button").click()
+    nav = tab.locator("#site-nav")
+    nav.get_by_role("link", name="FAQ").click()
+    tab.wait_for_url(f"**/fr/{FAQ}")
+    if tab.viewport_size["width"] < 700:
+        tab.locator(".menu-button").click()
+    tab.locator("#site-nav").get_by_role("link", name="Changements").click()
+    tab.wait_for_url(f"**/fr/{CHANGES}")
+
+
+def test_the_skip_link_lands_past_the_sidebar(tab, url):
+    go(tab, url, "fr/rules/121.html")
+    tab.keyboard.press("Tab")
+    assert tab.evaluate("document.activeElement.className") == "skip"
+    tab.keyboard.press("Enter")
+    assert tab.evaluate("document.activeElement.id") == "text"
+    tab.keyboard.press("Tab")
+    assert tab.evaluate("!!document.activeElement.closest('.rule-main')")  # not one of the sidebar's links
+
+
+@pytest.mark.parametrize("tab", [1500], indirect=True)
+def test_the_outline_stays_in_view_on_a_wide_screen(tab, url):
+    go(tab, url, "fr/rules/702.html")
+    tab.mouse.wheel(0, 6000)
+    tab.wait_for_timeout(200)
+    box = tab.locator(".onpage").bounding_box()
+    text = tab.locator(".rule-main .run").first.bounding_box()
+    assert 0 <= box["y"] < 200 and box["x"] > text["x"] + 400
+
+
+def test_single_language_lines_stay_near_75_characters(tab, url):
+    go(tab, url, "fr/rules/702.html")
+    tab.locator('.langswitch button[data-show="en"]').click()
+    cell = tab.locator('[id="702.1"] .cell[lang="en"] p').first
+    chars = tab.evaluate(
+        """(p) => { const range = document.createRange(); const node = p.firstChild; let top = null, n = 0;
+           for (let i = 0; i < node.length; i++) { range.setStart(node, i); range.setEnd(node, i + 1);
+             const y = range.getBoundingClientRect().top; if (top === null) top = y; if (y > top + 2) break; n++; }
+           return n; }""",
+        cell.element_handle(),
+    )
+    assert 55 <= chars <= 85, chars
+
+
+@pytest.mark.parametrize("tab", [360], indirect=True)
+def test_a_phone_tags_stacked_cells_keeps_ruling_headers_and_all_letters(tab, url):
+    go(tab, url, "fr/rules/121.html")
+    tags = tab.evaluate(
+        "[...document.querySelectorAll('[id=\"121.1\"] .cell')].map(c => getComputedStyle(c, '::before').content)"
+    )
+    assert tags == ['"fr"', '"en"']  # shown in capitals
+    go(tab, url, f"fr/{ISPERIA}")
+    head = tab.evaluate("getComputedStyle(document.querySelector('.ruling[data-col=\"fr\"]'), '::before').content")
+    assert head.startswith('"Français — ')
+    go(tab, url, "fr/glossary.html")
+    letters = tab.locator(".az a")
+    assert letters.count() >= 20
+    rights = [letters.nth(i).bounding_box() for i in range(letters.count())]
+    assert all(b["x"] >= 0 and b["x"] + b["width"] <= 360 for b in rights)  # none hidden past the edge
+
+
+class _SubPath(http.server.SimpleHTTPRequestHandler):
+    """The site served under `SUB` only, with its 404 page for anything missing (as project pages are)."""
+
+    def translate_path(self, path: str) -> str:
+        path = urlsplit(path).path
+        if not path.startswith(SUB):
+            return str(Path(self.directory) / "missing")
+        return super().translate_path("/" + path[len(SUB) :])
+
+    def send_error(self, code, message=None, explain=None):
+        if code != 404:
+            return super().send_error(code, message, explain)
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def sub_url(site):
+    """The site served under http://127.0.0.1:PORT/sub/path/."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_SubPath, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("missing", ["fr/rules/999.html", "nowhere/at/all.html"])
+def test_the_site_works_under_a_sub_path(browser, sub_url, missing):
+    with guarded_page(browser, sub_url, locale="fr-FR") as page:
+        reply = page.goto(f"{sub_url}{SUB}{missing}")
+        assert reply.status == 404
+        page.wait_for_function("getComputedStyle(document.body).fontFamily.startsWith('system-ui')")  # site.css
+        links = page.locator('[data-lang-block="fr"] a')
+        hrefs = [links.nth(i).evaluate("a => a.href") for i in range(links.count())]
+        assert hrefs and all(urlsplit(h).path.startswith(SUB + "fr/") for h in hrefs), hrefs
+        for href in dict.fromkeys(hrefs):
+            assert page.request.get(href).status == 200, href
+        page.locator('[data-lang-block="fr"] main').get_by_role("link", name="Sommaire").click()
+        page.wait_for_url(f"**{SUB}fr/contents.html")
+        page.goto(f"{sub_url}{SUB}fr/rules/702.html")
+        hrefs = page.evaluate("[...document.querySelectorAll('a[href]')].map(a => a.href.split('#')[0])")
+        own = sorted({h for h in hrefs if h.startswith(sub_url)})
+        assert own and all(urlsplit(h).path.startswith(SUB) for h in own)
+        for href in own[:: max(1, len(own) // 40)]:
+            assert page.request.get(href).status == 200, href

@@ -1,0 +1,113 @@
+"""One language per interface: no interface string of the other language in the interface parts of any page of
+either tree of the default site (the parts whose language, inherited through `lang`, is the tree's).
+
+The word list is the site's own table of interface strings (`kb.site.labels.WORDS`): each string of the other
+language, cut at its placeholders, is looked for in what the page shows in the interface's language, its text
+and its tooltips, labels and placeholders alike. A label of the other language ending in a colon ("Cited by:")
+is also looked for in the texts themselves, where the interface's words have no business either.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from kb.site.labels import UI_LANGS, WORDS, other_ui
+
+SHOWN_ATTRS = ("title", "aria-label", "placeholder", "alt", "data-title")
+"""Attributes a reader sees or hears."""
+SKIPPED = {"script", "style", "code", "kbd", "pre"}
+"""Elements whose text is not the interface's words (scripts, commands)."""
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Interface(HTMLParser):
+    """The text and shown attributes of a page, split into what is in the interface's language and the rest."""
+
+    def __init__(self, ui: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ui, self.stack, self.mine, self.rest = ui, [("", ui, False)], [], []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        _, lang, skipped = self.stack[-1]
+        lang = (values.get("lang") or lang).split("-")[0]
+        skipped = skipped or tag in SKIPPED
+        if not skipped:
+            shown = [values[a] or "" for a in SHOWN_ATTRS if values.get(a)]
+            (self.mine if lang == self.ui else self.rest).extend(shown)
+        if tag not in VOID:
+            self.stack.append((tag, lang, skipped))
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data: str) -> None:
+        _, lang, skipped = self.stack[-1]
+        if not skipped and data.strip():
+            (self.mine if lang == self.ui else self.rest).append(data)
+
+
+def _norm(text: str) -> str:
+    """Spaces of any kind as one space."""
+    return re.sub(r"[\s\u00a0\u202f]+", " ", text).strip()
+
+
+def foreign_strings(ui: str) -> list[tuple[str, str]]:
+    """(key, fragment) of the other language's interface strings that the interface's own strings never hold:
+    fragments between placeholders of at least two words or a word of eight letters."""
+    other = other_ui(ui)
+    own = " | ".join(_norm(v) for v in WORDS[ui].values())
+    found = []
+    for key, value in WORDS[other].items():
+        for piece in re.split(r"\{[^}]*\}", value):
+            piece = _norm(piece).strip(" ,;·(")
+            words = [w for w in piece.split() if sum(c.isalpha() for c in w) >= 2]
+            if (len(words) >= 2 or any(len(w) >= 8 for w in words)) and piece not in own:
+                found.append((key, piece))
+    return found
+
+
+RAW_ID = re.compile(r"\b[a-z]{2}:(undated|\d{4}-\d{2}-\d{2})\b|\bkb check\b")
+"""What only the program speaks: an edition's id (`fr:undated`, `en:2026-01-16`), a command."""
+
+
+def _colon_label(piece: str) -> bool:
+    """Whether a fragment is a label introducing something (`Cited by:`), which no text of the rules holds."""
+    return piece.endswith(":") and len(piece.split()) >= 2
+
+
+@pytest.fixture(scope="module")
+def site(bundled_kb, tmp_path_factory) -> Path:
+    """The default site (the bundled content), both trees."""
+    from kb.site.write import build_site
+
+    return build_site(bundled_kb, tmp_path_factory.mktemp("language") / "site", search=False).out
+
+
+def test_the_word_list_finds_words_of_the_other_language():
+    """The check would see the English label of the citing rules and the French one of the search box."""
+    assert ("cited_by", "Cited by:") in foreign_strings("fr")
+    assert any(piece == "Rechercher une règle, un mot, une carte" for _, piece in foreign_strings("en"))
+
+
+@pytest.mark.parametrize("ui", UI_LANGS)
+def test_no_interface_string_of_the_other_language(site, ui):
+    """Every page of the `ui` tree: its interface parts hold none of the other language's interface strings."""
+    strings = foreign_strings(ui)
+    bad = []
+    for page in sorted((site / ui).rglob("*.html")):
+        parser = Interface(ui)
+        parser.feed(page.read_text(encoding="utf-8"))
+        mine, rest = _norm(" | ".join(parser.mine)), _norm(" | ".join(parser.rest))
+        for key, piece in strings:
+            if piece in mine or (_colon_label(piece) and piece in rest):
+                bad.append(f"{page.relative_to(site)}: {key} {piece!r}")
+        bad += [f"{page.relative_to(site)}: raw {m.group(0)!r}" for m in RAW_ID.finditer(mine)]
+    assert not bad, f"{len(bad)} foreign strings, e.g.\n" + "\n".join(dict.fromkeys(bad[:40]))
