@@ -190,7 +190,7 @@ class SearchIndex:
         reader = self.searcher.reader()
         terms = [slot_terms(s, reader) for s in made]
         weights = [self.weight(t) for t in terms]
-        query = Or([slot_query(s, reader) for s in made])
+        query = Or([part for s in made for part in slot_parts(s, reader)])
         mask = self._excluded(parsed.excluded, langs)
         phrases = any(a.phrase for s in made for a in s.alts)  # Whoosh's skipping by quality fails on Require
         hits = self.searcher.search(query, limit=TOP, filter=allowed, mask=mask, optimize=not phrases)
@@ -343,6 +343,12 @@ def _field_b(langs: tuple[str, ...]) -> dict[str, float]:
 
 
 def slot_query(slot: Slot, reader):
+    """The Whoosh query of a slot (see `slot_parts`)."""
+    parts = slot_parts(slot, reader)
+    return parts[0] if len(parts) == 1 else Or(parts)
+
+
+def slot_parts(slot: Slot, reader) -> list:
     """The Whoosh query of a slot: its alternatives (the word's first form, its translations, a phrase, the words of
     an OR) in each field of their language, the words as typed and card-name words, all summed (Whoosh's Or)."""
     parts = []
@@ -353,7 +359,7 @@ def slot_query(slot: Slot, reader):
     words = _slot_names(reader, slot)
     if words:  # each card holding one scores NAME
         parts.append(ConstantScoreQuery(Or([Term("name", w) for w in words]), score=NAME))
-    return parts[0] if len(parts) == 1 else Or(parts)
+    return parts
 
 
 def _alt_query(field: str, alt: Alt, boost: float):

@@ -20,7 +20,11 @@ const QUERY_TOKEN = /(-?)(?:"([^"]*)"|([^\s"]+))/g;
 const LETTERS = "abcdefghijkmnpqrstuvwxyz";
 const STOP = "~"; /* kb.search.text.STOP: a stop word's term, for phrases */
 
-export class SearchError extends Error {}
+/* A malformed query: `code` names its message in the page's table of words (search.html's `search-words`,
+   `query_<code>`), `values` fill it in; `message` is the English one, as `kb search` says it. */
+export class SearchError extends Error {
+  constructor(code, values, message) { super(message); this.code = code; this.values = values; }
+}
 
 const own = (map, key) => Object.prototype.hasOwnProperty.call(map, key);
 const isAlpha = (word) => /^\p{L}+$/u.test(word);
@@ -46,7 +50,7 @@ function fnv1a(text) {
 export function parseQuery(text, pattern) {
   text = String(text).replace(CONTROL, " ");
   if ((text.match(/"/g) || []).length % 2) {
-    throw new SearchError('unbalanced quote in query; close the phrase with " or remove the quote');
+    throw new SearchError("unbalanced", {}, 'unbalanced quote in query; close the phrase with " or remove the quote');
   }
   const filters = { lang: [], kind: [], edition: [] };
   const groups = [];
@@ -60,14 +64,14 @@ export function parseQuery(text, pattern) {
       for (let value of word.slice(at + 1).split(",")) {
         value = name === "edition" ? value : value.toLowerCase();
         if (name === "kind" && !KINDS.includes(value)) {
-          throw new SearchError(`unknown kind '${value}'; use kind:${KINDS.join("|")}`);
+          throw new SearchError("kind", { value, allowed: KINDS.join(", ") }, `unknown kind '${value}'; use kind:${KINDS.join("|")}`);
         }
         filters[name].push(value);
       }
       continue;
     }
     if (word === "OR" && !neg) {
-      if (!groups.length || pendingOr) { throw new SearchError("OR needs a word on each side (a OR b)"); }
+      if (!groups.length || pendingOr) { throw new SearchError("or", {}, "OR needs a word on each side (a OR b)"); }
       pendingOr = true;
       continue;
     }
@@ -77,10 +81,10 @@ export function parseQuery(text, pattern) {
     if (neg) { excluded.push(item); } else if (pendingOr) { groups[groups.length - 1].push(item); pendingOr = false; }
     else { groups.push([item]); }
   }
-  if (pendingOr) { throw new SearchError("OR needs a word on each side (a OR b)"); }
+  if (pendingOr) { throw new SearchError("or", {}, "OR needs a word on each side (a OR b)"); }
   if (!groups.length) {
     const what = excluded.length ? "only excluded words" : "nothing to search for";
-    throw new SearchError(`${what}; type words, a phrase in quotes or a rule number`);
+    throw new SearchError(excluded.length ? "excluded" : "nothing", {}, `${what}; type words, a phrase in quotes or a rule number`);
   }
   const box = groups.map((g) => g.map((i) => i.text).join(" ")).join(" ");
   const plain = groups.every((g) => g.length === 1 && !g[0].phrase) && !excluded.length;
@@ -399,8 +403,14 @@ export class Index {
 
   async search(text, limit = 10) {
     const parsed = parseQuery(text, this.core.pattern);
-    if (parsed.editions.length) { throw new SearchError("edition: searches another edition; use kb search --edition"); }
-    for (const l of parsed.langs) { if (!this.langs.includes(l)) { throw new SearchError(`unknown lang '${l}'; use one of ${this.langs.join(", ")}`); } }
+    if (parsed.editions.length) {
+      throw new SearchError("edition", { value: parsed.editions[0] }, "edition: searches another edition; use kb search --edition");
+    }
+    for (const l of parsed.langs) {
+      if (!this.langs.includes(l)) {
+        throw new SearchError("filter", { name: "lang", value: l, allowed: this.langs.join(", ") }, `unknown lang '${l}'; use one of ${this.langs.join(", ")}`);
+      }
+    }
     const langs = parsed.langs.length ? this.langs.filter((l) => parsed.langs.includes(l)) : this.langs;
     const kinds = parsed.kinds.length ? KINDS.filter((k) => parsed.kinds.includes(k)) : KINDS;
     const allowed = (d) => kinds.includes(this.core.kinds[d]) && this.core.langsOf[d].some((l) => langs.includes(l));

@@ -1,6 +1,6 @@
 /* The search page: rule numbers and card names jump to their page; anything else is ranked by kbsearch.js over
-   kb's own index (the same results as `kb search`). Each result shows the reader's language, the other one
-   a click away. */
+   the site's export of kb's Whoosh index (the same results as `kb search`). Each result shows the reader's
+   language, the other one a click away. */
 import { searchFold as fold, ruleNumber } from "./kbtext.js";
 import { Index, SearchError } from "./kbsearch.js";
 
@@ -12,17 +12,16 @@ const input = document.getElementById("q");
 const statusEl = document.getElementById("search-status");
 const list = document.getElementById("results");
 const LIMIT = 30;
-const WORDS = {
-  fr: { results: (n) => `${n} résultat${n > 1 ? "s" : ""}`, none: "Aucun résultat.", mean: "Vouliez-vous dire",
-        other: (lang) => `Voir en ${lang === "en" ? "anglais" : lang === "fr" ? "français" : lang.toUpperCase()}`,
-        broken: "La recherche n'a pas pu charger son index.", via: "par traduction",
-        viaTitle: "Trouvé par le lexique tiré des cartes imprimées, pas par une traduction officielle" },
-  en: { results: (n) => `${n} result${n > 1 ? "s" : ""}`, none: "No result.", mean: "Did you mean",
-        other: (lang) => `Show in ${lang === "en" ? "English" : lang === "fr" ? "French" : lang.toUpperCase()}`,
-        broken: "Search could not load its index.", via: "by translation",
-        viaTitle: "Found through the lexicon mined from printed cards, not an official translation" },
+/* The page's words in its interface language (search.html: `search-words`, from kb/site/labels.py). */
+const words = JSON.parse(document.getElementById("search-words").textContent);
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+const LANG_NAMES = { fr: { fr: "français", en: "anglais" }, en: { fr: "French", en: "English" } };
+const say = {
+  results: (n) => fill(n > 1 ? words.results : words.result, { n }),
+  none: words.none, mean: words.mean, broken: words.broken, via: words.via, viaTitle: words.via_title,
+  other: (lang) => fill(words.other, { lang: (LANG_NAMES[ui] || LANG_NAMES.en)[lang] || lang.toUpperCase() }),
+  error: (err) => (words[err.code] ? fill(words[err.code], err.values || {}) : err.message),
 };
-const say = WORDS[ui] || WORDS.en;
 
 /* The language the reader reads: the column they chose to show, else the interface's. */
 function readerLang() {
@@ -142,7 +141,7 @@ async function runSearch(query) {
     if (mine !== serial) { return; }
     list.textContent = "";
     list.dataset.query = query;
-    showStatus(err instanceof SearchError ? err.message : `${say.broken} (${err.message})`, null);
+    showStatus(err instanceof SearchError ? say.error(err) : `${say.broken} (${err.message})`, null);
     return;
   }
   if (mine !== serial) { return; }
