@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -101,7 +102,8 @@ def load_fresh(content: Path) -> KnowledgeBase:
 def _link(content: Path, content_digest: str, parsed: Parsed, mined: Callable[[], Lexicon | None]) -> KnowledgeBase:
     """Link the parse results into a knowledge base."""
     glossary = tuple(g for res in parsed.rules for g in res.glossary)
-    links = link_rules(parsed.rules, glossary)
+    lexicon = functools.cache(lambda: combine([*parsed.lexicons, *filter(None, [mined()])]))
+    links = link_rules(parsed.rules, glossary, lexicon)  # asked for only to pair an undated translation
     editions = links.editions
 
     def rule_exists(lang: str, number: str, as_of: str | None = None) -> bool:
@@ -112,7 +114,6 @@ def _link(content: Path, content_digest: str, parsed: Parsed, mined: Callable[[]
     today = _today(links)
     card_data, merge_diags = merge_card_data(parsed.card_data)
     cards = link_cards(parsed.faqs, card_data, rule_exists)
-    lexicon = combine([*parsed.lexicons, *filter(None, [mined()])])  # mined beside the linking above
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     return KnowledgeBase(
         content=str(content),
@@ -124,10 +125,10 @@ def _link(content: Path, content_digest: str, parsed: Parsed, mined: Callable[[]
         faqs=tuple(f.info for f in parsed.faqs),
         cards=cards.cards,
         rulings=carry_forward(pair_translations(cards.cards, cards.rulings), links.editions, links.lineage, today),
-        notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon),
+        notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon()),
         diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(merge_diags) + tuple(cards.diagnostics),
         cards_by_document=dict(cards.cards_by_document),
-        lexicon=lexicon,
+        lexicon=lexicon(),
     )
 
 

@@ -57,7 +57,8 @@ class AlignedRule:
     ref_number: str
     """Today's number of the same rule (`121.2`)."""
     via: str
-    """`number` (same edition, same number) or `lineage` (followed from the edition it was translated from)."""
+    """`number` (same edition, same number), `lineage` (followed from the edition it was translated from) or
+    `content` (no loaded edition is numbered like it: paired by what the two rules say, see `kb.link.crosslang`)."""
     confidence: float
     """How sure the pairing is, in [0, 1]."""
 
@@ -95,7 +96,8 @@ class Alignment:
     pairs: tuple[AlignedRule, ...] = ()
     """Each translated rule and the reference rule it is."""
     counterparts: Mapping[str, tuple[str, float, str]] = field(default_factory=dict)
-    """Language -> (reference edition it was translated from, structure score, `date` or `structure`)."""
+    """Language -> (reference edition it is numbered like, structure score, `date` or `structure`); `content` when
+    no loaded edition is: the edition is today's, paired with by content, and the translation's numbering unknown."""
     stale: tuple[StaleRule, ...] = ()
     """Translated rules whose English original changed since (the translation is stale)."""
 
