@@ -568,10 +568,11 @@ def test_server_stays_inside_the_site(tmp_path):
         server.server_close()
 
 
-def test_faq_prose_links_rules_with_previews(handmade_site):
+def test_faq_prose_reads_its_numbers_in_the_numbering_of_its_date(handmade_site):
     html = read(handmade_site, "fr/faq/fr-faq.html")
-    assert '<a class="ref" href="../rules/120.html#120.1" aria-describedby="pv-fr-120.1">120.1</a>' in html
-    assert '<div id="pv-fr-120.1" lang="fr"><b>120.1</b>' in html
+    # A 2006 FAQ, and only the 2015 edition loaded: its 120.1 is 2006's, never linked to the 120.1 of 2015 or today.
+    title = "Règle 120.1 numérotée au 2006-03-17 : aucune règle d’aujourd’hui n’en découle"
+    assert f'<span class="ref-dated" title="{title}">120.1</span>' in html and "pv-fr-120.1" not in html
     card = read(handmade_site, "fr/cards/steeling-stance.html")
     assert 'aria-describedby="pv-fr-120.2a">120.2a</a>' in card and 'id="pv-fr-120.2a"' in card
 
@@ -643,7 +644,8 @@ def test_rule_from_another_edition_is_labelled(tmp_path):
     assert f'<span class="ed-tag" title="{title}">en:2015-09-26</span>' in row
     assert row.count("ed-tag") == 1  # the French cell comes from the aligned edition
     orphan = read(site, "en/rules/120.html").split('id="fr-120.1"')[1].split('<div class="row')[0]
-    assert ">120.1</a>" in orphan and "Un joueur pioche." in orphan and "Draw a card." not in orphan
+    assert ">FR 120.1 (2015)</a>" in orphan and "Un joueur pioche." in orphan and "Draw a card." not in orphan
+    assert '<span class="num" aria-hidden="true"></span>' in orphan  # never in the column of today's numbers
     report = read(site, "fr/report.html")
     assert 'href="rules/120.html#120.2">120.2</a> <span class="ed-tag">en:2015-09-26</span>' in report
     assert check_site(site) == []
@@ -975,9 +977,11 @@ def test_dated_gatherer_ruling_follows_lineage_end_to_end(tmp_path):
 def test_translated_rules_removed_since_have_rows_of_their_own_that_say_so(site_bundled):
     html = read(site_bundled, "fr/rules/703.html")
     row = _row(html, "fr-703.4h")
-    assert '<a class="num" href="#fr-703.4h" title="Lien vers 703.4h (copié en cliquant)">703.4h</a>' in row
+    assert '<span class="num" aria-hidden="true"></span>' in row and 'class="num" href' not in row
+    assert '<a class="own-row-num" href="#fr-703.4h" title="Règle 703.4h du texte français' in row
+    assert ">FR 703.4h (2015)</a>" in row
     assert (
-        "Pas de texte anglais aujourd’hui pour 703.4h–703.4i : règles supprimées depuis l’édition du "
+        "Pas de texte anglais aujourd’hui pour FR 703.4h–703.4i : règles supprimées depuis l’édition du "
         "26 septembre 2015, que le texte français traduit."
     ) in row
     assert "l&#39;ordre d&#39;assignation des blessures" in row and 'lang="fr"' in row

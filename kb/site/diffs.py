@@ -176,7 +176,8 @@ def _change_items(page: ChangesPage, status: str, ln: Linker, data: SiteData) ->
             body = f'<details><summary>{label}</summary><p class="diff" lang="{escape(lang)}">{ops}</p></details>'
         else:
             body = f"<p>{label}</p>"
-        out.append(f'<li class="change"><span class="nums">{numbers}</span>\n{body}</li>\n')
+        anchor = f' id="was-{escape(change.old)}"' if status in ("removed", "merged") and change.old else ""
+        out.append(f'<li class="change"{anchor}><span class="nums">{numbers}</span>\n{body}</li>\n')
     return "".join(out)
 
 

@@ -7,10 +7,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from kb.link.citations import in_force
+from kb.link.readings import read, readings
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
+from kb.model.links import Reading
 from kb.model.numbers import sort_key
+from kb.parse.refs import find_references
 from kb.site import parts
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, page_history, word_diffs
 from kb.site.terms import glossary_labels, lexicon_labels
@@ -135,8 +139,10 @@ class SiteData:
     """Row -> its page, for the rows of a cut rule that are not on its first page (`rules/702-2.html`)."""
     texts: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
-    today: dict[str, dict[str, str]] = field(default_factory=dict)
-    """Language -> a number it cites but does not have -> today's reference number (through lineage)."""
+    today: dict[str, dict[str, Reading]] = field(default_factory=dict)
+    """Language -> a number it cites but does not have -> how it reads today (`kb.link.readings.read`)."""
+    note_citations: dict[str, tuple[dict[str, str], str]] = field(default_factory=dict)
+    """FAQ note id -> (cited number -> today's number, the FAQ's date), for reading a note's numbers as dated."""
     rule_pages: list[RulePage] = field(default_factory=list)
     sections: list[dict] = field(default_factory=list)
     card_path: dict[str, str] = field(default_factory=dict)
@@ -230,7 +236,8 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
         for lang, rule in kb.aligned(number).items():
             data.rows.setdefault(lang, {})[rule.number] = number
     data.texts = Previews(data, numbers)
-    data.today = _today(kb, data.rows)
+    data.today = _today(kb)
+    data.note_citations = _note_citations(kb)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
     _mentions(data)
@@ -243,25 +250,26 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     return data
 
 
-def _today(kb: KnowledgeBase, rows: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
-    """Numbers each translation cites without having them, mapped to today's reference number.
+def _today(kb: KnowledgeBase) -> dict[str, dict[str, Reading]]:
+    """Language -> each number its text cites without having it -> that number read in the numbering of the
+    text's edition and followed to today (`kb.link.readings`): never today's rule of the same number by default."""
+    return {lang: readings(kb, lang) for lang in kb.langs if lang != kb.reference}
 
-    A translation numbers its rules as the edition it was translated from (its counterpart); lineage says
-    what that rule is numbered today. Without a counterpart or lineage the number stays as cited.
-    """
-    found: dict[str, dict[str, str]] = {}
-    for lang, (edition, _score, _how) in kb.links.alignment.counterparts.items():
-        chain = kb.links.lineage.get(kb.editions[edition].lang) if edition in kb.editions else None
-        if chain is None or edition not in chain.editions:
+
+def _note_citations(kb: KnowledgeBase) -> dict[str, tuple[dict[str, str], str]]:
+    """FAQ note id -> (each number its text and bullets cite -> today's number, the FAQ's date): read in the
+    edition in force at the FAQ's date (`in_force`), left out when no loaded edition was (shown as cited)."""
+    out = {}
+    dates = {info.document: info.last_modified for info in kb.faqs}
+    for note in kb.notes:
+        date = dates.get(note.document) or ""
+        cited = {ref.targets[0] for text in (note.text, *note.bullets) for ref in find_references(text, note.lang)}
+        if not cited or not date:
             continue
-        own = rows.get(lang, {})
-        cited = {t for r in kb.primary[lang].rules.values() for t in r.references if t not in own}
-        cited |= {t for g in kb.glossary if g.lang == lang for t in g.references if t not in own}
-        for number in cited:
-            now = chain.today(edition, number)
-            if now:
-                found.setdefault(lang, {})[number] = now[0][0]
-    return found
+        edition = in_force(kb.links.editions, kb.reference or note.lang, date)
+        found = {n: r.today for n in cited if (r := read(kb, edition.id if edition else None, n)).today}
+        out[note.id] = (found, date)
+    return out
 
 
 def site_langs(kb: KnowledgeBase) -> list[str]:

@@ -361,6 +361,49 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+NUMBERING_WORDS: dict[str, dict[str, str]] = {
+    "fr": {
+        "own_row": "{lang} {n} ({year})",
+        "own_row_undated": "{lang} {n}",
+        "own_row_title": (
+            "Règle {n} du texte {lang}, dans sa numérotation ({edition}) ; aucune règle d’aujourd’hui n’y "
+            "correspond (lien vers cette ligne, copié en cliquant)"
+        ),
+        "numbering_note": (
+            "Le texte français suit la numérotation des règles de {year}, dont il est la traduction ; il est "
+            "présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
+        ),
+        "numbering_note_undated": (
+            "Le texte français suit la numérotation de l’édition anglaise dont il est la traduction, qui n’est pas "
+            "chargée ; il est présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
+        ),
+        "numbering_edition": "numérotation {year}",
+        "numbering_unknown": "numérotation d’une édition non chargée",
+    },
+    "en": {
+        "own_row": "{lang} {n} ({year})",
+        "own_row_undated": "{lang} {n}",
+        "own_row_title": (
+            "Rule {n} of the {lang} text, in its own numbering ({edition}); no rule of today is it (link to this "
+            "row, copied on click)"
+        ),
+        "numbering_note": (
+            "The French text uses the numbering of the {year} rules it translates; it is shown beside today’s "
+            "rules, whose numbers may differ."
+        ),
+        "numbering_note_undated": (
+            "The French text uses the numbering of the English edition it translates, which is not loaded; it is "
+            "shown beside today’s rules, whose numbers may differ."
+        ),
+        "numbering_edition": "{year} numbering",
+        "numbering_unknown": "numbering of an edition not loaded",
+    },
+}
+"""Words for the translations' own numbering (own rows, the note on it), kept apart to be moved as one block."""
+for _ui, _found in NUMBERING_WORDS.items():
+    WORDS[_ui].update(_found)
+
+
 def words(ui: str) -> dict[str, str]:
     """The interface words of an interface language."""
     return WORDS[ui]

@@ -296,7 +296,8 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
     the same number in another language, as its text's references are linked)."""
     if lang == data.kb.reference and edition:
         return today_row(data.kb, data.rows, lang, edition, number)
-    return data.rows.get(lang, {}).get(number) or data.today.get(lang, {}).get(number, number)  # as its text links
+    reading = data.today.get(lang, {}).get(number)  # as its text links: read in its own edition's numbering
+    return data.rows.get(lang, {}).get(number) or (reading.today if reading is not None else number)
 
 
 def card_sides(card: Card) -> list[dict]:
