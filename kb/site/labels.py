@@ -379,6 +379,11 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         ),
         "numbering_edition": "numérotation {year}",
         "numbering_unknown": "numérotation d’une édition non chargée",
+        "jump_own": "{n} du texte {lang} (numérotation {year}) → {today} aujourd’hui",
+        "jump_own_none": "{n} du texte {lang} (numérotation {year}) : aucune règle d’aujourd’hui",
+        "jump_own_undated": "{n} du texte {lang} (sa numérotation) → {today} aujourd’hui",
+        "jump_today": "{n} aujourd’hui : {title}",
+        "jump_choice": "Deux règles portent le numéro {n}",
     },
     "en": {
         "own_row": "{lang} {n} ({year})",
@@ -397,6 +402,11 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         ),
         "numbering_edition": "{year} numbering",
         "numbering_unknown": "numbering of an edition not loaded",
+        "jump_own": "{n} of the {lang} text ({year} numbering) → {today} today",
+        "jump_own_none": "{n} of the {lang} text ({year} numbering): no rule of today",
+        "jump_own_undated": "{n} of the {lang} text (its own numbering) → {today} today",
+        "jump_today": "{n} today: {title}",
+        "jump_choice": "Two rules are numbered {n}",
     },
 }
 """Words for the translations' own numbering (own rows, the note on it), kept apart to be moved as one block."""

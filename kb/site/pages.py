@@ -18,6 +18,7 @@ from kb.site.diffs import changes_label
 from kb.site.editions import stale_diffs, today_row
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
+from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
 from kb.site.terms import keyword_rules
@@ -273,7 +274,7 @@ def jump_map(data: SiteData) -> dict:
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])
-    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN}
+    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}
 
 
 def mismatches(data: SiteData) -> list[dict]:
