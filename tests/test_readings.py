@@ -183,3 +183,11 @@ def test_a_typed_number_names_the_french_rule_and_todays(bundled_kb):
     assert number_match(bundled_kb, "703.4h").own == {"fr": ("703.4h", None)}
     assert number_match(bundled_kb, "703.4a").own == {}  # same number then and now
     assert number_match(bundled_kb, "pioche") is None
+
+
+def test_home_and_french_extract_pages_say_the_french_text_uses_2015_numbering(site):
+    sentence = "Le texte français suit la numérotation des règles de 2015, dont il est la traduction"
+    for path in ("fr/index.html", "fr/rules/121.html", "fr/rules/703.html"):
+        assert sentence in (site / path).read_text(encoding="utf-8"), path
+    assert "The French text uses the numbering of the 2015 rules" in (site / "en/rules/703.html").read_text("utf-8")
+    assert "numbering-note" not in (site / "fr/rules/702.html").read_text(encoding="utf-8")  # no French text there

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from kb.link.citations import in_force
-from kb.link.readings import read, readings
+from kb.link.readings import numbering_of, read, readings
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
@@ -141,6 +141,9 @@ class SiteData:
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
     today: dict[str, dict[str, Reading]] = field(default_factory=dict)
     """Language -> a number it cites but does not have -> how it reads today (`kb.link.readings.read`)."""
+    numbering_years: dict[str, str] = field(default_factory=dict)
+    """Translation -> the year of the numbering its text uses ('' when that edition is not loaded), for the
+    translations numbered otherwise than today's rules (the note saying so on the home and rule pages)."""
     note_citations: dict[str, tuple[dict[str, str], str]] = field(default_factory=dict)
     """FAQ note id -> (cited number -> today's number, the FAQ's date), for reading a note's numbers as dated."""
     rule_pages: list[RulePage] = field(default_factory=list)
@@ -238,6 +241,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     data.texts = Previews(data, numbers)
     data.today = _today(kb)
     data.note_citations = _note_citations(kb)
+    data.numbering_years = _numbering_years(kb)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
     _mentions(data)
@@ -254,6 +258,19 @@ def _today(kb: KnowledgeBase) -> dict[str, dict[str, Reading]]:
     """Language -> each number its text cites without having it -> that number read in the numbering of the
     text's edition and followed to today (`kb.link.readings`): never today's rule of the same number by default."""
     return {lang: readings(kb, lang) for lang in kb.langs if lang != kb.reference}
+
+
+def _numbering_years(kb: KnowledgeBase) -> dict[str, str]:
+    """Translation -> year of the numbering its text uses ('' unknown), when it is not today's reference edition."""
+    today = kb.primary.get(kb.reference) if kb.reference else None
+    found = {}
+    for lang in kb.langs:
+        if lang == kb.reference or today is None:
+            continue
+        edition = numbering_of(kb, lang)
+        if edition != today.id:
+            found[lang] = (kb.editions[edition].effective_date or "")[:4] if edition else ""
+    return found
 
 
 def _note_citations(kb: KnowledgeBase) -> dict[str, tuple[dict[str, str], str]]:

@@ -370,11 +370,11 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
             "correspond (lien vers cette ligne, copié en cliquant)"
         ),
         "numbering_note": (
-            "Le texte français suit la numérotation des règles de {year}, dont il est la traduction ; il est "
+            "Le texte {lang} suit la numérotation des règles de {year}, dont il est la traduction ; il est "
             "présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
         ),
         "numbering_note_undated": (
-            "Le texte français suit la numérotation de l’édition anglaise dont il est la traduction, qui n’est pas "
+            "Le texte {lang} suit la numérotation de l’édition anglaise dont il est la traduction, qui n’est pas "
             "chargée ; il est présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
         ),
         "numbering_edition": "numérotation {year}",
@@ -393,11 +393,11 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
             "row, copied on click)"
         ),
         "numbering_note": (
-            "The French text uses the numbering of the {year} rules it translates; it is shown beside today’s "
+            "The {lang} text uses the numbering of the {year} rules it translates; it is shown beside today’s "
             "rules, whose numbers may differ."
         ),
         "numbering_note_undated": (
-            "The French text uses the numbering of the English edition it translates, which is not loaded; it is "
+            "The {lang} text uses the numbering of the English edition it translates, which is not loaded; it is "
             "shown beside today’s rules, whose numbers may differ."
         ),
         "numbering_edition": "{year} numbering",
