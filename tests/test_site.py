@@ -165,7 +165,8 @@ def test_a_renumbered_translation_sits_beside_todays_rule_with_its_own_number(si
     html = read(site_bundled, "fr/rules/121.html")  # the French 120 (2015 numbering) is today's 121
     row = _row(html, "121.2")
     assert '<div class="cell" data-col="fr" lang="fr">' in row and "Les cartes peuvent uniquement" in row
-    assert '<span class="own-num" title="numéro français : 120.2">120.2</span>' in row
+    title = "numéro français (numérotation 2015) : 120.2"
+    assert f'<span class="own-num" title="{title}">FR 120.2 (2015)</span>' in row
     assert "Cards may only be drawn one at a time" in row
 
 

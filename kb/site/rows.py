@@ -104,9 +104,11 @@ def _cell(
     else:
         where = ""
     tags = own_row_tag(row, lang, ui, t, data) if row.label else ""
-    if not row.label and rule.number != row.number:
-        title = t["own_number"].format(lang=lang_label(lang, ui), n=rule.number)
-        tags += f'<span class="own-num" title="{escape(title)}">{escape(rule.number)}</span>\n'
+    if not row.label and rule.number != row.number:  # `FR 120.1 (2015)`: its own numbering, named as such
+        year, numbering = _numbering(data, lang, t)
+        shown = t["own_row" if year else "own_row_undated"].format(lang=lang.upper(), n=rule.number, year=year)
+        title = t["own_number"].format(lang=f"{lang_label(lang, ui)} ({numbering})", n=rule.number)
+        tags += f'<span class="own-num" title="{escape(title)}">{escape(shown)}</span>\n'
     if lang in row.fallback:
         title = t["fallback"].format(aligned=data.kb.primary[lang].id, edition=row.fallback[lang])
         tags += f'<span class="ed-tag" title="{escape(title)}">{escape(row.fallback[lang])}</span>\n'
@@ -117,13 +119,17 @@ def _cell(
     return f'<div class="cell"{where} lang="{escape(lang)}">\n{tags}{body}{note}</div>\n'
 
 
-def own_row_tag(row: Row, lang: str, ui: str, t: dict[str, str], data) -> str:
-    """The number of a translation's own row, as such: `FR 703.4h (2015)`, a link to the row."""
+def _numbering(data, lang: str, t: dict[str, str]) -> tuple[str, str]:
+    """(year, `numérotation 2015`) of the numbering a language's text uses ('' and its words when unknown)."""
     edition = numbering_of(data.kb, lang)
     year = (data.kb.editions[edition].effective_date or "")[:4] if edition else ""
-    key = "own_row" if year else "own_row_undated"
-    shown = t[key].format(lang=lang.upper(), n=row.label, year=year)
-    numbering = t["numbering_edition"].format(year=year) if year else t["numbering_unknown"]
+    return year, t["numbering_edition"].format(year=year) if year else t["numbering_unknown"]
+
+
+def own_row_tag(row: Row, lang: str, ui: str, t: dict[str, str], data) -> str:
+    """The number of a translation's own row, as such: `FR 703.4h (2015)`, a link to the row."""
+    year, numbering = _numbering(data, lang, t)
+    shown = t["own_row" if year else "own_row_undated"].format(lang=lang.upper(), n=row.label, year=year)
     title = t["own_row_title"].format(n=row.label, lang=lang_label(lang, ui), edition=numbering)
     href = escape(f"#{row.number}")
     return f'<a class="own-row-num" href="{href}" title="{escape(title)}" lang="{escape(ui)}">{escape(shown)}</a>\n'
