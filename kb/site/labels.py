@@ -366,8 +366,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "own_row": "{lang} {n} ({year})",
         "own_row_undated": "{lang} {n}",
         "own_row_title": (
-            "Règle {n} du texte {lang}, dans sa numérotation ({edition}) ; aucune règle d’aujourd’hui n’y "
-            "correspond (lien vers cette ligne, copié en cliquant)"
+            "Règle {n} du texte {lang}, dans sa numérotation ({edition}) ; associée à aucune règle "
+            "d’aujourd’hui (lien vers cette ligne, copié en cliquant)"
         ),
         "numbering_note": (
             "Le texte {lang} suit la numérotation des règles de {year}, dont il est la traduction ; il est "
@@ -389,8 +389,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "own_row": "{lang} {n} ({year})",
         "own_row_undated": "{lang} {n}",
         "own_row_title": (
-            "Rule {n} of the {lang} text, in its own numbering ({edition}); no rule of today is it (link to this "
-            "row, copied on click)"
+            "Rule {n} of the {lang} text, in its own numbering ({edition}); paired with no rule of today (link "
+            "to this row, copied on click)"
         ),
         "numbering_note": (
             "The {lang} text uses the numbering of the {year} rules it translates; it is shown beside today’s "
