@@ -11,9 +11,10 @@ from markupsafe import Markup, escape
 
 from kb.link.readings import numbering_of
 from kb.site import parts
-from kb.site.gather import Row, Run, SiteData
+from kb.site.gather import SiteData
 from kb.site.labels import count, lang_label, long_date, pick
 from kb.site.render import Linker
+from kb.site.rulepages import Row, Run
 
 CELL_WORDS = {"fr": ("Exemple :", "Cité par :"), "en": ("Example:", "Cited by:")}
 """Words inside a cell, in the cell's language (they belong to the text, not to the interface)."""
