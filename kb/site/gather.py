@@ -43,8 +43,9 @@ class SiteData:
     numbering_years: dict[str, str] = field(default_factory=dict)
     """Translation -> the year of the numbering its text uses ('' when that edition is not loaded), for the
     translations numbered otherwise than today's rules (the note saying so on the home and rule pages)."""
-    note_citations: dict[str, tuple[dict[str, str], str]] = field(default_factory=dict)
-    """FAQ note id -> (cited number -> today's number, the FAQ's date), for reading a note's numbers as dated."""
+    dated_citations: dict[str, tuple[dict[str, str], str]] = field(default_factory=dict)
+    """FAQ note or undated FAQ ruling id -> (cited number -> today's number, the FAQ's date): its numbers are
+    read as the FAQ's date numbered them."""
     rule_pages: list[RulePage] = field(default_factory=list)
     sections: list[dict] = field(default_factory=list)
     card_path: dict[str, str] = field(default_factory=dict)
@@ -139,7 +140,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
             data.rows.setdefault(lang, {})[rule.number] = number
     data.texts = Previews(data, numbers)
     data.today = _today(kb)
-    data.note_citations = _note_citations(kb)
+    data.dated_citations = _dated_citations(kb)
     data.numbering_years = _numbering_years(kb)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
@@ -172,19 +173,21 @@ def _numbering_years(kb: KnowledgeBase) -> dict[str, str]:
     return found
 
 
-def _note_citations(kb: KnowledgeBase) -> dict[str, tuple[dict[str, str], str]]:
-    """FAQ note id -> (each number its text and bullets cite -> today's number, the FAQ's date): read in the
+def _dated_citations(kb: KnowledgeBase) -> dict[str, tuple[dict[str, str], str]]:
+    """FAQ note or undated FAQ ruling id -> (each number it cites -> today's number, the FAQ's date): read in the
     edition in force at the FAQ's date (`in_force`), left out when no loaded edition was (shown as cited)."""
     out = {}
-    dates = {info.document: info.last_modified for info in kb.faqs}
-    for note in kb.notes:
-        date = dates.get(note.document) or ""
-        cited = {ref.targets[0] for text in (note.text, *note.bullets) for ref in find_references(text, note.lang)}
+    dates = {info.document: info.last_modified for info in kb.faqs if info.last_modified}
+    texts = [(n.id, n.document, n.lang, (n.text, *n.bullets), ()) for n in kb.notes]
+    texts += [(r.id, r.source_document, r.lang, (r.text,), r.rule_refs) for r in kb.rulings if not r.date]
+    for item, document, lang, parts_, refs in texts:
+        date = dates.get(document)
+        cited = {ref.targets[0] for text in parts_ for ref in find_references(text, lang)} | set(refs)
         if not cited or not date:
             continue
-        edition = in_force(kb.links.editions, kb.reference or note.lang, date)
+        edition = in_force(kb.links.editions, kb.reference or lang, date)
         found = {n: r.today for n in cited if (r := read(kb, edition.id if edition else None, n)).today}
-        out[note.id] = (found, date)
+        out[item] = (found, date)
     return out
 
 
