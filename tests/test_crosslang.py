@@ -8,7 +8,7 @@ import pytest
 
 from kb.link.load import load
 
-from .conftest import CONTENT, CR2015, CR2026
+from .conftest import CONTENT, CR2015, CR2026, FIXTURES
 
 
 def _content(root, *crs):
@@ -75,3 +75,16 @@ def test_with_both_editions_the_translation_is_followed_through_lineage(bundled_
     assert {p.via for p in found.values()} == {"lineage"} and found["120.4"].ref_number == "121.4"
     note = next(d.message for d in bundled_kb.diagnostics if d.message.startswith("fr (undated) matches"))
     assert note.endswith("32 of 32 rules say the same as the rule of that number")
+
+
+def test_rules_that_say_otherwise_than_the_rule_of_their_number_are_never_paired_by_it(tmp_path):
+    # 2017 numbers 120 as 2015 did, but inserted two subrules before 120.2a: 2015's 120.2a is 2017's 120.2c.
+    kb = load(_content(tmp_path, FIXTURES / "history" / "cr-en-2017-09-29.txt"))
+    found = _pairs(kb)
+    assert kb.links.alignment.counterparts["fr"][:3:2] == ("en:2017-09-29", "structure")
+    assert (found["120.2a"].ref_number, found["120.2a"].via) == ("120.2c", "content")
+    assert (found["120.2b"].ref_number, found["120.2b"].via) == ("120.2d", "content")
+    assert found["120.4"].via == "number" and found["120.4"].ref_number == "120.4"
+    note = next(d.message for d in kb.diagnostics if d.message.startswith("fr (undated) matches"))
+    assert note.endswith("30 of 32 rules say the same as the rule of that number (not 120.2a, 120.2b: 2 of them "
+                         "paired by content)")  # fmt: skip

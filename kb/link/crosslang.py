@@ -301,9 +301,13 @@ def align_by_content(scorer: Scorer, mine: Sequence[Rule], theirs: Sequence[Rule
     return tuple(ContentPair(r.number, *placed[r.number]) for r in mine if r.number in placed)
 
 
-def agreement(scorer: Scorer, mine: Sequence[Rule]) -> tuple[float, int]:
-    """How many of a translation's rules say the same as the English rule of the same number: (share, count).
+def agreement(scorer: Scorer, mine: Sequence[Rule]) -> tuple[float, int, tuple[str, ...]]:
+    """How many of a translation's rules say the same as the English rule of the same number: (share, count, the
+    numbers that do not).
 
     The test of a counterpart: an edition numbered like the translation agrees on (nearly) every rule."""
-    same = sum(1 for r in mine if r.number in scorer.theirs and scorer.score(r.number, r.number)[0] >= PAIR_MIN)
-    return (round(same / len(mine), 3) if mine else 0.0), same
+    differ = tuple(
+        r.number for r in mine if r.number not in scorer.theirs or scorer.score(r.number, r.number)[0] < PAIR_MIN
+    )
+    same = len(mine) - len(differ)
+    return (round(same / len(mine), 3) if mine else 0.0), same, differ

@@ -168,29 +168,37 @@ class EditionPlan:
     diagnostics: tuple[Diagnostic, ...]
     content: dict[str, tuple] = field(default_factory=dict)
     """Language -> its rules paired by content (`ContentPair`), when no loaded edition is numbered like it."""
+    amended: dict[str, tuple] = field(default_factory=dict)
+    """Language -> (its numbers whose rule says otherwise than the counterpart's of that number, {number: the
+    `ContentPair` found for it in the counterpart's numbering}): never paired by number."""
 
 
-def _counterpart(ed: Edition, reference: list[Edition], lexicon) -> tuple[str, float, str, int]:
+def _counterpart(ed: Edition, reference: list[Edition], lexicon) -> tuple[str, float, str, int, tuple, object]:
     """The reference edition a translation is numbered like: by date when it has one, else the best by structure
     whose rules say the same as the translation's, number for number; else today's, to be paired by content.
 
-    Returns (edition id, score, `date` | `structure` | `content`, rules agreeing by content)."""
+    Returns (edition id, score, `date` | `structure` | `content`, rules agreeing by content, the numbers that do
+    not, the `Scorer` of the translation against that edition, or None)."""
     ranked = match_edition(list(ed.rules.values()), [(r.id, list(r.rules.values())) for r in reference])
     scores = dict(ranked)
     if ed.effective_date:
         in_force = [r for r in reference if r.effective_date and r.effective_date <= ed.effective_date]
         chosen = in_force[-1] if in_force else reference[0]
-        return chosen.id, scores.get(chosen.id, 0.0), "date", len(ed.rules)
+        return chosen.id, scores.get(chosen.id, 0.0), "date", len(ed.rules), (), None
     by_id = {r.id: r for r in reference}
     mine = list(ed.rules.values())
-    agreeing = 0
+    agreeing, scorer = 0, None
     for eid, score in ranked[:CANDIDATES]:
-        share, same = agreement(Scorer(mine, list(by_id[eid].rules.values()), lexicon), mine)
+        scorer = Scorer(mine, list(by_id[eid].rules.values()), lexicon)
+        share, same, differ = agreement(scorer, mine)
         if eid == ranked[0][0]:
             agreeing = same
         if share >= AGREE_MIN:
-            return eid, score, "structure", same
-    return reference[-1].id, ranked[0][1], "content", agreeing
+            return eid, score, "structure", same, differ, scorer
+    today = reference[-1]
+    if scorer is None or ranked[min(CANDIDATES, len(ranked)) - 1][0] != today.id:
+        scorer = Scorer(mine, list(today.rules.values()), lexicon)
+    return today.id, ranked[0][1], "content", agreeing, (), scorer
 
 
 def _content_note(lang: str, ed: Edition, best: tuple[str, float], agreeing: int, plan_pairs, chain, ref) -> str:
@@ -256,18 +264,19 @@ def plan_editions(results: Sequence[RulesResult], lexicon=None) -> EditionPlan:
         chain = _chain(eds, current[lang])
         if len(chain) > 1:
             lineage[lang] = build_lineage([(ed.id, list(ed.rules.values())) for ed in chain])
-    counterparts, content = {}, {}
+    counterparts, content, amended = {}, {}, {}
+    by_id = {ed.id: ed for ed in editions}
     for lang, ed in current.items():
         if lang == reference:
             continue
         ref_eds = _chain(ordered[reference], current[reference])
         if callable(lexicon) and not ed.effective_date:
             lexicon = lexicon()
-        eid, score, how, agreeing = _counterpart(ed, ref_eds, None if callable(lexicon) else lexicon)
+        eid, score, how, agreeing, differ, scorer = _counterpart(ed, ref_eds, None if callable(lexicon) else lexicon)
         counterparts[lang] = (eid, score, how)
+        mine = list(ed.rules.values())
         if how == "content":
-            mine, theirs = list(ed.rules.values()), list(current[reference].rules.values())
-            content[lang] = align_by_content(Scorer(mine, theirs, lexicon), mine, theirs)
+            content[lang] = align_by_content(scorer, mine, list(current[reference].rules.values()))
             best = match_edition(mine, [(r.id, list(r.rules.values())) for r in ref_eds])[0]
             pairs = [AlignedRule(lang, ed.id, p.number, eid, p.ref_number, "content", p.confidence)
                      for p in content[lang]]  # fmt: skip
@@ -278,6 +287,10 @@ def plan_editions(results: Sequence[RulesResult], lexicon=None) -> EditionPlan:
         message = f"{lang} ({described}) matches {eid.replace(':', ' ')} by {how} (score {score:.2f})"
         if how == "structure":
             message += f"; {agreeing} of {len(ed.rules)} rules say the same as the rule of that number"
+        if differ:  # those are not paired by number: by content, within that edition, or not at all
+            found = align_by_content(scorer, mine, list(by_id[eid].rules.values()))
+            amended[lang] = (frozenset(differ), {p.number: p for p in found if p.number in differ})
+            message += f" (not {', '.join(differ[:8])}: {len(amended[lang][1])} of them paired by content)"
         if score < WEAK_MATCH:
             message += f"; weak: rules may be paired wrongly, add the {reference} edition this text was made from"
         diags.append(Diagnostic("note" if score >= WEAK_MATCH else "warning", _source(ed, results), 0, message))
@@ -291,6 +304,7 @@ def plan_editions(results: Sequence[RulesResult], lexicon=None) -> EditionPlan:
         counterparts,
         tuple(diags),
         content,
+        amended,
     )
 
 
@@ -317,14 +331,26 @@ def align(plan: EditionPlan) -> tuple[AlignedRule, ...]:
                       for p in found]  # fmt: skip
             continue
         chain = plan.lineage.get(plan.reference)
+        differ, by_content = plan.amended.get(lang, (frozenset(), {}))
+        taken = set()
         for number in mine.rules:
+            source, via, sure = number, "number", 1.0
+            if number in differ:  # says otherwise than the rule of that number: its content's pair, if any
+                if number not in by_content:
+                    continue
+                source, via, sure = by_content[number].ref_number, "content", by_content[number].confidence
             if counterpart == today.id:
-                target = (number, 1.0, "number") if number in today.rules else None
-            elif chain is not None and counterpart in chain.editions and number in by_id[counterpart].rules:
-                found = chain.today(counterpart, number)
-                target = (found[0][0], found[0][1], "lineage") if found else None
+                target = (source, sure, via) if source in today.rules else None
+            elif chain is not None and counterpart in chain.editions and source in by_id[counterpart].rules:
+                found = chain.today(counterpart, source)
+                target = (
+                    (found[0][0], round(found[0][1] * sure, 3), "lineage" if via == "number" else via)
+                    if found
+                    else None
+                )
             else:
                 target = None
-            if target is not None:
+            if target is not None and (via == "number" or target[0] not in taken):
+                taken.add(target[0])
                 pairs.append(AlignedRule(lang, mine.id, number, today.id, target[0], target[2], target[1]))
     return tuple(pairs)
