@@ -88,3 +88,16 @@ def test_rules_that_say_otherwise_than_the_rule_of_their_number_are_never_paired
     note = next(d.message for d in kb.diagnostics if d.message.startswith("fr (undated) matches"))
     assert note.endswith("30 of 32 rules say the same as the rule of that number (not 120.2a, 120.2b: 2 of them "
                          "paired by content)")  # fmt: skip
+
+
+def test_without_a_lexicon_nothing_is_paired_by_content(tmp_path):
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    (content / "fr").mkdir()
+    for path in (CONTENT / "fr").glob("*.txt"):  # the French rules and FAQ, no lexicon file, no card data
+        shutil.copy(path, content / "fr" / path.name)
+    shutil.copy(CR2026, content / "en" / CR2026.name)
+    kb = load(content)
+    assert kb.links.alignment.counterparts["fr"][2] == "content" and _pairs(kb) == {}
+    [message] = [d.message for d in kb.diagnostics if "numbered like no loaded" in d.message]
+    assert message.endswith("(no lexicon between fr and en: add card data or a lexicon to pair them)")

@@ -123,8 +123,9 @@ def _text(rule: Rule) -> str:
     return " ".join((rule.title, rule.text, *rule.examples))
 
 
-def evidence(rule: Rule, words: dict[str, frozenset[str]] | None) -> Evidence:
-    """What a rule says that survives translation; `words` (a translation's dictionary) maps its words."""
+def evidence(rule: Rule, words: dict[str, frozenset[str]] | None, lengths: bool = True) -> Evidence:
+    """What a rule says that survives translation; `words` (given for a French rule: French stem -> English
+    stems) maps its words to English; `lengths` false when the two languages' lengths are not comparable."""
     text = _text(rule)
     marks = frozenset(_DIGITS.findall(_RULE_REF.sub(" ", text)))
     stems = _words(text)
@@ -133,8 +134,8 @@ def evidence(rule: Rule, words: dict[str, frozenset[str]] | None) -> Evidence:
         length = len(text) / LENGTH_RATIO
     else:
         terms, length = frozenset(stems), float(len(text))
-    return Evidence(frozenset(rule.references), marks, terms, length, rule.kind, len(rule.examples),
-                    len(rule.children))  # fmt: skip
+    return Evidence(frozenset(rule.references), marks, terms, length if lengths else 0.0, rule.kind,
+                    len(rule.examples), len(rule.children))  # fmt: skip
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -142,14 +143,21 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 class Scorer:
-    """Scores translated rules against the rules of one English edition."""
+    """Scores a translation's rules against the rules of an edition of another language.
 
-    def __init__(self, mine: Sequence[Rule], theirs: Sequence[Rule], lexicon) -> None:
-        words = dictionary(lexicon)
+    Words count only between French and English (the lexicon's two languages), either way round; for another
+    pair of languages only cited numbers, marks and shape do (lengths too differ to compare)."""
+
+    def __init__(self, mine: Sequence[Rule], theirs: Sequence[Rule], lexicon, langs: tuple[str, str] = ("fr", "en")):
+        known = set(langs) == {"fr", "en"}
+        words = dictionary(lexicon) if known else {}
         self.vocabulary = frozenset(e for v in words.values() for e in v)
-        self.mine = {r.number: evidence(r, words) for r in mine}
-        self.theirs = {r.number: evidence(r, None) for r in theirs}
+        french = (words if langs[0] == "fr" else None, words if langs[1] == "fr" else None) if known else (None, None)
+        self.mine = {r.number: evidence(r, french[0], known) for r in mine}
+        self.theirs = {r.number: evidence(r, french[1], known) for r in theirs}
         df = Counter(t for ev in self.theirs.values() for t in ev.terms & self.vocabulary)
+        if langs[1] == "fr":  # the French side's terms are all known: weigh the English side's words instead
+            df = Counter(t for ev in self.mine.values() for t in ev.terms & self.vocabulary)
         total = max(len(self.theirs), 1)
         self.idf = {t: math.log(1 + total / n) for t, n in df.items()}
         self.terms_present = bool(words)
@@ -302,12 +310,13 @@ def align_by_content(scorer: Scorer, mine: Sequence[Rule], theirs: Sequence[Rule
 
 
 def agreement(scorer: Scorer, mine: Sequence[Rule]) -> tuple[float, int, tuple[str, ...]]:
-    """How many of a translation's rules say the same as the English rule of the same number: (share, count, the
-    numbers that do not).
+    """How many of a translation's rules say the same as the rule of the same number: (share of those the edition
+    has, count, the numbers whose rule says otherwise); (0, 0, …) when the edition has fewer than half of them.
 
     The test of a counterpart: an edition numbered like the translation agrees on (nearly) every rule."""
-    differ = tuple(
-        r.number for r in mine if r.number not in scorer.theirs or scorer.score(r.number, r.number)[0] < PAIR_MIN
-    )
-    same = len(mine) - len(differ)
-    return (round(same / len(mine), 3) if mine else 0.0), same, differ
+    compared = [r for r in mine if r.number in scorer.theirs]
+    differ = tuple(r.number for r in compared if scorer.score(r.number, r.number)[0] < PAIR_MIN)
+    same = len(compared) - len(differ)
+    if 2 * len(compared) < len(mine):
+        return 0.0, same, differ
+    return (round(same / len(compared), 3) if compared else 0.0), same, differ

@@ -189,7 +189,7 @@ def _counterpart(ed: Edition, reference: list[Edition], lexicon) -> tuple[str, f
     mine = list(ed.rules.values())
     agreeing, scorer = 0, None
     for eid, score in ranked[:CANDIDATES]:
-        scorer = Scorer(mine, list(by_id[eid].rules.values()), lexicon)
+        scorer = Scorer(mine, list(by_id[eid].rules.values()), lexicon, (ed.lang, by_id[eid].lang))
         share, same, differ = agreement(scorer, mine)
         if eid == ranked[0][0]:
             agreeing = same
@@ -197,7 +197,7 @@ def _counterpart(ed: Edition, reference: list[Edition], lexicon) -> tuple[str, f
             return eid, score, "structure", same, differ, scorer
     today = reference[-1]
     if scorer is None or ranked[min(CANDIDATES, len(ranked)) - 1][0] != today.id:
-        scorer = Scorer(mine, list(today.rules.values()), lexicon)
+        scorer = Scorer(mine, list(today.rules.values()), lexicon, (ed.lang, today.lang))
     return today.id, ranked[0][1], "content", agreeing, (), scorer
 
 
@@ -275,12 +275,15 @@ def plan_editions(results: Sequence[RulesResult], lexicon=None) -> EditionPlan:
         eid, score, how, agreeing, differ, scorer = _counterpart(ed, ref_eds, None if callable(lexicon) else lexicon)
         counterparts[lang] = (eid, score, how)
         mine = list(ed.rules.values())
-        if how == "content":
-            content[lang] = align_by_content(scorer, mine, list(current[reference].rules.values()))
+        if how == "content":  # without words (no lexicon between the two languages), content pairs too little
+            theirs = list(current[reference].rules.values())
+            content[lang] = align_by_content(scorer, mine, theirs) if scorer.terms_present else ()
             best = match_edition(mine, [(r.id, list(r.rules.values())) for r in ref_eds])[0]
             pairs = [AlignedRule(lang, ed.id, p.number, eid, p.ref_number, "content", p.confidence)
                      for p in content[lang]]  # fmt: skip
             message = _content_note(lang, ed, best, agreeing, pairs, lineage.get(reference), reference)
+            if not scorer.terms_present:
+                message += f" (no lexicon between {lang} and {reference}: add card data or a lexicon to pair them)"
             diags.append(Diagnostic("warning", _source(ed, results), 0, message))
             continue
         described = f"{ed.effective_date or 'undated'}"
@@ -288,7 +291,7 @@ def plan_editions(results: Sequence[RulesResult], lexicon=None) -> EditionPlan:
         if how == "structure":
             message += f"; {agreeing} of {len(ed.rules)} rules say the same as the rule of that number"
         if differ:  # those are not paired by number: by content, within that edition, or not at all
-            found = align_by_content(scorer, mine, list(by_id[eid].rules.values()))
+            found = align_by_content(scorer, mine, list(by_id[eid].rules.values())) if scorer.terms_present else ()
             amended[lang] = (frozenset(differ), {p.number: p for p in found if p.number in differ})
             message += f" (not {', '.join(differ[:8])}: {len(amended[lang][1])} of them paired by content)"
         if score < WEAK_MATCH:
