@@ -14,7 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.link.lineage import _Matcher, _prepare, build_lineage  # noqa: E402
+from kb.link.lineage import build_lineage  # noqa: E402
+from kb.link.matcher import Matcher, prepare  # noqa: E402
 from kb.model import Rule  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -57,11 +58,11 @@ def main() -> None:
           + ", ".join(f"{d} {len(r)}" for d, r in editions))  # fmt: skip
     wall, cpu, lineage = timed(lambda: build_lineage(editions))
     print(f"lineage of all {len(editions) - 1} pairs: {wall:.3f} s wall, {cpu:.3f} s CPU (median of 3)")
-    prep_wall, _, prepared = timed(lambda: [_prepare(rules) for _, rules in editions])
+    prep_wall, _, prepared = timed(lambda: [prepare(rules) for _, rules in editions])
     print(f"  of which preparing the 10 editions: {prep_wall:.3f} s")
     print(f"{'pair':23} {'ms':>5}  " + " ".join(f"{s:>10}" for s in STATUSES))
     for k, step in enumerate(lineage.steps):
-        pair_wall, _, _ = timed(lambda k=k: _Matcher(prepared[k], prepared[k + 1]).run())
+        pair_wall, _, _ = timed(lambda k=k: Matcher(prepared[k], prepared[k + 1]).run())
         counts = step.counts()
         label = f"{editions[k][0]} > {editions[k + 1][0]}"
         print(f"{label:23} {pair_wall * 1000:5.0f}  " + " ".join(f"{counts.get(s, 0):>10}" for s in STATUSES))

@@ -87,7 +87,7 @@ def test_show_accepts_number_forms(query):
 def test_show_side_by_side_lists_references():
     result = run("show", "121.4", "--content", str(CONTENT))
     assert "120.4 [fr]" in result.output and "121.4 [en]" in result.output  # the French rule keeps its number
-    assert "Cite: 704 (introuvable)" in result.output
+    assert "Cite: 704" in result.output and "Cite: 704 (introuvable)" not in result.output  # 2015's 704 is today's
     assert "Cites: 704" in result.output and "Cites: 704 (not found)" not in result.output
 
 
@@ -263,3 +263,23 @@ def test_the_program_ends_with_the_commands_status_and_all_its_output(tmp_path):
     malformed = kb("search", '"unbalanced', "--content", str(CONTENT))
     assert malformed.returncode == 2 and "unbalanced quote" in malformed.stderr
     assert kb("--version").stdout.startswith("kb, version")
+
+
+def test_show_reads_a_number_in_the_french_text_beside_the_rule_it_is_today():
+    payload = json.loads(run("show", "120.4", "--lang", "fr", "--json", "--content", str(CONTENT)).output)
+    assert payload["number"] == "120.4" and set(payload["rules"]) == {"fr", "en"}
+    assert payload["rules"]["fr"]["number"] == "120.4" and payload["rules"]["en"]["number"] == "121.4"
+    assert payload["rules"]["en"]["title"] == "" and "bibliothèque vide" in payload["rules"]["fr"]["text"]
+    plain = run("show", "703.4b", "--lang", "fr", "--content", str(CONTENT)).output
+    assert "Cite: 502.2 (2015) → 502.3" in plain and "703.4c [en]" in plain
+    gone = run("show", "703.4h", "--lang", "fr", "--content", str(CONTENT)).output
+    assert "Cite: 509.2 (2015) (supprimée depuis)" in gone and "(fr 703.4h has no rule of today in en)" in gone
+    today = run("show", "120.4", "--content", str(CONTENT)).output
+    assert "(fr 120.4 is today's en 121.4: kb show 120.4 --lang fr)" in today
+
+
+def test_show_in_a_numbering_the_text_lacks():
+    result = CliRunner().invoke(main, ["show", "121.9", "--lang", "fr", "--content", str(CONTENT)])
+    assert result.exit_code == 1 and "no rule 121.9 in the fr text (its own numbering)" in result.output
+    result = CliRunner().invoke(main, ["show", "120.4", "--lang", "de", "--content", str(CONTENT)])
+    assert result.exit_code == 1 and "no de text loaded" in result.output

@@ -166,7 +166,8 @@ def test_a_renumbered_translation_sits_beside_todays_rule_with_its_own_number(si
     html = read(site_bundled, "fr/rules/121.html")  # the French 120 (2015 numbering) is today's 121
     row = _row(html, "121.2")
     assert '<div class="cell" data-col="fr" lang="fr">' in row and "Les cartes peuvent uniquement" in row
-    assert '<span class="own-num" title="numéro français : 120.2">120.2</span>' in row
+    title = "numéro français (numérotation 2015) : 120.2"
+    assert f'<span class="own-num" title="{title}">FR 120.2 (2015)</span>' in row
     assert "Cards may only be drawn one at a time" in row
 
 
@@ -382,7 +383,8 @@ def test_card_page(handmade_site):
     assert 'aria-label="{W}: white mana"' in english and '<span class="cost">' in english
     assert "Position de bravoure" in html and "Steeling Stance" in html
     assert "<em>Discorde</em>" in html and "&lt;script&gt;" in html and "<script>x" not in html
-    assert 'href="../rules/120.html#120.2a"' in html and 'href="../rules/120.html#120.1"' in html
+    # The Gatherer ruling's 120.1, followed from its date; the 2006 FAQ ruling's 120.2a, of no loaded edition: unlinked.
+    assert 'href="../rules/120.html#120.2a"' not in html and 'href="../rules/120.html#120.1"' in html
     assert 'href="../cards/bound-determined.html"' in html
     assert '<span class="unlinked" title="carte non chargée">Chose Inconnue</span>' in html
     assert 'lang="en"' in html and "Forecast only during your upkeep" in html
@@ -562,12 +564,14 @@ def test_server_stays_inside_the_site(tmp_path):
         server.server_close()
 
 
-def test_faq_prose_links_rules_with_previews(handmade_site):
+def test_faq_prose_reads_its_numbers_in_the_numbering_of_its_date(handmade_site):
     html = read(handmade_site, "fr/faq/fr-faq.html")
-    assert '<a class="ref" href="../rules/120.html#120.1" aria-describedby="pv-fr-120.1">120.1</a>' in html
-    assert '<div id="pv-fr-120.1" lang="fr"><b>120.1</b>' in html
-    card = read(handmade_site, "fr/cards/steeling-stance.html")
-    assert 'aria-describedby="pv-fr-120.2a">120.2a</a>' in card and 'id="pv-fr-120.2a"' in card
+    # A 2006 FAQ, and only the 2015 edition loaded: its 120.1 is 2006's, never linked to the 120.1 of 2015 or today.
+    title = "Règle 120.1 numérotée au 2006-03-17 : aucune règle d’aujourd’hui n’en découle"
+    assert f'<span class="ref-dated" title="{title}">120.1</span>' in html and "pv-fr-120.1" not in html
+    card = read(handmade_site, "fr/cards/steeling-stance.html")  # the FAQ's ruling: numbered as in 2006 too
+    title = "Règle 120.2a numérotée au 2006-03-17 : aucune règle d’aujourd’hui n’en découle"
+    assert f'<span class="ref-dated" title="{title}">120.2a</span>' in card and 'id="pv-fr-120.2a"' not in card
 
 
 def _linker() -> render.Linker:
@@ -638,7 +642,8 @@ def test_rule_from_another_edition_is_labelled(tmp_path):
     assert f'<span class="ed-tag" lang="en" title="{title}">September 26, 2015</span>' in row
     assert row.count("ed-tag") == 1  # the French cell comes from the aligned edition
     orphan = read(site, "en/rules/120.html").split('id="fr-120.1"')[1].split('<div class="row')[0]
-    assert ">120.1</a>" in orphan and "Un joueur pioche." in orphan and "Draw a card." not in orphan
+    assert ">FR 120.1 (2015)</a>" in orphan and "Un joueur pioche." in orphan and "Draw a card." not in orphan
+    assert '<span class="num" aria-hidden="true"></span>' in orphan  # never in the column of today's numbers
     report = read(site, "fr/report.html")
     assert (
         'href="rules/120.html#120.2">120.2</a> '
@@ -985,9 +990,11 @@ def test_dated_gatherer_ruling_follows_lineage_end_to_end(tmp_path):
 def test_translated_rules_removed_since_have_rows_of_their_own_that_say_so(site_bundled):
     html = read(site_bundled, "fr/rules/703.html")
     row = _row(html, "fr-703.4h")
-    assert '<a class="num" href="#fr-703.4h" title="Lien vers 703.4h (copié en cliquant)">703.4h</a>' in row
+    assert '<span class="num" aria-hidden="true"></span>' in row and 'class="num" href' not in row
+    assert '<a class="own-row-num" href="#fr-703.4h" title="Règle 703.4h du texte français' in row
+    assert ">FR 703.4h (2015)</a>" in row
     assert (
-        "Pas de texte anglais aujourd’hui pour 703.4h–703.4i : règles supprimées depuis l’édition du "
+        "Pas de texte anglais aujourd’hui pour FR 703.4h–703.4i : règles supprimées depuis l’édition du "
         "26 septembre 2015, que le texte français traduit."
     ) in row
     assert "l&#39;ordre d&#39;assignation des blessures" in row and 'lang="fr"' in row
@@ -1060,6 +1067,8 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
     assert result.exit_code == 1
     assert "entry 7 is broken" in result.output and result.output.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]  # no site, no leftover
+
+
 def test_faq_note_shows_its_example_card_where_the_faq_prints_it(site_bundled):
     html = read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
     note = html.split('id="note-prevision"')[1].split("</section>")[0]

@@ -52,7 +52,13 @@ def edition_lines(kb) -> list[str]:
         line = f"editions {lang}: " + ", ".join(parts)
         if lang in counterparts:
             eid, score, how = counterparts[lang]
-            line += f"; matches {eid.replace(':', ' ')} by {how} (score {score:.2f})"
+            if how == "content":  # its numbers say nothing of today's: what the content paired
+                paired = sum(1 for p in kb.links.alignment.pairs if p.lang == lang)
+                total = len(kb.primary[lang].rules) if lang in kb.primary else 0
+                line += f"; numbered like no loaded edition: {paired} of {total} rules paired by content with "
+                line += eid.replace(":", " ")
+            else:
+                line += f"; matches {eid.replace(':', ' ')} by {how} (score {score:.2f})"
         lines.append(line)
     return lines
 

@@ -21,6 +21,8 @@ LABELS = {
         "missing": "(introuvable)",
         "absent": "absente en français",
         "rulings": "Citée dans",
+        "removed": "(supprimée depuis)",
+        "merged": "(fusionnée depuis)",
     },
     "en": {
         "example": "Example",
@@ -30,6 +32,8 @@ LABELS = {
         "missing": "(not found)",
         "absent": "not in English",
         "rulings": "Cited in rulings",
+        "removed": "(removed since)",
+        "merged": "(merged since)",
     },
 }
 
@@ -46,7 +50,7 @@ def rule_lines(kb, rule, width: int) -> list[str]:
         out += textwrap.wrap(printable(f"{lab['example']}: {ex}", newlines=False), width, subsequent_indent="  ")
     if rule.children:
         out += textwrap.wrap(f"{lab['children']}: {', '.join(rule.children)}", width)
-    refs = [r.target + ("" if r.resolved else f" {lab['missing']}") for r in kb.references(rule)]
+    refs = [_cited(kb, rule, r, lab) for r in kb.references(rule)]
     if refs:
         out += textwrap.wrap(f"{lab['refs']}: {', '.join(refs)}", width)
     cited = [r.number for r in kb.cited_by(rule)]
@@ -56,6 +60,22 @@ def rule_lines(kb, rule, width: int) -> list[str]:
     if rulings:
         out += textwrap.wrap(printable(f"{lab['rulings']}: {'; '.join(rulings)}", newlines=False), width)
     return out
+
+
+def _cited(kb, rule, ref, lab: dict[str, str]) -> str:
+    """A cited number; a translation's, read in its own numbering and followed to today (`502.2 (2015) → 502.3`)."""
+    if ref.resolved:
+        return ref.target
+    if rule.lang != kb.reference and kb.edition_of(rule).id == getattr(kb.primary.get(rule.lang), "id", None):
+        from kb.link.readings import numbering_of, read
+
+        found = read(kb, numbering_of(kb, rule.lang), ref.target)
+        year = f" ({found.year})" if found.year else ""
+        if found.today is not None:
+            return ref.target if found.today == ref.target else f"{ref.target}{year} → {found.today}"
+        if found.status in ("removed", "merged"):
+            return f"{ref.target}{year} {lab[found.status]}"
+    return f"{ref.target} {lab['missing']}"
 
 
 def side_by_side(columns: list[list[str]], width: int) -> list[str]:
@@ -78,22 +98,44 @@ def history_lines(kb, rule) -> list[str]:
 
 
 def moved_hint(kb, number: str) -> list[str]:
-    """Where a translation shows its own rule of this number when today's numbering put it elsewhere."""
+    """Where a translation's own rule of this number is today, when today's numbering put it elsewhere."""
+    from kb.link.readings import number_match
+
+    found = number_match(kb, number)
     hints = []
-    for pair in kb.links.alignment.pairs:
-        if pair.number == number and pair.ref_number != number:
-            hints.append(
-                f"({pair.lang} {number} is today's {kb.reference} {pair.ref_number}: kb show {pair.ref_number})"
-            )
+    for lang, (own, today) in found.own.items() if found else ():
+        where = f"is today's {kb.reference} {today}" if today else f"has no rule of today in {kb.reference}"
+        hints.append(f"({lang} {own} {where}: kb show {own} --lang {lang})")
     return hints
 
 
-def show_rule(kb, number: str, as_json: bool, history: bool = False) -> int:
-    """Print a rule (and, for a missing parent, the rules under it)."""
+def in_numbering(kb, number: str, lang: str) -> dict | None:
+    """A translation's own rule of a number beside today's rule it is (None when the translation lacks it)."""
+    rule = kb.primary[lang].rules.get(number) if lang in kb.primary else None
+    if rule is None:
+        return None
+    found = {lang: rule}
+    pair = kb.pair(lang, number)
+    if pair is not None and kb.reference in kb.primary:
+        today = kb.primary[kb.reference].rules.get(pair.ref_number)
+        if today is not None:
+            found[kb.reference] = today
+    return found
+
+
+def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str | None = None) -> int:
+    """Print a rule (and, for a missing parent, the rules under it); with `lang`, the number is read in that
+    language's own text (French 120.4, beside today's 121.4)."""
     from kb.export.json import history_json, rule_json
     from kb.link.history import rule_history
 
-    found = kb.aligned(number)
+    if lang is not None and lang != kb.reference:
+        found = in_numbering(kb, number, lang)
+        if found is None:
+            echo(f"kb: no rule {number} in the {lang} text (its own numbering); kb show {number} for today's", err=True)
+            return 1
+    else:
+        found = kb.aligned(number)
     if as_json:
         payload = {"number": number, "rules": {lang: rule_json(kb, r) for lang, r in found.items()}}
         if history:
@@ -119,16 +161,19 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False) -> int:
     if len(langs) > 1 and total >= 90:
         width = (total - 3 * (len(langs) - 1)) // len(langs)
         cols = []
-        for lang in langs:
-            rule = found.get(lang)
-            missing = f"{number} [{lang}]: {LABELS.get(lang, LABELS['en'])['absent']}"
+        for each in langs:
+            rule = found.get(each)
+            missing = f"{number} [{each}]: {LABELS.get(each, LABELS['en'])['absent']}"
             cols.append(rule_lines(kb, rule, width) if rule else [missing])
         echo("\n".join(side_by_side(cols, width)))
     else:
         blocks = ["\n".join(rule_lines(kb, r, min(total, 100))) for r in found.values()]
         echo("\n\n".join(blocks))
-    for hint in moved_hint(kb, number):
-        echo(hint)
+    if lang is None or lang == kb.reference:
+        for hint in moved_hint(kb, number):
+            echo(hint)
+    elif kb.reference not in found:
+        echo(f"({lang} {number} has no rule of today in {kb.reference})")
     return 0
 
 
@@ -183,7 +228,15 @@ def _mention_label(kb, item_id: str) -> str:
 @content_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {number, rules: {lang: rule}} or the card.")
 @click.option("--history", is_flag=True, help="A rule's editions, its number in each, and word diffs of its text.")
-def command(query: tuple[str, ...], content: Path | None, as_json: bool, history: bool) -> None:
+@click.option(
+    "--lang",
+    "lang",
+    default=None,
+    metavar="LANG",
+    help="Read the number in that language's own text (fr: the French extracts' 2015 numbering), shown beside "
+    "the rule it is today.",
+)
+def command(query: tuple[str, ...], content: Path | None, as_json: bool, history: bool, lang: str | None) -> None:
     """Show a rule by number (120.2a, 'règle 703.4k', 'CR 120') in every language side by side,
     with its examples, children, references and what cites it; or a card by its French or
     English name (case- and accent-insensitive, unambiguous prefix).
@@ -194,4 +247,7 @@ def command(query: tuple[str, ...], content: Path | None, as_json: bool, history
     text = " ".join(query)
     kb = load_or_exit(content)
     number = rule_number(text)
-    sys.exit(show_rule(kb, number, as_json, history) if number else show_card(kb, text, as_json))
+    if lang is not None and lang not in kb.langs:
+        echo(f"kb: no {lang} text loaded; languages: {', '.join(kb.langs) or 'none'}", err=True)
+        sys.exit(1)
+    sys.exit(show_rule(kb, number, as_json, history, lang) if number else show_card(kb, text, as_json))

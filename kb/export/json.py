@@ -50,7 +50,26 @@ def rule_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any]:
         "cited_by_rulings": list(kb.rule_mentions.get((rule.lang, rule.number), ())),
         "lineage": lineage_json(kb, rule),
         "aligned_with": aligned_json(kb, rule),
+        "references_today": references_today(kb, rule),
     }
+
+
+def references_today(kb: KnowledgeBase, rule: Rule) -> list[dict[str, Any]] | None:
+    """For a translated rule, each number it cites read in the numbering of its text's edition and followed to
+    today: `{"target", "numbering", "status", "today"}` (None for a rule of the reference language)."""
+    from kb.link.readings import numbering_of, read
+
+    if rule.lang == kb.reference or kb.edition_of(rule).id != getattr(kb.primary.get(rule.lang), "id", None):
+        return None
+    edition, mine, out = numbering_of(kb, rule.lang), kb.primary[rule.lang].rules, []
+    for target in rule.references:
+        if target in mine:  # a rule of the same text: today's rule it is paired with
+            pair = kb.pair(rule.lang, target)
+            out.append({"target": target, "numbering": edition, "status": "own", "today": pair and pair.ref_number})
+        else:
+            found = read(kb, edition, target)
+            out.append({"target": target, "numbering": found.edition, "status": found.status, "today": found.today})
+    return out
 
 
 def lineage_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any] | None:

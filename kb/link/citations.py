@@ -26,6 +26,12 @@ from kb.sources import fold
 
 TEXT_MATCH = 0.85
 """Score (0..1) a quoted text needs to be taken for a rule's text."""
+AHEAD_DAYS = 120
+"""How long before an edition takes effect a dated text may already use its numbering (an FAQ is published
+ahead of the rules update it describes); a text older than that is not read in that edition's numbering."""
+IN_FORCE_DAYS = 365
+"""How long after an edition took effect a dated text is still read in its numbering (when a newer edition is
+loaded: the newest one is read for any later date)."""
 
 
 def _groups(quotes: Sequence[QuotedRule]) -> list[tuple[QuotedRule, list[QuotedRule]]]:
@@ -39,13 +45,32 @@ def _groups(quotes: Sequence[QuotedRule]) -> list[tuple[QuotedRule, list[QuotedR
     return out
 
 
-def _in_force(editions: Sequence[Edition], lang: str, as_of: str | None) -> Edition | None:
-    """The dated edition of a language in force at a date, else the next one."""
+def in_force(editions: Sequence[Edition], lang: str, as_of: str | None) -> Edition | None:
+    """The dated edition of a language whose numbering a text of a date uses: the next one when it took effect
+    soon after (`AHEAD_DAYS`), else the one in force then (`IN_FORCE_DAYS`); None when no loaded edition fits.
+
+    Only the edition in force, or the one about to be: a 2006 text is never read in the numbering of 2015."""
     dated = sorted((ed for ed in editions if ed.lang == lang and ed.effective_date), key=lambda ed: ed.effective_date)
     if not dated or as_of is None:
         return None
+    soon = [ed for ed in dated if as_of < ed.effective_date and _days(as_of, ed.effective_date) <= AHEAD_DAYS]
+    if soon:
+        return soon[0]
     before = [ed for ed in dated if ed.effective_date <= as_of]
-    return before[-1] if before else dated[0]
+    if not before:
+        return None
+    # The rules are revised several times a year: an edition long in force may not be the one a text used.
+    return before[-1] if before[-1].current or _days(before[-1].effective_date, as_of) <= IN_FORCE_DAYS else None
+
+
+def _days(first: str, last: str) -> int:
+    """Days from one ISO date to another (a malformed date counts as far apart)."""
+    from datetime import date
+
+    try:
+        return (date.fromisoformat(last[:10]) - date.fromisoformat(first[:10])).days
+    except ValueError:
+        return 10**6
 
 
 def _by_text(head: QuotedRule, today: Edition) -> tuple[str, float] | None:
@@ -76,7 +101,7 @@ def _place(group, lang: str, editions, lineage, today: Edition, lexicon) -> list
     """Place a heading and its subrules in today's edition, or leave them unlinked."""
     head, subs = group
     found, via = None, None
-    source = _in_force(editions, lang, head.as_of)
+    source = in_force(editions, lang, head.as_of)
     if source is not None and head.number in source.rules and lineage is not None:
         rule = source.rules[head.number]
         same = match_text(head.text, [rule])
@@ -122,8 +147,8 @@ def place_quotes(notes: Sequence[FaqNote], editions: Sequence[Edition], lineage,
 
 def carry_forward(rulings: Sequence[Ruling], editions: Sequence[Edition], lineage, today: Edition | None):
     """Return the rulings with each cited number mapped to today's rule: resolved in the edition in force at
-    the ruling's date (or the next one), then followed through lineage; a number lineage cannot follow is
-    left out (shown as cited, never linked to today's rule of the same number)."""
+    the ruling's date (`in_force`), then followed through lineage; a number lineage cannot follow, or of a date
+    no loaded edition was in force at, is left out (shown as cited, never linked to today's rule of that number)."""
     if today is None:
         return tuple(rulings)
     chain = lineage.get(today.lang) if lineage else None
@@ -132,10 +157,12 @@ def carry_forward(rulings: Sequence[Ruling], editions: Sequence[Edition], lineag
         if not ruling.rule_refs:
             out.append(ruling)
             continue
-        source = _in_force(editions, today.lang, ruling.date) if ruling.date else None
+        source = in_force(editions, today.lang, ruling.date) if ruling.date else today
         found = {}
         for number in ruling.rule_refs:
-            if source is None or source.id == today.id:
+            if source is None:  # no loaded edition numbers like its date: its numbers cannot be read
+                break
+            if source.id == today.id:
                 if number in today.rules:
                     found[number] = number
             elif chain is not None and source.id in chain.editions and number in source.rules:

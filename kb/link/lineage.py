@@ -1,452 +1,44 @@
-"""Rule lineage across Comprehensive Rules editions: what each rule became in the next edition, and its history.
+"""Rule lineage across Comprehensive Rules editions, and the text matching built on the same keys.
 
-Pure algorithm over parsed `Rule` records. A pair of editions is matched in stages, each trusting the
-earlier ones: identical rules (same number and text, or a text found once in each edition); headings
-(sections, rules, short titles like "Forecast") by title, parent and where their matched subrules went;
-numbered rules then subrules among the children of matched parents, beside matched neighbours, by number,
-or by text anywhere; then splits and merges. Placeholders ("[This rule has been removed.]") and texts
-without letters take part in nothing. Nothing is specific to a known renumbering.
+Each edition is linked to the next by `kb.link.matcher` (what each rule became); here the links are chained
+into a `Lineage`, an extract is ranked against editions by its structure (`match_edition`), a quoted text is
+found among rules (`match_text`) and two texts are diffed word by word (`word_diff`).
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kb.model.lineage import EditionLinks, Lineage, Link
+from kb.link.matcher import (
+    HEAD,
+    LEADING_NUMBER,
+    LETTER,
+    Matcher,
+    is_placeholder,
+    jaccard,
+    prepare,
+    similarity,
+    similarity_key,
+)
+from kb.model.lineage import EditionLinks, Lineage
 
 if TYPE_CHECKING:
     from kb.model import Rule
 
-
-CONTEXT_MIN = 58.0
-"""Score (similarity plus bonuses) a pair proposed by structure, neighbours, number or title needs."""
-GLOBAL_MIN = 80.0
-"""Score a pair found by text alone needs."""
-MUTUAL_MIN = 66.0
-"""Score a text-only pair needs when each side is clearly the other's best candidate."""
-TITLE_WORDS = 3
-"""Texts with fewer distinct words are headings ("Forecast"): matched only when (nearly) identical."""
-RARE_DF = 4
-"""Words an edition uses at most this many times (keyword, card names) must agree in a text-only match."""
-SAME_PLACE_MIN = 40.0
-"""Similarity two leftover rules at the same number under matched parents need to be linked as reworded."""
-NEAR_MIN = 60
-"""Ratio of the first or of the last 64 characters that makes a pair worth scoring in the text-only stage."""
-_TYPOGRAPHY = (("‘", "'"), ("’", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("−", "-"), ("\xa0", " "))
-_RULE_NUMBER = re.compile(r"\b[1-9]\d{2}(?: \d+[a-z]?)?\b")
-"""A rule number in a similarity key, where `420.5g` reads `420 5g`."""
-_LETTER = re.compile(r"[^\W\d_]")
 _DIFF_TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+")
-_PLACEHOLDER = re.compile(r"\s*[\[(][^\])]*[\])]\s*\.?\s*")
-_LEADING_NUMBER = re.compile(r"\s*\d{1,3}(?:\.\d+[a-z]?)?\.?\s+")
-_HEAD = ("section", "rule")
-_BONUSES = 26.0
-"""The most `pair_score` adds to a similarity."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Edition:
-    """One edition indexed for matching (lists are by rule position; -1 means none)."""
-
-    numbers: list[str]
-    at: dict[str, int]
-    kinds: list[str]
-    parents: list[int]
-    children: list[list[int]]
-    above: list[tuple[int, ...]]
-    keys: list[str]
-    full: list[tuple[str, ...]]
-    words: list[int]
-    counts: Counter[str]
-    bags: list[frozenset[str] | None]
-    rares: list[frozenset[str] | None]
-    dead: list[bool]
-    headings: list[int]
-    by_key: dict[str, list[int]]
-    refs: list[tuple[str, ...]]
-    cited_by: list[set[str]]
-
-    def bag(self, i: int) -> frozenset[str]:
-        """Return the distinct words of rule `i` (computed on first use)."""
-        bag = self.bags[i]
-        if bag is None:
-            bag = self.bags[i] = frozenset(self.keys[i].split())
-        return bag
-
-    def rare(self, i: int) -> frozenset[str]:
-        """Return the words of rule `i` that the edition uses at most `RARE_DF` times (computed on first use)."""
-        rare = self.rares[i]
-        if rare is None:
-            rare = self.rares[i] = frozenset(w for w in self.bag(i) if self.counts[w] <= RARE_DF and not w.isdigit())
-        return rare
-
-
-def _fold(text: str) -> str:
-    """Fold typography and spacing."""
-    if not text.isascii():
-        for a, b in _TYPOGRAPHY:
-            if a in text:
-                text = text.replace(a, b)
-    return " ".join(text.split()) if "  " in text or "\n" in text else text.strip()
-
-
-def _key(text: str, numbers: bool = True) -> str:
-    """Return the similarity key of a text: lowercase words only, rule numbers masked when there may be some."""
-    from rapidfuzz.utils import default_process  # here, not above: a process that links no editions never loads it
-
-    key = default_process(text)
-    return _RULE_NUMBER.sub("#", key) if numbers else key
-
-
-def _is_placeholder(text: str) -> bool:
-    """Tell a text that holds no rule: letterless, or wholly bracketed."""
-    return not _LETTER.search(text) or _PLACEHOLDER.fullmatch(text) is not None
-
-
-def _similarity(a: str, b: str, bag_a: frozenset[str], bag_b: frozenset[str]) -> float:
-    """Score two keys 0-100: edit similarity and word containment; headings only when (nearly) identical."""
-    from rapidfuzz import fuzz
-
-    if a == b:
-        return 100.0
-    if min(len(bag_a), len(bag_b)) < TITLE_WORDS:
-        ratio = fuzz.ratio(a, b, score_cutoff=85) if 4 * min(len(a), len(b)) >= 3 * max(len(a), len(b)) else 0.0
-        return ratio
-    shared = len(bag_a & bag_b) / min(len(bag_a), len(bag_b))
-    return 0.6 * fuzz.ratio(a, b) + 40.0 * shared if shared >= 0.25 else 0.0
-
-
-def _jaccard(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
-    """Return |a & b| / |a | b| (0 when both are empty)."""
-    return len(a & b) / len(a | b) if a or b else 0.0
-
-
-def _prepare(rules: Sequence[Rule]) -> _Edition:
-    """Index an edition's rules for matching."""
-    numbers = [r.number for r in rules]
-    at = {n: i for i, n in enumerate(numbers)}
-    parents = [at.get(r.parent, -1) if r.parent else -1 for r in rules]
-    texts = [r.title if r.kind in _HEAD else r.text for r in rules]
-    keys = [_key(t, bool(r.references)) for t, r in zip(texts, rules, strict=True)]
-    words = [k.count(" ") + 1 if k else 0 for k in keys]
-    dead = [_is_placeholder(t) for t in texts]
-    children = [[at[c] for c in r.children if c in at] for r in rules]
-    by_key: dict[str, list[int]] = {}
-    cited_by: list[set[str]] = [set() for _ in rules]
-    above = []
-    for i, r in enumerate(rules):
-        if not dead[i]:
-            by_key.setdefault(keys[i], []).append(i)
-        for ref in r.references:
-            if ref in at:
-                cited_by[at[ref]].add(r.number)
-        line, p = [], parents[i]
-        while p >= 0 and len(line) < 8:
-            line.append(p)
-            p = parents[p]
-        above.append(tuple(line))
-    return _Edition(
-        numbers=numbers, at=at, kinds=[r.kind for r in rules], parents=parents, children=children, above=above,
-        keys=keys, full=[(t, *r.examples) for t, r in zip(texts, rules, strict=True)],
-        words=words, counts=Counter(" ".join(keys).split()), bags=[None] * len(rules), rares=[None] * len(rules),
-        dead=dead, by_key=by_key, refs=[tuple(r.references) for r in rules], cited_by=cited_by,
-        headings=[i for i, r in enumerate(rules) if not dead[i] and (r.kind in _HEAD or (words[i] < TITLE_WORDS
-                  and bool(children[i])))],
-    )  # fmt: skip
-
-
-def _near(old: _Edition, olds: list[int], new: _Edition, news: list[int]) -> dict[int, list[int]]:
-    """Return, per old rule, the new rules whose texts start or end alike (cheap: 64 characters compared)."""
-    from rapidfuzz import fuzz, process
-
-    found: dict[int, list[int]] = {}
-    if not olds or not news:
-        return found
-    for cut in (slice(0, 64), slice(-64, None)):
-        ratios = process.cdist([old.keys[o][cut] for o in olds], [new.keys[n][cut] for n in news], scorer=fuzz.ratio,
-                               dtype="uint8", score_cutoff=NEAR_MIN, workers=-1)  # fmt: skip
-        for i, j in zip(*ratios.nonzero(), strict=True):
-            if news[j] not in found.setdefault(olds[i], []):
-                found[olds[i]].append(news[j])
-    return found
-
-
-def _mutual_bests(cands: list[tuple[float, int, int]], margin: float = 5.0) -> list[tuple[float, int, int]]:
-    """Keep the pairs where each side is the other's best candidate by a margin."""
-    by_o: dict[int, list[float]] = {}
-    by_n: dict[int, list[float]] = {}
-    for score, o, n in cands:
-        by_o.setdefault(o, []).append(score)
-        by_n.setdefault(n, []).append(score)
-    out = []
-    for score, o, n in cands:
-        so, sn = sorted(by_o[o], reverse=True), sorted(by_n[n], reverse=True)
-        clear = all(len(best) < 2 or best[1] <= score - margin for best in (so, sn))
-        if score == so[0] == sn[0] and clear:
-            out.append((score, o, n))
-    return out
-
-
-class _Matcher:
-    """Match one pair of prepared editions (mutable state, used once)."""
-
-    def __init__(self, old: _Edition, new: _Edition) -> None:
-        self.old, self.new = old, new
-        self.o2n: dict[int, int] = {}
-        self.n2o: dict[int, int] = {}
-        self.score: dict[int, float] = {}
-        self.best_old = [0.0] * len(old.numbers)
-        self.best_new = [0.0] * len(new.numbers)
-        self.split: dict[int, list[tuple[int, float]]] = {}
-        self.merged: dict[int, list[tuple[int, float]]] = {}
-        self.absorbed_old: set[int] = set()
-        self.absorbed_new: set[int] = set()
-        self.near: dict[int, list[int]] | None = None
-
-    def take(self, o: int, n: int, score: float) -> None:
-        """Record a one-to-one match."""
-        self.o2n[o], self.n2o[n], self.score[o] = n, o, score
-
-    def greedy(self, cands: list[tuple[float, int, int, float]]) -> None:
-        """Take candidate pairs (score, old, new, minimum score) best first while both sides are free."""
-        for score, o, n, minimum in sorted(cands, key=lambda c: (-c[0], c[1], c[2])):
-            self.best_old[o], self.best_new[n] = max(self.best_old[o], score), max(self.best_new[n], score)
-            if score >= minimum and o not in self.o2n and n not in self.n2o:
-                self.take(o, n, score)
-
-    def mapped(self, numbers: Sequence[str] | set[str]) -> set[str]:
-        """Map old rule numbers to new ones through the matches so far."""
-        out = set()
-        for num in numbers:
-            n = self.o2n.get(self.old.at.get(num, -1))
-            if n is not None:
-                out.add(self.new.numbers[n])
-        return out
-
-    def pair_score(self, o: int, n: int, floor: float = 0.0) -> float:
-        """Score a pair: text similarity plus number, parent, neighbour, kind and reference agreement.
-
-        A pair that cannot reach `floor` even with every bonus scores its bare similarity.
-        """
-        old, new = self.old, self.new
-        s = _similarity(old.keys[o], new.keys[n], old.bag(o), new.bag(n))
-        if s == 0.0 or s + _BONUSES < floor:
-            return s
-        s += 4.0 * (old.numbers[o] == new.numbers[n]) - 6.0 * (old.kinds[o] != new.kinds[n])
-        s += 8.0 * (old.parents[o] >= 0 and self.o2n.get(old.parents[o]) == new.parents[n])
-        s += 3.0 * (self.o2n.get(o - 1) == n - 1) + 3.0 * (self.o2n.get(o + 1) == n + 1)
-        if old.refs[o] and new.refs[n]:
-            s += 4.0 * _jaccard(self.mapped(old.refs[o]), set(new.refs[n]))
-        if old.cited_by[o] and new.cited_by[n]:
-            s += 4.0 * _jaccard(self.mapped(old.cited_by[o]), new.cited_by[n])
-        return s
-
-    def rare_penalty(self, o: int, n: int) -> float:
-        """Penalise a text-only pair when one side lacks the other's rare words (keyword and card names)."""
-        old, new = self.old, self.new
-        missing = len(old.rare(o) - new.bag(n)) + len(new.rare(n) - old.bag(o))
-        shared = len(old.rare(o) & new.bag(n)) + len(new.rare(n) & old.bag(o))
-        return 15.0 * missing / (missing + shared) if missing else 0.0
-
-    def free(self, kinds: tuple[str, ...]) -> tuple[list[int], list[int]]:
-        """Return the unmatched live rules of some kinds, old and new."""
-        old, new = self.old, self.new
-        olds = [i for i, k in enumerate(old.kinds) if k in kinds and i not in self.o2n and not old.dead[i]]
-        return olds, [i for i, k in enumerate(new.kinds) if k in kinds and i not in self.n2o and not new.dead[i]]
-
-    def identity(self) -> None:
-        """Match same number and same text (headings only when unique: "General"), then texts unique in each edition."""
-        old, new = self.old, self.new
-        for o, num in enumerate(old.numbers):
-            n = new.at.get(num)
-            if n is None or old.dead[o] or old.kinds[o] != new.kinds[n] or old.keys[o] != new.keys[n]:
-                continue
-            if old.kinds[o] not in _HEAD or len(old.by_key[old.keys[o]]) == len(new.by_key[new.keys[n]]) == 1:
-                self.take(o, n, 104.0)
-        for key, olds in old.by_key.items():
-            news = new.by_key.get(key, ())
-            if len(olds) == len(news) == 1 and olds[0] not in self.o2n and news[0] not in self.n2o and (
-                    old.kinds[olds[0]] in _HEAD) == (new.kinds[news[0]] in _HEAD):  # fmt: skip
-                self.take(olds[0], news[0], 97.0)
-
-    def headings(self) -> None:
-        """Match headings (and rules with subrules) by title, by parent and by where the rules under them went."""
-        from rapidfuzz import fuzz, process
-
-        old, new = self.old, self.new
-        olds = [o for o in old.headings if o not in self.o2n]
-        news = [n for n in new.headings if n not in self.n2o]
-        if not olds or not news:
-            return
-        votes: dict[tuple[int, int], int] = {}
-        total: dict[int, int] = {}
-        for o, n in self.o2n.items():  # votes also reach numbered rules with subrules ("217.7. Removed from the Game")
-            for a in old.above[o]:
-                if a not in self.o2n:
-                    total[a] = total.get(a, 0) + 1
-                    for b in new.above[n]:
-                        votes[(a, b)] = votes.get((a, b), 0) + 1
-        titles = process.cdist([old.keys[o] for o in olds], [new.keys[n] for n in news], scorer=fuzz.ratio,
-                               dtype="uint8", score_cutoff=60)  # fmt: skip
-        pairs = {(olds[i], news[j]): float(titles[i, j]) for i, j in zip(*titles.nonzero(), strict=True)}
-        free_new = set(news)
-        for a, b in votes:
-            if a not in self.o2n and b in free_new and (a, b) not in pairs:
-                pairs[(a, b)] = fuzz.ratio(old.keys[a], new.keys[b])
-        cands = []
-        for (o, n), title in pairs.items():
-            count = votes.get((o, n), 0)
-            vote = 100.0 * count / total[o] if count > 1 or (count and title >= 60) else 0.0
-            parent = old.parents[o] >= 0 and self.o2n.get(old.parents[o]) == new.parents[n]
-            unique = len(old.by_key.get(old.keys[o], ())) == 1 and len(new.by_key.get(new.keys[n], ())) == 1
-            if vote or parent or unique:
-                s = 0.6 * max(title, vote) + 0.4 * min(title, vote) + 8.0 * parent
-                s += 4.0 * (old.numbers[o] == new.numbers[n])
-                cands.append((s - 4.0 * (old.kinds[o] != new.kinds[n]), o, n, CONTEXT_MIN))
-        self.greedy(cands)
-
-    def children(self) -> None:
-        """Match numbered rules, then subrules: under matched parents, by neighbours or number, or by text."""
-        old, new = self.old, self.new
-        if self.near is None:
-            olds, news = self.free(("numbered", "subrule"))
-            self.near = _near(old, [o for o in olds if old.words[o] >= TITLE_WORDS], new,
-                              [n for n in news if new.words[n] >= TITLE_WORDS])  # fmt: skip
-        leftovers, kinds = [], ("numbered", "subrule")
-        for kind in kinds:
-            cands = []
-            for o in self.free((kind,))[0]:
-                pool = set(new.by_key.get(old.keys[o], ()))
-                pn = self.o2n.get(old.parents[o])
-                pool.update(new.children[pn] if pn is not None else ())
-                pool.update((new.at.get(old.numbers[o], -1), self.o2n.get(o - 1, -2) + 1, self.o2n.get(o + 1, 0) - 1))
-                for n in pool:
-                    if 0 <= n < len(new.numbers) and n not in self.n2o and not new.dead[n] and new.kinds[n] in kinds:
-                        cands.append((self.pair_score(o, n, CONTEXT_MIN), o, n, CONTEXT_MIN))
-                for n in self.near.get(o, ()):
-                    if n not in pool and n not in self.n2o:
-                        score = self.pair_score(o, n, MUTUAL_MIN)
-                        score -= self.rare_penalty(o, n) if score >= MUTUAL_MIN else 0.0
-                        cands.append((score, o, n, GLOBAL_MIN))
-            self.greedy(cands)
-            leftovers += [c[:3] for c in cands if c[3] == GLOBAL_MIN and c[1] not in self.o2n and c[2] not in self.n2o]
-        self.greedy([(s, o, n, MUTUAL_MIN) for s, o, n in _mutual_bests(leftovers)])
-
-    def splits_and_merges(self) -> None:
-        """Attach unmatched rules whose text came from (split) or went into (merged) a matched rule's."""
-        olds, news = self.free(("numbered", "subrule"))
-        # Near texts elsewhere make no split: they are new rules modelled on old ones ("omen" on "adventurer").
-        for n in news:
-            self.absorb(n, self.new, self.old, self.n2o, self.o2n, self.split, [])
-        for o in olds:
-            self.absorb(o, self.old, self.new, self.o2n, self.n2o, self.merged, (self.near or {}).get(o, []))
-
-    def absorb(self, i: int, mine: _Edition, other: _Edition, mine2other: dict[int, int], other2mine: dict[int, int],
-               found: dict[int, list[tuple[int, float]]], near: list[int]) -> None:  # fmt: skip
-        """Attach `i` to a matched rule: a nearby sibling's counterpart whose text holds i's words and explains it
-        better, else one of `near` with nearly the same text (a rule generalised to cover two)."""
-        from rapidfuzz import fuzz
-
-        if mine.words[i] < TITLE_WORDS:
-            return
-        words = mine.bag(i)
-        siblings = mine.children[mine.parents[i]] if mine.parents[i] >= 0 else []
-        pos = siblings.index(i) if i in siblings else 0
-        best: tuple[float, int] | None = None
-        for j in sorted({mine2other[s] for s in siblings[max(pos - 2, 0) : pos + 3] if s in mine2other}):
-            twin = other2mine[j]
-            if len(words & other.bag(j)) < 0.9 * len(words) or (mine is self.old and twin in self.split):
-                continue
-            parts = (mine.keys[twin], mine.keys[i]) if twin < i else (mine.keys[i], mine.keys[twin])
-            before, after = fuzz.ratio(other.keys[j], mine.keys[twin]), fuzz.ratio(other.keys[j], " ".join(parts))
-            if after >= before + 5:
-                best = (after, j)
-                break
-        for j in near if best is None else ():
-            twin = other2mine.get(j)
-            if twin is None or (mine is self.old and twin in self.split) or mine.rare(i) - other.bag(j):
-                continue
-            sim = _similarity(mine.keys[i], other.keys[j], words, other.bag(j))
-            if sim >= 85 and not other.rare(j) - words and (best is None or sim > best[0]):
-                best = (sim, j)
-        if best is not None:
-            found.setdefault(best[1], []).append((i, best[0] / 100))
-            (self.absorbed_old if mine is self.old else self.absorbed_new).add(i)
-
-    def run(self) -> EditionLinks:
-        """Run every stage and return the links."""
-        self.identity()
-        for _ in range(2):
-            self.headings()
-            self.children()
-        self.splits_and_merges()
-        self.same_place()
-        return self.links()
-
-    def same_place(self) -> None:
-        """Last resort: a rule still unmatched on both sides at the same number, under parents matched to each
-        other, is the same rule reworded when their texts still share something (a low confidence says so)."""
-        old, new = self.old, self.new
-        olds, _ = self.free(("numbered", "subrule"))
-        for o in olds:
-            if o in self.absorbed_old:
-                continue
-            n = new.at.get(old.numbers[o])
-            if n is None or n in self.n2o or new.dead[n] or old.kinds[o] != new.kinds[n]:
-                continue
-            if old.parents[o] < 0 or self.o2n.get(old.parents[o]) != new.parents[n]:
-                continue
-            s = _similarity(old.keys[o], new.keys[n], old.bag(o), new.bag(n))
-            if s >= SAME_PLACE_MIN:
-                self.take(o, n, s)
-
-    def links(self) -> EditionLinks:
-        """Turn the matching into links with statuses and confidences."""
-        old, new, links = self.old, self.new, []
-        for o, num in enumerate(old.numbers):
-            n = self.o2n.get(o, -1)
-            if old.dead[o] or o in self.absorbed_old:
-                continue
-            if o in self.split:
-                pairs = ([(n, self.score[o] / 100)] if n >= 0 else []) + self.split[o]
-                links += [Link(num, new.numbers[j], "split", min(c, 1.0), True) for j, c in pairs]
-            elif n >= 0 and n in self.merged:
-                for j, c in [(o, self.score[o] / 100), *self.merged[n]]:
-                    links.append(Link(old.numbers[j], new.numbers[n], "merged", min(c, 1.0), True))
-            elif n >= 0:
-                changed = old.full[o] != new.full[n] and list(map(_fold, old.full[o])) != list(map(_fold, new.full[n]))
-                status = "renumbered" if num != new.numbers[n] else "changed" if changed else "same"
-                confidence = 1.0 if status == "same" else min(self.score[o] / 100, 1.0)
-                links.append(Link(num, new.numbers[n], status, round(confidence, 3), changed))
-            else:
-                links.append(Link(num, None, "removed", round(1 - min(self.best_old[o], 100.0) / 100, 3), True))
-        for n, num in enumerate(new.numbers):
-            if n not in self.n2o and not new.dead[n] and n not in self.absorbed_new:
-                links.append(Link(None, num, "added", round(1 - min(self.best_new[n], 100.0) / 100, 3), True))
-        by_old: dict[str, list[Link]] = {}
-        by_new: dict[str, list[Link]] = {}
-        for link in links:
-            if link.old is not None:
-                by_old.setdefault(link.old, []).append(link)
-            if link.new is not None:
-                by_new.setdefault(link.new, []).append(link)
-        return EditionLinks(tuple(links), {k: tuple(v) for k, v in by_old.items()},
-                            {k: tuple(v) for k, v in by_new.items()})  # fmt: skip
 
 
 def link_editions(old: Sequence[Rule], new: Sequence[Rule]) -> EditionLinks:
     """Link every rule of an edition to what it became in the next one."""
-    return _Matcher(_prepare(old), _prepare(new)).run()
+    return Matcher(prepare(old), prepare(new)).run()
 
 
 def build_lineage(editions: Sequence[tuple[str, Sequence[Rule]]]) -> Lineage:
     """Link each edition to the next; `editions` are (id, rules) pairs, oldest first."""
-    prepared = [_prepare(rules) for _, rules in editions]
-    steps = tuple(_Matcher(a, b).run() for a, b in zip(prepared, prepared[1:], strict=False))
+    prepared = [prepare(rules) for _, rules in editions]
+    steps = tuple(Matcher(a, b).run() for a, b in zip(prepared, prepared[1:], strict=False))
     numbers = tuple(frozenset(n for n, dead in zip(p.numbers, p.dead, strict=True) if not dead) for p in prepared)
     return Lineage(tuple(ed for ed, _ in editions), steps, numbers)
 
@@ -473,11 +65,11 @@ def match_edition(extract: Sequence[Rule], editions: Sequence[tuple[str, Sequenc
             if t is None:
                 scores.append(0.0)
                 continue
-            children = _jaccard(set(r.children), set(t.children)) if r.children or t.children else 1.0
-            refs = _jaccard(set(r.references), set(t.references)) if r.references or t.references else 1.0
+            children = jaccard(set(r.children), set(t.children)) if r.children or t.children else 1.0
+            refs = jaccard(set(r.references), set(t.references)) if r.references or t.references else 1.0
             scores.append(0.25 + 0.25 * children + 0.2 * (len(r.examples) == len(t.examples)) + 0.3 * refs)
         for root, present in under.items():
-            scores.append(_jaccard(present, set(theirs[root].children)) if root in theirs else 0.0)
+            scores.append(jaccard(present, set(theirs[root].children)) if root in theirs else 0.0)
         ranked.append((edition, round(sum(scores) / max(len(scores), 1), 4), k))
     ranked.sort(key=lambda x: (-x[1], -x[2]))
     return [(edition, score) for edition, score, _ in ranked]
@@ -487,13 +79,13 @@ def match_text(quoted: str, rules: Sequence[Rule]) -> tuple[str, float] | None:
     """Find the rule whose text best matches a quoted text, a leading rule number ignored: (number, score in [0, 1])."""
     from rapidfuzz import fuzz, process
 
-    key = _key(_LEADING_NUMBER.sub("", quoted, count=1))
-    texts = [(r.number, r.title if r.kind in _HEAD else r.text) for r in rules]
-    live = [(num, _key(text)) for num, text in texts if not _is_placeholder(text)]
-    if not _LETTER.search(key) or not live:
+    key = similarity_key(LEADING_NUMBER.sub("", quoted, count=1))
+    texts = [(r.number, r.title if r.kind in HEAD else r.text) for r in rules]
+    live = [(num, similarity_key(text)) for num, text in texts if not is_placeholder(text)]
+    if not LETTER.search(key) or not live:
         return None
     top = process.extract(key, [k for _, k in live], scorer=fuzz.ratio, limit=5)
-    score, i = max(((_similarity(key, k, frozenset(key.split()), frozenset(k.split())), i) for k, _, i in top),
+    score, i = max(((similarity(key, k, frozenset(key.split()), frozenset(k.split())), i) for k, _, i in top),
                    key=lambda x: (x[0], -x[1]))  # fmt: skip
     return (live[i][0], round(score / 100, 3)) if score else None
 

@@ -64,7 +64,7 @@ def load_fresh(content: Path) -> KnowledgeBase:
 def _link(content: Path, content_digest: str, parsed: Parsed, lexicon: Lexicon | None) -> KnowledgeBase:
     """Link the parse results into a knowledge base."""
     glossary = tuple(g for res in parsed.rules for g in res.glossary)
-    links = link_rules(parsed.rules, glossary)
+    links = link_rules(parsed.rules, glossary, lambda: lexicon)  # asked for only to pair an undated translation
     editions = links.editions
 
     def rule_exists(lang: str, number: str, as_of: str | None = None) -> bool:

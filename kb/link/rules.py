@@ -45,6 +45,8 @@ def _align(plan: EditionPlan, pairs: tuple[AlignedRule, ...]) -> Alignment:
     mismatches, stale = [], []
     chain = plan.lineage.get(plan.reference)
     for pair in pairs:
+        if pair.via == "content":  # no edition numbered like it is loaded: nothing to compare number for number
+            continue
         source = by_id[plan.counterparts[pair.lang][0]]
         mine = current[pair.lang].rules[pair.number]
         theirs = source.rules.get(pair.number)  # the rule it was translated from, in that edition's numbering
@@ -97,14 +99,15 @@ def _unresolved_message(rule_or_term: str, target: str, ed: Edition, primary: di
     return msg + ("; " + "; ".join(hints) if hints else "")
 
 
-def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]) -> RuleLinks:
-    """Resolve every reference within its edition, build backlinks and the alignment."""
-    plan = plan_editions(results)
+def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry], lexicon=None) -> RuleLinks:
+    """Resolve every reference within its edition, build backlinks and the alignment (`lexicon`: French-English
+    terms, for pairing a translation by content when the edition it was made from is not loaded)."""
+    plan = plan_editions(results, lexicon)
     editions, diags = plan.editions, list(plan.diagnostics)
     edition_of = {doc: ed.id for ed in editions for doc in ed.documents}
     by_id = {ed.id: ed for ed in editions}
     # A translation's unresolved reference is compared with the edition it was translated from.
-    sources = {lang: {c[0]: by_id[c[0]]} for lang, c in plan.counterparts.items()}
+    sources = {lang: {c[0]: by_id[c[0]]} for lang, c in plan.counterparts.items() if c[2] != "content"}
     refs: dict[tuple[str, str], tuple[ResolvedRef, ...]] = {}
     cited: dict[tuple[str, str], list[str]] = {}
     made: dict[str, dict[str, ResolvedRef]] = {}  # one record per target of an edition, shared by what cites it

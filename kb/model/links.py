@@ -57,9 +57,36 @@ class AlignedRule:
     ref_number: str
     """Today's number of the same rule (`121.2`)."""
     via: str
-    """`number` (same edition, same number) or `lineage` (followed from the edition it was translated from)."""
+    """`number` (same edition, same number), `lineage` (followed from the edition it was translated from) or
+    `content` (no loaded edition is numbered like it: paired by what the two rules say, see `kb.link.crosslang`)."""
     confidence: float
     """How sure the pairing is, in [0, 1]."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A rule number as a text cites it, read in the numbering of that text's edition and followed to today."""
+
+    number: str
+    """The number as cited (`502.2`)."""
+    edition: str | None
+    """The edition whose numbering the text uses (`en:2015-09-26` for the French extracts); None when no loaded
+    edition is numbered like it (the number cannot be read)."""
+    status: str
+    """`same`, `renumbered` (today's number differs), `removed` or `merged` (no rule of today is it alone),
+    `absent` (that edition has no such rule) or `unknown` (its numbering is not loaded)."""
+    today: str | None
+    """Today's reference number of the rule (None when removed, absent or unknown)."""
+    gone: tuple[str, str] | None = None
+    """(older, newer edition) between which a removed or merged rule went."""
+    confidence: float = 1.0
+    """How sure the reading is (the product of the lineage links followed)."""
+
+    @property
+    def year(self) -> str:
+        """The year of the numbering read in (`2015`), from the edition id; '' without one."""
+        date = (self.edition or "").split(":", 1)[-1]
+        return date[:4] if date[:4].isdigit() else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +122,8 @@ class Alignment:
     pairs: tuple[AlignedRule, ...] = ()
     """Each translated rule and the reference rule it is."""
     counterparts: Mapping[str, tuple[str, float, str]] = field(default_factory=dict)
-    """Language -> (reference edition it was translated from, structure score, `date` or `structure`)."""
+    """Language -> (reference edition it is numbered like, structure score, `date` or `structure`); `content` when
+    no loaded edition is: the edition is today's, paired with by content, and the translation's numbering unknown."""
     stale: tuple[StaleRule, ...] = ()
     """Translated rules whose English original changed since (the translation is stale)."""
 
@@ -134,4 +162,4 @@ def edition_rules(editions: tuple[Edition, ...]) -> tuple[Rule, ...]:
     return tuple(r for ed in editions for r in ed.rules.values())
 
 
-fast_pickle(Edition, ResolvedRef, AlignedRule, StaleRule, Alignment, RuleLinks)
+fast_pickle(Edition, ResolvedRef, AlignedRule, Reading, StaleRule, Alignment, RuleLinks)

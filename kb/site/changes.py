@@ -73,8 +73,10 @@ def _row(change: Change, page: ChangesPage, t: dict[str, str], ln: Linker, data:
         body = ln.cached(("change-text", page.path, change.old, change.new), lambda: text_html(change.text, page.lang))
     tag = "ins" if change.kind == "added" else "del" if change.kind == "removed" else ""
     shown = f"<{tag}>{body}</{tag}>" if tag else str(body)
+    gone = change.status in ("removed", "merged") and change.old  # a removed rule's links lead here
+    anchor = f' id="was-{escape(change.old)}"' if gone else ""
     return (
-        f'<li class="change"><span class="nums">{numbers}</span> <details><summary>{line}</summary>'
+        f'<li class="change"{anchor}><span class="nums">{numbers}</span> <details><summary>{line}</summary>'
         f'<p class="diff" lang="{lang}">{shown}</p></details></li>\n'
     )
 

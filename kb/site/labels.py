@@ -498,6 +498,59 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+NUMBERING_WORDS: dict[str, dict[str, str]] = {
+    "fr": {
+        "own_row": "{lang} {n} ({year})",
+        "own_row_undated": "{lang} {n}",
+        "own_row_title": (
+            "Règle {n} du texte {lang}, dans sa numérotation ({edition}) ; associée à aucune règle "
+            "d’aujourd’hui (lien vers cette ligne, copié en cliquant)"
+        ),
+        "numbering_note": (
+            "Le texte {lang} suit la numérotation des règles de {year}, dont il est la traduction ; il est "
+            "présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
+        ),
+        "numbering_note_undated": (
+            "Le texte {lang} suit la numérotation de l’édition anglaise dont il est la traduction, qui n’est pas "
+            "chargée ; il est présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
+        ),
+        "numbering_edition": "numérotation {year}",
+        "numbering_unknown": "numérotation d’une édition non chargée",
+        "jump_own": "{n} du texte {lang} (numérotation {year}) → {today} aujourd’hui",
+        "jump_own_none": "{n} du texte {lang} (numérotation {year}) : aucune règle d’aujourd’hui",
+        "jump_own_undated": "{n} du texte {lang} (sa numérotation) → {today} aujourd’hui",
+        "jump_today": "{n} aujourd’hui : {title}",
+        "jump_choice": "Deux règles portent le numéro {n}",
+    },
+    "en": {
+        "own_row": "{lang} {n} ({year})",
+        "own_row_undated": "{lang} {n}",
+        "own_row_title": (
+            "Rule {n} of the {lang} text, in its own numbering ({edition}); paired with no rule of today (link "
+            "to this row, copied on click)"
+        ),
+        "numbering_note": (
+            "The {lang} text uses the numbering of the {year} rules it translates; it is shown beside today’s "
+            "rules, whose numbers may differ."
+        ),
+        "numbering_note_undated": (
+            "The {lang} text uses the numbering of the English edition it translates, which is not loaded; it is "
+            "shown beside today’s rules, whose numbers may differ."
+        ),
+        "numbering_edition": "{year} numbering",
+        "numbering_unknown": "numbering of an edition not loaded",
+        "jump_own": "{n} of the {lang} text ({year} numbering) → {today} today",
+        "jump_own_none": "{n} of the {lang} text ({year} numbering): no rule of today",
+        "jump_own_undated": "{n} of the {lang} text (its own numbering) → {today} today",
+        "jump_today": "{n} today: {title}",
+        "jump_choice": "Two rules are numbered {n}",
+    },
+}
+"""Words for the translations' own numbering (own rows, the note on it), kept apart to be moved as one block."""
+for _ui, _found in NUMBERING_WORDS.items():
+    WORDS[_ui].update(_found)
+
+
 def words(ui: str) -> dict[str, str]:
     """The interface words of an interface language."""
     return WORDS[ui]

@@ -19,6 +19,7 @@ from kb.site.diffs import changes_label
 from kb.site.editions import numbering_of, stale_diffs, today_row
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
+from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
 from kb.site.terms import keyword_rules
@@ -281,7 +282,7 @@ def jump_map(data: SiteData) -> dict:
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])
-    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN}
+    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}
 
 
 def mismatches(data: SiteData) -> list[dict]:
@@ -304,7 +305,8 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
     the same number in another language, as its text's references are linked)."""
     if lang == data.kb.reference and edition:
         return today_row(data.kb, data.rows, lang, edition, number)
-    return data.rows.get(lang, {}).get(number) or data.today.get(lang, {}).get(number, number)  # as its text links
+    reading = data.today.get(lang, {}).get(number)  # as its text links: read in its own edition's numbering
+    return data.rows.get(lang, {}).get(number) or (reading.today if reading is not None else number)
 
 
 def card_sides(card: Card) -> list[dict]:

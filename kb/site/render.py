@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup, escape
 
 from kb.parse.refs import find_references
+from kb.sources import file_slug
 from kb.sources.text import APOSTROPHES
 
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
@@ -42,13 +43,23 @@ GLYPHS = {"T": "↷", "Q": "↶"}
 REF_WORDS = {
     "en": {"other": "No {lang} text for rule {n}: links to the {other} rule", "missing": "Rule {n} is not loaded",
            "dated": "Rule {n} as numbered on {date}: today’s {today}",
-           "dated_missing": "Rule {n} as numbered on {date}: no rule of today follows from it"},
+           "dated_missing": "Rule {n} as numbered on {date}: no rule of today follows from it",
+           "renumbered": "rule {n} of {year} is numbered {today} today",
+           "removed": "Rule {n} of {year}, removed since: its history", "merged": "Rule {n} of {year}, merged "
+           "since into another rule: its history", "unknown": "Rule {n} as numbered in the edition this text was "
+           "translated from, which is not loaded: not linked (today’s {n} may be another rule)"},
     "fr": {"other": "Règle {n} absente du texte {lang} : lien vers la règle en {other}",
            "missing": "Règle {n} absente des règles chargées",
            "dated": "Règle {n} numérotée au {date} : aujourd’hui {today}",
-           "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle"},
+           "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle",
+           "renumbered": "la règle {n} de {year} est numérotée {today} aujourd’hui",
+           "removed": "Règle {n} de {year}, supprimée depuis : son historique", "merged": "Règle {n} de {year}, "
+           "fusionnée depuis avec une autre règle : son historique", "unknown": "Règle {n} numérotée comme "
+           "l’édition dont ce texte est traduit, qui n’est pas chargée : pas de lien (la règle {n} d’aujourd’hui "
+           "peut en être une autre)"},
 }  # fmt: skip
 LANG_WORDS = {"en": {"fr": "French", "en": "English"}, "fr": {"fr": "français", "en": "anglais"}}
+SEPARATORS = {"en": ": ", "fr": " : "}
 
 
 @functools.cache
@@ -177,14 +188,23 @@ class Linker:
     _recording: list[dict[str, None]] = field(default_factory=list)
     """Previews used by each rendering being cached (nested ones included), in the order met."""
 
-    def target(self, number: str, lang: str) -> tuple[str, str, str] | None:
+    def target(self, number: str, lang: str, own: bool = True) -> tuple[str, str, str] | None:
         """(href, language of the text it leads to, row) of a rule a text of `lang` cites by its own number.
 
-        The row showing that rule in `lang`, else the row of today's rule of that number in another language.
+        The row showing that rule in `lang`, else the row of today's rule it is (read in the numbering of the
+        text's edition, `today`) in another language; None when it has none today or cannot be read. With `own`
+        false, `number` is today's reference number (a dated ruling's, already followed to today).
         """
-        row, where = self.rows.get(lang, {}).get(number), lang
-        if row is None:
-            row = self.today.get(lang, {}).get(number, number)
+        row, where = (self.rows.get(lang, {}).get(number) if own else None), lang
+        if not own:
+            row = number
+            if (lang, row) not in self.texts:
+                where = next((other for other in self.rows if other != lang and (other, row) in self.texts), "")
+        elif row is None:
+            reading = self.today.get(lang, {}).get(number)
+            row = number if reading is None else reading.today
+            if row is None:
+                return None
             where = next((other for other in self.rows if other != lang and (other, row) in self.texts), "")
         page = self.page(row) if where else None
         return (f"{self.root}{page}#{row}", where, row) if page else None
@@ -202,22 +222,43 @@ class Linker:
         """A link to a rule, in `lang` or else in the language that has it, or a marked unresolved number."""
         return Markup(self._rule_link(number, lang, escape(label or number), preview))
 
-    def _rule_link(self, number: str, lang: str, label: str, preview: bool, title: str = "") -> str:
-        """`rule_link` as a str of HTML; `label` is already escaped; `title` says why it leads where it does."""
-        found = self.target(number, lang)
+    def _rule_link(self, number: str, lang: str, label: str, preview: bool, title: str = "", own: bool = True) -> str:
+        """`rule_link` as a str of HTML; `label` is already escaped; `title` says why it leads where it does;
+        `own` false for today's reference number (see `target`)."""
+        mine = own and number not in self.rows.get(lang, {})
+        reading = self.today.get(lang, {}).get(number) if mine else None
         words = _words(REF_WORDS, lang)
+        if reading is not None and reading.today is None and reading.status != "absent":
+            return self._unread(reading, lang, label)
+        found = self.target(number, lang, own)
         if found is None:
             return f'<span class="ref-missing" title="{escape(words["missing"].format(n=number))}">{label}</span>'
         href, where, row = found
         extra = f' title="{escape(title)}"' if title else ""
-        if where != lang:
+        pid = self.preview_id(row, where) if preview else ""
+        if reading is not None and reading.status == "renumbered":  # say it: `502.2 (2015) → 502.3`
+            moved = f"{number} ({reading.year}) → {row}" if reading.year else f"{number} → {row}"
+            said = words["renumbered"].format(n=number, year=reading.year, today=row)
+            title = f"{moved}{SEPARATORS.get(lang, ': ')}{said}"
+            extra = f' hreflang="{where}" title="{escape(title)}"' if where != lang else f' title="{escape(title)}"'
+            pid = self.preview_id(f"{row}~{number}~{reading.year}", where) if preview else ""
+        elif where != lang:
             names = _words(LANG_WORDS, lang)
             title = words["other"].format(n=number, lang=names.get(lang, lang), other=names.get(where, where))
             extra = f' hreflang="{where}" title="{escape(title)}"'
         if not preview:
             return f'<a href="{href}"{extra}>{label}</a>'
         cls = "ref ref-other" if where != lang else "ref"
-        return f'<a class="{cls}" href="{href}" aria-describedby="{self.preview_id(row, where)}"{extra}>{label}</a>'
+        return f'<a class="{cls}" href="{href}" aria-describedby="{pid}"{extra}>{label}</a>'
+
+    def _unread(self, reading, lang: str, label: str) -> str:
+        """A number that has no rule of today: its history when lineage says it went, else marked unlinked."""
+        words = _words(REF_WORDS, lang)
+        title = escape(words[reading.status].format(n=reading.number, year=reading.year or "?"))
+        if reading.gone is None:
+            return f'<span class="ref-dated" title="{title}">{label}</span>'
+        page = f"changes/{file_slug(reading.gone[0])}--{file_slug(reading.gone[1])}.html"
+        return f'<a class="ref-gone" href="{self.root}{page}#was-{escape(reading.number)}" title="{title}">{label}</a>'
 
     def text(self, text: str, lang: str) -> Markup:
         """Escape rule text, linking every cited rule and drawing symbols."""
@@ -300,10 +341,16 @@ class Linker:
         )
 
     def _register(self, pid: str) -> None:
-        """Register a preview for this page and for every rendering being cached."""
+        """Register a preview for this page and for every rendering being cached (`pv-en-502.3~502.2~2015`: the
+        preview of today's 502.3 headed `502.2 (2015) → 502.3`, for a text numbered as in 2015)."""
         if pid not in self.previews:
             lang, row = pid[3:].split("-", 1)
-            self.previews[pid] = (lang, *self.texts.get((lang, row), (row, "")))
+            row, _, moved = row.partition("~")
+            number, text = self.texts.get((lang, row), (row, ""))
+            if moved:
+                old, _, year = moved.partition("~")
+                number = f"{old} ({year}) → {number}" if year else f"{old} → {number}"
+            self.previews[pid] = (lang, number, text)
         for used in self._recording:
             used[pid] = None
 
@@ -318,7 +365,7 @@ class Linker:
             title = escape(words["dated_missing"].format(n=number, date=date))
             return f'<span class="ref-dated" title="{title}">{label}</span>'
         title = words["dated"].format(n=number, date=date, today=today) if today != number else ""
-        return self._rule_link(today, lang, label, True, title)
+        return self._rule_link(today, lang, label, True, title, own=False)
 
     def _linked(self, text: str, lang: str, names, dated: tuple | None) -> str:
         """Escaped text with symbols, cited rules linked and, when `names` is `(name -> path, linked)`, card names.

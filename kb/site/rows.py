@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from kb.link.readings import numbering_of
 from kb.site import parts
 from kb.site.editions import edition_name
-from kb.site.gather import Row, Run, SiteData
+from kb.site.gather import SiteData
 from kb.site.labels import count, lang_label, long_date, pick
 from kb.site.render import Linker
+from kb.site.rulepages import Row, Run
 
 CELL_WORDS = {"fr": "Exemple :", "en": "Example:"}
 """The word before an example, in the cell's language (the rules' own word, part of the text)."""
@@ -29,9 +31,13 @@ def run_rows(
     out = []
     for i, row in enumerate(rows):
         number, shown = escape(row.number), escape(row.label or row.number)
-        title = escape(t["permalink"].format(n=row.label or row.number))
-        out.append(f'<div class="row d{row.depth}" id="{number}">\n')
-        out.append(f'<a class="num" href="#{number}" title="{title}">{shown}</a>\n')
+        if row.label:  # a translation's own rule: its number is not one of today's, never in their column
+            out.append(f'<div class="row d{row.depth} own-row" id="{number}">\n<span class="num" aria-hidden="true">'
+                       "</span>\n")  # fmt: skip
+        else:
+            title = escape(t["permalink"].format(n=row.number))
+            out.append(f'<div class="row d{row.depth}" id="{number}">\n')
+            out.append(f'<a class="num" href="#{number}" title="{title}">{shown}</a>\n')
         if run.inline and i == 0:
             out += [_inline_note(run, miss, ui, t, data) for miss in run.missing]
         for lang in run.langs:
@@ -63,7 +69,8 @@ def _cut_note(rule, href: str, ui: str) -> str:
 
 def _inline_note(run: Run, miss: str, ui: str, t: dict[str, str], data: SiteData) -> str:
     """The note standing in a short one-language run's missing column, on its first row."""
-    names = {"lang": lang_label(miss, ui), "range": run.span, "other": lang_label(run.langs[0], ui)}
+    span = f"{run.langs[0].upper()} {run.span}" if all(row.label for row in run.rows) else run.span
+    names = {"lang": lang_label(miss, ui), "range": span, "other": lang_label(run.langs[0], ui)}
     removed = _removed_since(run, miss, data)
     if removed:
         text = t["removed_run"].format(**names, date=long_date(data.kb.editions[removed].effective_date, ui))
@@ -98,10 +105,12 @@ def _cell(
         where = f' style="--at: {data.langs.index(lang) + 2}"'
     else:
         where = ""
-    tags = ""
-    if rule.number != (row.label or row.number):
-        title = t["own_number"].format(lang=lang_label(lang, ui), n=rule.number)
-        tags += f'<span class="own-num" title="{escape(title)}">{escape(rule.number)}</span>\n'
+    tags = own_row_tag(row, lang, ui, t, data) if row.label else ""
+    if not row.label and rule.number != row.number:  # `FR 120.1 (2015)`: its own numbering, named as such
+        year, numbering = _numbering(data, lang, t)
+        shown = t["own_row" if year else "own_row_undated"].format(lang=lang.upper(), n=rule.number, year=year)
+        title = t["own_number"].format(lang=f"{lang_label(lang, ui)} ({numbering})", n=rule.number)
+        tags += f'<span class="own-num" title="{escape(title)}">{escape(shown)}</span>\n'
     if lang in row.fallback:
         kb, edition = data.kb, row.fallback[lang]
         shown = long_date(kb.editions[edition].effective_date, ui) or edition_name(kb, edition, ui)
@@ -119,6 +128,22 @@ def _cell(
     if term:  # the interface's term beside the rule's own first line: `Trample · Piétinement*`
         body = Markup(str(body).replace("</p>", f"{lex_term(term, ui, t)}</p>", 1))
     return f'<div class="cell"{where} lang="{escape(lang)}">\n{tags}{body}{note}</div>\n'
+
+
+def _numbering(data, lang: str, t: dict[str, str]) -> tuple[str, str]:
+    """(year, `numérotation 2015`) of the numbering a language's text uses ('' and its words when unknown)."""
+    edition = numbering_of(data.kb, lang)
+    year = (data.kb.editions[edition].effective_date or "")[:4] if edition else ""
+    return year, t["numbering_edition"].format(year=year) if year else t["numbering_unknown"]
+
+
+def own_row_tag(row: Row, lang: str, ui: str, t: dict[str, str], data) -> str:
+    """The number of a translation's own row, as such: `FR 703.4h (2015)`, a link to the row."""
+    year, numbering = _numbering(data, lang, t)
+    shown = t["own_row" if year else "own_row_undated"].format(lang=lang.upper(), n=row.label, year=year)
+    title = t["own_row_title"].format(n=row.label, lang=lang_label(lang, ui), edition=numbering)
+    href = escape(f"#{row.number}")
+    return f'<a class="own-row-num" href="{href}" title="{escape(title)}" lang="{escape(ui)}">{escape(shown)}</a>\n'
 
 
 def _cell_text(row: Row, lang: str, ln: Linker) -> str:

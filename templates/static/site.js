@@ -1,8 +1,10 @@
 /* Text columns switch (remembered), interface language switch (remembered, keeps the anchor), reference previews
-   on hover and focus, a row's link copied when its number is clicked, `/` to search, the phone menu. No framework. */
+   on hover and focus, a row's link copied when its number is clicked, `/` to search, the phone menu, and the
+   number box's choice when a typed number names a translation's own rule and another rule today. No framework. */
 (function () {
   "use strict";
   var html = document.documentElement;
+  var script = document.currentScript && document.currentScript.src;
 
   function remember(key, value) {
     try { localStorage.setItem(key, value); } catch (e) { /* storage may be disabled */ }
@@ -88,7 +90,7 @@
     var words = document.body.dataset.copied || "{n}";
     var timer = null;
     document.addEventListener("click", function (e) {
-      var a = e.target.closest && e.target.closest(".row > a.num");
+      var a = e.target.closest && e.target.closest(".row > a.num, .row a.own-row-num");
       if (!a || !navigator.clipboard || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
       navigator.clipboard.writeText(a.href).then(function () {
         if (!toast) { return; }
@@ -149,6 +151,94 @@
     });
   }
 
-  function init() { initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); }
+  /* A typed number that a translation numbers otherwise (French 120.4, today's 121.4; today's 120.4 is another
+     rule): offer both, the interface's reading first (kb/site/numbering.py ships the map in jump.json). */
+  var jumps = null;
+  function jumpMap() {
+    if (!jumps) {
+      jumps = fetch(new URL("../jump.json", script).href).then(function (r) { return r.json(); })
+        .catch(function () { return {}; });
+    }
+    return jumps;
+  }
+
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? values[k] : m; });
+  }
+
+  function choices(map, num, ui) {
+    var site = new URL("../", script).href, words = (map.words || {})[ui] || {}, found = [];
+    Object.keys(map.own || {}).forEach(function (lang) {
+      var own = map.own[lang][num];
+      if (!own || !Object.prototype.hasOwnProperty.call(map.own[lang], num)) { return; }
+      var year = (map.numbering || {})[lang] || "";
+      var key = own.row ? (year ? "jump_own" : "jump_own_undated") : "jump_own_none";
+      var label = fill(words[key] || "{n}", { n: num, lang: (words.langs || {})[lang] || lang, year: year,
+        today: own.row });
+      found.push({ lang: lang, label: label, href: site + ui + "/" + own.path, own: true });
+    });
+    if (!found.length) { return []; }
+    var today = map.numbers && Object.prototype.hasOwnProperty.call(map.numbers, num) ? map.numbers[num] : null;
+    if (today) {
+      var title = ((map.titles || {})[num] || {})[ui] || "";
+      var item = { label: fill(words.jump_today || "{n}", { n: num, title: title }), href: site + ui + "/" + today };
+      if (found.some(function (f) { return f.lang === ui; })) { found.push(item); } else { found.unshift(item); }
+    }
+    return found;
+  }
+
+  function showChoice(form, list, num, words) {
+    var old = document.getElementById("jump-choice");
+    if (old) { old.remove(); }
+    var box = document.createElement("div");
+    box.id = "jump-choice";
+    box.className = "jump-choice";
+    box.setAttribute("role", "group");
+    var head = document.createElement("p");
+    head.className = "jump-choice-h";
+    head.id = "jump-choice-h";
+    head.textContent = fill(words.jump_choice || "{n}", { n: num });
+    box.setAttribute("aria-labelledby", head.id);
+    var ul = document.createElement("ul");
+    list.forEach(function (c) {
+      var li = document.createElement("li"), a = document.createElement("a");
+      a.href = c.href;
+      a.textContent = c.label;
+      if (c.own) { a.className = "jump-own"; a.lang = c.lang; }
+      li.appendChild(a);
+      ul.appendChild(li);
+    });
+    box.append(head, ul);
+    form.after(box);
+    box.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") { box.remove(); form.querySelector("input").focus(); }
+    });
+    ul.querySelector("a").focus();
+  }
+
+  function initNumberBox() {
+    var form = document.querySelector("header .search-form");
+    var input = form && form.querySelector("input");
+    if (!form || !input || !script) { return; }
+    var ui = document.body.dataset.ui || html.lang || "en";
+    var choosing = false;
+    form.addEventListener("submit", function (e) {
+      if (choosing) { return; }
+      e.preventDefault();
+      var text = input.value;
+      Promise.all([jumpMap(), import(new URL("kbtext.js", script).href)]).then(function (found) {
+        var map = found[0], num = map.pattern ? found[1].ruleNumber(text, map.pattern) : null;
+        var list = num ? choices(map, num, ui) : [];
+        if (list.length > 1) { showChoice(form, list, num, (map.words || {})[ui] || {}); return; }
+        if (list.length === 1) { location.assign(list[0].href); return; }
+        choosing = true;
+        form.submit();
+      }, function () { choosing = true; form.submit(); });
+    });
+  }
+
+  function init() {
+    initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); initNumberBox();
+  }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();
