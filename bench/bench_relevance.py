@@ -70,8 +70,10 @@ class Site:
         out = workdir / f"site-{content.parent.name}-{content.name}"
         build_site(kb, out)
         self.ids = _result_ids(memory_index(e for e in _entries(kb) if e.current))
-        core = json.loads((out / "search" / "core.json").read_text(encoding="utf-8"))["docs"]
-        pages = zip(core["kind"], core["key"], core["url"], strict=True)
+        kinds = json.loads((out / "search" / "core.json").read_text(encoding="utf-8"))["kinds"]
+        chunks = sorted((out / "search").glob("docs-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+        docs = [d for p in chunks for d in json.loads(p.read_text(encoding="utf-8"))]
+        pages = zip(kinds, (d[0] for d in docs), (d[1] for d in docs), strict=True)
         self.pages = {url: (kind, key) for kind, key, url in pages if kind in ("rule", "card")}  # jump targets
         self.server = make_server(out, port=0)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -122,13 +124,10 @@ def _entries(kb):
 
 def _result_ids(index) -> dict[tuple[str, str], tuple[str, ...]]:
     """(kind, id) -> benchmark ids of every document of an index."""
-    from kb.search.results import make_result
-
-    reader = index.reader
     found = {}
-    for d in range(len(reader.kinds)):
-        result = make_result(reader, d, 0.0, {}, reader.langs).to_json()
-        found[(reader.kinds[d], reader.keys[d])] = result_ids(result)
+    for d in range(index.searcher.doc_count_all()):
+        result = index.result_of(d).to_json()
+        found[(result["kind"], result["id"])] = result_ids(result)
     return found
 
 

@@ -256,12 +256,16 @@ class SearchIndex:
             via=any(found) and not typed,
         )
 
+    def result_of(self, doc: int) -> SearchResult:
+        """A document as a result of no query (its texts' starts, no score)."""
+        return self._result(doc, 0.0, [], [], _Held(self.searcher.reader()), self.langs)
+
     def _numbers(self, number: str, allowed, limit: int) -> list[SearchResult]:
         """The rule and everything under it, in rule order."""
         hits = self.searcher.search(Prefix("number", number), limit=None, filter=allowed)
         found = [h for h in hits if descends(h["number"], number)]
         found.sort(key=lambda h: (h["key"] != h["number"], sort_key(h["number"]), h.docnum))
-        return [self._result(h.docnum, 0.0, [], [], _Held(self.searcher.reader()), self.langs) for h in found[:limit]]
+        return [self.result_of(h.docnum) for h in found[:limit]]
 
     def _editions_of(self, asked: tuple[str, ...]) -> tuple[str, ...]:
         """Edition ids matching `edition:` values (an id or a date); SearchError for one not loaded."""
