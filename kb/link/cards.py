@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from kb.link.lookup import printed_names
 from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef, card_name
 from kb.model.langs import lang_key
 from kb.parse.cards.mtgjson import CardDataResult
@@ -94,6 +95,7 @@ def _keys(card: Card) -> set[str]:
     """Return the folded names a card answers to (full names and halves)."""
     keys = {fold(name) for name in card.names.values()}
     keys |= {fold(name) for face in card.faces for name in face.names.values()}
+    keys |= {fold(name) for printed in card.printed if printed.name for name in printed_names(printed.name)}
     return {key for key in keys if key}
 
 
@@ -293,6 +295,7 @@ def _freeze(item: _Merged) -> Card:
         oracle,
         item.base.printings,
         item.base.keywords,
+        item.base.printed,
     )
 
 

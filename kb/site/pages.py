@@ -138,7 +138,22 @@ def _quoted(data: SiteData, notes) -> dict:
 
 def _card_context(data: SiteData, card: Card, keywords) -> dict:
     """The part of a card page's context made as it is rendered: its sides, rulings and keywords."""
-    return {"sides": card_sides(card), "rulings": ruling_rows(data, card), "keywords": card_keywords(keywords, card)}
+    return {
+        "sides": card_sides(card),
+        "rulings": ruling_rows(data, card),
+        "keywords": card_keywords(keywords, card),
+        "printed": other_printed_names(card),
+    }
+
+
+def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(language, name, sets) of every name the card was printed with but the one it is shown under, newest first."""
+    found: dict[tuple[str, str], tuple[str, ...]] = {}
+    for printed in card.printed:
+        if printed.name and printed.name != card.names.get(printed.lang):
+            key = (printed.lang, printed.name)
+            found[key] = tuple(dict.fromkeys((*found.get(key, ()), *printed.sets)))
+    return [(lang, name, sets) for (lang, name), sets in found.items()]
 
 
 def card_index_jobs(data: SiteData, ui: str) -> list[Job]:

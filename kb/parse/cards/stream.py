@@ -95,20 +95,25 @@ def read_cards(path: str | Path) -> tuple[list[tuple[str, Card]], list[str]]:
     return list(iter_cards(path, problems)), problems
 
 
-def iter_cards(path: str | Path, problems: list[str]) -> Iterator[tuple[str, Card]]:
-    """Yield ``(set_code, card)`` pairs one at a time, appending problems to ``problems``."""
+def iter_cards(
+    path: str | Path, problems: list[str], dates: dict[str, str] | None = None
+) -> Iterator[tuple[str, Card]]:
+    """Yield ``(set_code, card)`` pairs one at a time, appending problems to ``problems``.
+
+    ``dates`` receives each set's ``releaseDate`` by set code (a set file's under ``""``) as it is read.
+    """
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below, also when abandoned
     except OSError as exc:
         problems.append(f"{path}: cannot read: {exc.strerror or exc}")
         return
     try:
-        yield from _stream(str(path), _Reader(raw), problems)
+        yield from _stream(str(path), _Reader(raw), problems, {} if dates is None else dates)
     finally:
         raw.close()
 
 
-def _stream(name: str, reader: _Reader, problems: list[str]) -> Iterator[tuple[str, Card]]:
+def _stream(name: str, reader: _Reader, problems: list[str], dates: dict[str, str]) -> Iterator[tuple[str, Card]]:
     """Route parse events to one ``items`` coroutine per set and yield the cards it builds."""
     sink = _Sink()
     state = _State(name, problems)
@@ -118,6 +123,8 @@ def _stream(name: str, reader: _Reader, problems: list[str]) -> Iterator[tuple[s
                 state.top(prefix, event, value, sink)
             elif prefix == state.cards_prefix:
                 state.check_cards_value(event)
+            elif event == "string" and prefix.endswith(".releaseDate"):
+                _note_date(prefix, value, dates)
             if state.coro is not None:
                 state.coro.send((prefix, event, value))
                 if sink:
@@ -128,6 +135,15 @@ def _stream(name: str, reader: _Reader, problems: list[str]) -> Iterator[tuple[s
         )
         return
     state.finish()
+
+
+def _note_date(prefix: str, value: str, dates: dict[str, str]) -> None:
+    """Keep a set's release date (``data.releaseDate`` of a set file, ``data.<CODE>.releaseDate`` of AllPrintings)."""
+    parts = prefix.split(".")
+    if parts == ["data", "releaseDate"]:
+        dates[""] = value
+    elif len(parts) == 3 and parts[0] == "data":
+        dates[parts[1]] = value
 
 
 class _State:
