@@ -1,20 +1,20 @@
 """Link cards: merge FAQ cards with card data, then link rulings and notes to the cards and rules they name.
 
-Two phases: first every FAQ card is matched to a card-data card (exact folded name, then a close spelling, then
-a split card's mana costs) and merged; then the texts are scanned against the names of the merged cards.
+Two phases: first every FAQ card is matched to a card-data card (`card_match`: an exact printed name, then a
+close spelling its cost, types and P/T confirm, then a split card's mana costs) and merged; then the texts are
+scanned against the names of the merged cards.
 Nothing is mutated: the result holds new records.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from kb.link.lookup import printed_names
+from kb.link.card_match import CardMatcher, Match, match_diagnostics, names_in
 from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef, card_name
 from kb.model.langs import lang_key
 from kb.parse.cards.mtgjson import CardDataResult
@@ -23,7 +23,6 @@ from kb.parse.faq.parse import FaqResult
 from kb.parse.refs import find_references
 from kb.sources import fold, unique
 
-CLOSE_MATCH = 0.8
 TOKEN = re.compile(r"[^\W_]+|[^\s]")
 """What names are cut into for lookup: a run of letters and digits, or any other single character."""
 # Capitalised name after a French article or elision: « le Clone », « l'Obscur confident », « du Vide ».
@@ -92,11 +91,8 @@ class _Merged:
 
 
 def _keys(card: Card) -> set[str]:
-    """Return the folded names a card answers to (full names and halves)."""
-    keys = {fold(name) for name in card.names.values()}
-    keys |= {fold(name) for face in card.faces for name in face.names.values()}
-    keys |= {fold(name) for printed in card.printed if printed.name for name in printed_names(printed.name)}
-    return {key for key in keys if key}
+    """Return the folded names a card answers to (full names, halves, every printed name)."""
+    return names_in(card)
 
 
 def _merge_faces(faces: list[Face], other: tuple[Face, ...]) -> list[Face]:
@@ -107,51 +103,6 @@ def _merge_faces(faces: list[Face], other: tuple[Face, ...]) -> list[Face]:
         face if o.names.items() <= face.names.items() else replace(face, names={**o.names, **face.names})
         for face, o in zip(faces, other, strict=True)
     ]  # a face kept as it is when the other adds no name (the first printing of a card: its own faces)
-
-
-@dataclass(slots=True)
-class _DataIndex:
-    """The card data, indexed once for matching FAQ cards (every lookup is then a dict access)."""
-
-    data: list[_Merged]
-    names: dict[str, _Merged]
-    """Every folded name of a card-data card -> the card (first one wins)."""
-    by_lang: dict[str, dict[str, _Merged]] = field(default_factory=dict)
-    """Language -> folded name in that language -> card, built when first asked for (close spellings)."""
-
-    def in_lang(self, lang: str) -> dict[str, _Merged]:
-        """Folded names in `lang` -> card (the last card of a name wins, as a dict built in order)."""
-        if lang not in self.by_lang:
-            self.by_lang[lang] = {fold(m.base.names[lang]): m for m in self.data if lang in m.base.names}
-        return self.by_lang[lang]
-
-
-def _match(card: Card, keys: set[str], found: _DataIndex) -> tuple[_Merged | None, str]:
-    """Find the card-data card of an FAQ card; return it and how (`exact`, `close`, `cost`, ``)."""
-    full = fold(next(iter(card.names.values()), ""))
-    for key in [full, *sorted(keys)]:
-        if key in found.names:
-            return found.names[key], "exact"
-    lang = card.faces[0].lang if card.faces else ""
-    same_lang = found.in_lang(lang)
-    close = difflib.get_close_matches(full, list(same_lang), n=1, cutoff=CLOSE_MATCH)
-    if close and len(same_lang[close[0]].faces) == len(card.faces):
-        return same_lang[close[0]], "close"
-    if len(card.faces) > 1:
-        costs = [f.mana_cost for f in card.faces]
-        matches = [m for m in found.data if len(m.faces) == len(costs) and [f.mana_cost for f in m.faces] == costs]
-        if len(matches) == 1:
-            return matches[0], "cost"
-    return None, ""
-
-
-def _index(merged: Sequence[_Merged]) -> dict[str, _Merged]:
-    """Map every folded name of the given cards to its card."""
-    index: dict[str, _Merged] = {}
-    for item in merged:
-        for key in _keys(item.base) | item.aliases:
-            index.setdefault(key, item)
-    return index
 
 
 def _faq_only(card: Card, keys: set[str], made: list[_Merged], seen: dict[str, int]) -> _Merged:
@@ -189,35 +140,6 @@ def _cost_diag(card: Card, item: _Merged) -> list[Diagnostic]:
     ]
 
 
-def _match_diag(card: Card, item: _Merged | None, how: str, has_data: bool) -> list[Diagnostic]:
-    """Say how an FAQ card was matched to the card data, when not exactly."""
-    where, name = (card.source.path, card.source.line), card_name(card)
-    if item is None:
-        if not has_data:
-            return []
-        return [
-            Diagnostic(
-                "warning",
-                *where,
-                f"no card named {name!r} in the card data; it keeps no English "
-                "name: check the spelling against the printed card",
-            )
-        ]
-    shown = " / ".join(f"{k} {v!r}" for k, v in item.base.names.items())
-    if how == "close":
-        return [Diagnostic("note", *where, f"{name!r} matched {shown} by close spelling ({item.base.source})")]
-    if how == "cost":
-        return [
-            Diagnostic(
-                "note",
-                *where,
-                f"split card {name!r} matched {shown} by its mana costs (the card "
-                f"data has no French name for it, {item.base.source})",
-            )
-        ]
-    return []
-
-
 def _add_faq_card(card: Card, item: _Merged) -> None:
     """Fold one FAQ printing into a merged card."""
     for lang, name in card.names.items():
@@ -247,7 +169,7 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
         for c in res.cards:
             data.append(_Merged(c, dict(c.names), list(c.faces), from_data=True))
             where[(res.document.id, c.id)] = data[-1]
-    data_index = _DataIndex(data, _index(data))
+    matcher = CardMatcher([item.base for item in data])
     faq_only: list[_Merged] = []
     faq_names: dict[str, int] = {}  # folded name -> index in faq_only of the first card holding it
     order: list[_Merged] = []
@@ -255,8 +177,9 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
     for result in faqs:
         for card in result.cards:
             keys = _keys(card)
-            item, how = _match(card, keys, data_index) if data else (None, "")
-            diags += _match_diag(card, item, how, bool(data))
+            match = matcher.match(card, keys) if data else Match(None, "")
+            item = data[match.index] if match.index is not None else None
+            diags += match_diagnostics(card, item.base if item else None, match, bool(data))
             if item is not None:
                 diags += _cost_diag(card, item)
             else:
