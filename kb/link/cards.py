@@ -228,10 +228,12 @@ class _Names:
 
     ids: dict[str, str]
     """Folded name -> card id."""
-    longest: dict[str, int]
-    """First token of a name -> most tokens in a name starting so (names are looked up longest first)."""
+    starts: frozenset[str]
+    """Every token that can start a name: its first token, also with a plural `s`."""
     keys_of: dict[str, list[str]]
     """Card id -> its folded names in `ids` (a card's own names, without scanning every name)."""
+    prefixes: frozenset[str]
+    """Every run of a name's first tokens (`rakdos`, `rakdos pit`, `rakdos pit dragon`)."""
 
 
 def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
@@ -245,14 +247,21 @@ def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
                 keys |= {"/".join(halves), " / ".join(halves)}
         for key in keys:
             ids.setdefault(key, card.id)
-    longest: dict[str, int] = {}
+    starts: set[str] = set()
     keys_of: dict[str, list[str]] = {}
+    prefixes: set[str] = set()
     for key, card_id in ids.items():
         keys_of.setdefault(card_id, []).append(key)
-        tokens = TOKEN.findall(key)
-        if tokens:
-            longest[tokens[0]] = max(longest.get(tokens[0], 0), len(tokens))
-    return _Names(ids, longest, keys_of)
+        spans = [m.span() for m in TOKEN.finditer(key)]
+        if spans:
+            begin, first = spans[0][0], key[spans[0][0] : spans[0][1]]
+            starts.update((first, first + "s"))  # « Dragons » may start « Dragon … »
+            prefixes.update(key[begin:end] for _, end in spans)
+    return _Names(ids, frozenset(starts), keys_of, frozenset(prefixes))
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+"""A character that may fold to several, or combine with the one before (ASCII never does)."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -264,7 +273,7 @@ def _fold_char(char: str) -> str:
 def _fold_map(text: str) -> tuple[str, list[int]]:
     """Fold text character by character; return it and each folded character's original index."""
     whole = fold(text)
-    if len(whole) == len(text) and not any(unicodedata.combining(c) for c in text):
+    if len(whole) == len(text) and not any(unicodedata.combining(c) for c in _NON_ASCII.findall(text)):
         return whole, list(range(len(text)))  # every character folded to one: offsets are the same
     out: list[str] = []
     where: list[int] = []
@@ -276,32 +285,47 @@ def _fold_map(text: str) -> tuple[str, list[int]]:
 
 
 def _name_spans(folded: str, names: _Names) -> list[tuple[int, int, str]]:
-    """Find card names in folded text, longest first at each place: (start, end, key) in folded offsets.
+    """Find card names in folded text, the longest at each place: (start, end, key) in folded offsets.
 
     Text is cut into tokens (runs of letters and digits, or one other character); a name is looked up as
-    the exact folded text of a run of tokens, also without a plural `s`/`es`, never inside a word.
+    the exact folded text of a run of tokens, also without a plural `s`/`es`, never inside a word. Only the
+    tokens that can start a name are tried (one dict access for each token).
     """
-    tokens = [(m.start(), m.end()) for m in TOKEN.finditer(folded)]
-    found, i = [], 0
-    while i < len(tokens):
-        hit = None
-        first = folded[tokens[i][0] : tokens[i][1]]
-        most = max(names.longest.get(first, 0), names.longest.get(first[:-1], 0) if first.endswith("s") else 0)
-        for j in range(min(len(tokens), i + most) - 1, i - 1, -1):
-            start, end = tokens[i][0], tokens[j][1]
-            piece = folded[start:end]
-            for key in (piece, piece[:-1] if piece.endswith("s") else "", piece[:-2] if piece.endswith("es") else ""):
-                if key and key in names.ids and (key[-1].isalnum() or key == piece):
-                    hit = (start, start + len(key), key, j)
-                    break
-            if hit:
+    starts = names.starts
+    words = TOKEN.findall(folded)
+    tried = [k for k, word in enumerate(words) if word in starts]
+    if not tried:
+        return []
+    tokens = [m.span() for m in TOKEN.finditer(folded)]
+    found: list[tuple[int, int, str]] = []
+    ids, prefixes = names.ids, names.prefixes
+    after = 0  # the first token not inside a name found
+    for i in tried:
+        if i < after:
+            continue
+        start, best = tokens[i][0], None
+        for j in range(i, len(tokens)):  # longer while the run still begins some name
+            piece = folded[start : tokens[j][1]]
+            key = _known(piece, ids)
+            if key:
+                best = key, j
+            if piece not in prefixes:
                 break
-        if hit:
-            found.append(hit[:3])
-            i = hit[3] + 1
-        else:
-            i += 1
+        if best:
+            found.append((start, start + len(best[0]), best[0]))
+            after = best[1] + 1
     return found
+
+
+def _known(piece: str, ids: dict[str, str]) -> str:
+    """The name a run of tokens is, as it is or without a plural `s`/`es` ('' when none)."""
+    if piece in ids:
+        return piece
+    if piece.endswith("s"):
+        for key in (piece[:-1], piece[:-2] if piece.endswith("es") else ""):
+            if key and key in ids and key[-1].isalnum():
+                return key
+    return ""
 
 
 def scan_names(text: str, names: _Names, own: str = "") -> tuple[list[str], list[str]]:

@@ -22,6 +22,11 @@ from kb.sources import slug, unique
 LEXICON_FIELDS = ("name", "faceName", "keywords", "supertypes", "types", "subtypes", "originalText", "text")
 """Fields of an entry the lexicon miner reads (plus the French `foreignData`)."""
 HINT = "fix the file or download it again from mtgjson.com"
+CARD_FIELDS = frozenset(
+    (*LEXICON_FIELDS, "foreignData", "identifiers", "layout", "manaCost", "number", "power", "printings", "rulings")
+    + ("setCode", "side", "toughness", "type")
+)
+"""Fields of an entry read; the others (legalities, prices, artist…) are skipped as the file is streamed."""
 
 
 @dataclass(slots=True)
@@ -166,7 +171,7 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
     drafts: dict[str, _Draft] = {}
     lexicon: list[dict] = []
     dates: dict[str, str] = {}
-    for set_code, entry in iter_cards(path, problems, dates):
+    for set_code, entry in iter_cards(path, problems, dates, CARD_FIELDS):
         name = entry["name"]
         draft = drafts.get(name)
         if draft is None:

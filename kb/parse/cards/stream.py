@@ -108,11 +108,15 @@ def read_cards(path: str | Path) -> tuple[list[tuple[str, Card]], list[str]]:
 
 
 def iter_cards(
-    path: str | Path, problems: list[str], dates: dict[str, str] | None = None
+    path: str | Path,
+    problems: list[str],
+    dates: dict[str, str] | None = None,
+    fields: frozenset[str] | None = None,
 ) -> Iterator[tuple[str, Card]]:
     """Yield ``(set_code, card)`` pairs one at a time, appending problems to ``problems``.
 
-    ``dates`` receives each set's ``releaseDate`` by set code (a set file's under ``""``) as it is read.
+    ``dates`` receives each set's ``releaseDate`` by set code (a set file's under ``""``) as it is read;
+    ``fields``, when given, are the only fields of a card built (the others are skipped as they are read).
     """
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below, also when abandoned
@@ -121,7 +125,7 @@ def iter_cards(
         return
     state = _State(str(path), problems, {} if dates is None else dates)
     try:
-        yield from _stream(_Reader(raw), state)
+        yield from _stream(_Reader(raw), state, fields)
     finally:
         state.counted()
         raw.close()
@@ -131,9 +135,12 @@ _OPEN = frozenset(("start_map", "start_array"))
 _CLOSE = frozenset(("end_map", "end_array"))
 
 
-def _stream(reader: _Reader, state: _State) -> Iterator[tuple[str, Card]]:
-    """Follow the parse events: the first levels' keys here, each card's events to its builder."""
+def _stream(reader: _Reader, state: _State, fields: frozenset[str] | None) -> Iterator[tuple[str, Card]]:
+    """Follow the parse events: the first levels' keys here, each card's events to its builder (the fields of a
+    card not in `fields` are skipped unbuilt)."""
     depth = 0  # containers open after the event
+    skip = 0  # while skipping a field's container: the depth it opened at (its end is the first event under it)
+    dropped = False  # the current field of the card is skipped
     try:
         for event, value in ijson.basic_parse(reader, buf_size=BUF_SIZE):
             if event in _OPEN:
@@ -144,8 +151,22 @@ def _stream(reader: _Reader, state: _State) -> Iterator[tuple[str, Card]]:
                 at = depth
             else:
                 at = depth
+            if skip:
+                if depth < skip:
+                    skip = 0
+                elif event in _OPEN and depth - state.cards_depth > MAX_DEPTH and state.values >= 0:
+                    state.refuse("deep", f"nested deeper than {MAX_DEPTH} levels")  # bounded even unbuilt
+                continue
             cards = state.cards_depth
             if cards and at > cards:
+                if fields is not None and at == cards + 1:
+                    if event == "map_key":
+                        dropped = value not in fields
+                        if dropped:
+                            continue
+                    elif dropped:
+                        skip = depth if event in _OPEN else 0
+                        continue
                 state.inside(event, value, depth - cards)
             elif cards and at == cards:
                 if state.item(event, value):
@@ -242,17 +263,17 @@ class _State:
             return
         self.values += 1
         if event in _OPEN and depth > MAX_DEPTH:
-            self._refuse("deep", f"nested deeper than {MAX_DEPTH} levels")
+            self.refuse("deep", f"nested deeper than {MAX_DEPTH} levels")
         elif event == "string" and len(value) > MAX_STRING:
-            self._refuse("long", f"a string of {len(value):,} characters (at most {MAX_STRING:,})")
+            self.refuse("long", f"a string of {len(value):,} characters (at most {MAX_STRING:,})")
         elif self.values > MAX_VALUES:
-            self._refuse("large", f"more than {MAX_VALUES:,} values")
+            self.refuse("large", f"more than {MAX_VALUES:,} values")
         else:
             if event == "number" and type(value) is decimal.Decimal:
                 value = _number(value)
             self.coro.send(("c", event, value))
 
-    def _refuse(self, kind: str, why: str) -> None:
+    def refuse(self, kind: str, why: str) -> None:
         """Refuse the current card: report it, drop what was built of it, skip the rest of its events."""
         self.values = -1
         self.report(kind, why)
