@@ -42,6 +42,18 @@ class FrenchTerm:
 
 
 @dataclass(frozen=True, slots=True)
+class Variant:
+    """One wording the cards print for an English term (« inflige des blessures », « blessures », « dégâts »)."""
+
+    text: str
+    """As printed most often."""
+    count: int
+    """Lines (distinct cards, for keywords) printing it for the term."""
+    sets: tuple[str, ...] = ()
+    """Set codes of the printings that print it so, in order."""
+
+
+@dataclass(frozen=True, slots=True)
 class LexiconEntry:
     """An English term and its French translations."""
 
@@ -57,6 +69,8 @@ class LexiconEntry:
     """Distinct cards (aligned lines, for words) carrying the English term."""
     examples: tuple[ExampleCard, ...]
     """Up to three cards showing the first translation."""
+    variants: tuple[Variant, ...] = ()
+    """Every wording of the term the cards print, most lines first (rules words; empty for the others)."""
 
     @property
     def best(self) -> str:
@@ -94,7 +108,7 @@ class Lexicon:
         for entry in self.entries:
             if category not in (None, entry.category):
                 continue
-            for term in entry.french:
+            for term in (*entry.french, *(FrenchTerm(v.text, v.count) for v in entry.variants)):
                 forms = {fold(f) for f in (term.text, *term.forms)}
                 stems = {_stem_fr(f) for f in forms} if entry.category == "word" else set()
                 if key in forms or _stem_fr(key) in stems:
@@ -166,6 +180,7 @@ def lexicon_to_json(lexicon: Lexicon) -> dict[str, Any]:
                 "evidence": e.evidence,
                 "french": [{"text": t.text, "count": t.count, "forms": list(t.forms)} for t in e.french],
                 "examples": [{"english": x.english, "french": x.french} for x in e.examples],
+                "variants": [{"text": v.text, "count": v.count, "sets": list(v.sets)} for v in e.variants],
             }
             for e in lexicon.entries
         ],
@@ -197,9 +212,13 @@ def _entry_from_json(data: Any, index: int) -> LexiconEntry:
         ExampleCard(_field(x, "english", str, where), _field(x, "french", str, where))
         for x in _objects(data.get("examples"), where)
     )
+    variants = tuple(
+        Variant(_field(v, "text", str, where), _field(v, "count", int, where), _strings(v.get("sets")))
+        for v in _objects(data.get("variants", []), where)
+    )  # a file written before variants were kept has none
     score = _field(data, "score", (int, float), where)
     return LexiconEntry(_field(data, "english", str, where), category, french, float(score),
-                        _field(data, "evidence", int, where), examples)  # fmt: skip
+                        _field(data, "evidence", int, where), examples, variants)  # fmt: skip
 
 
 def _objects(value: Any, where: str) -> list[dict]:

@@ -58,6 +58,8 @@ class _Version:
     """French printed text."""
     french_type: str
     """French type line."""
+    sets: list[str] = field(default_factory=list, compare=False)
+    """Set codes printing it so (not part of what makes two printings the same)."""
 
 
 @dataclass(slots=True)
@@ -105,8 +107,14 @@ def _collect(cards: Iterable[Any]) -> list[_Card]:
             if isinstance(foreign, dict) and foreign.get("language") == "French":
                 version = _Version(english, _text(foreign.get("faceName")) or _text(foreign.get("name")),
                                    _text(foreign.get("text")), _text(foreign.get("type")))  # fmt: skip
-                if (version.french_text or version.french_type) and version not in entry.versions:
+                if not (version.french_text or version.french_type):
+                    continue
+                if version not in entry.versions:
                     entry.versions.append(version)
+                code = _text(card.get("setCode"))
+                kept = entry.versions[entry.versions.index(version)]
+                if code and code not in kept.sets:
+                    kept.sets.append(code)
     return list(found.values())
 
 

@@ -7,7 +7,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from kb.link.lexicon import ExampleCard, FrenchTerm, LexiconEntry, _stem_en, _stem_fr
+from kb.link.lexicon import ExampleCard, FrenchTerm, LexiconEntry, Variant, _stem_en, _stem_fr
 from kb.link.lexicon_mine import _REMINDER, Hits, _Card, _choose, _entry, _Evidence, _fold
 
 WORD_MIN_LINES = 6
@@ -146,6 +146,20 @@ class _Lines:
     """Per line: its printings, each as (text, [(stem, start, end) of each word])."""
     owner: list[int] = field(default_factory=list)
     """Index of the card each line belongs to."""
+    sets: list[list[list[str]]] = field(default_factory=list)
+    """Per line: the set codes of each of its printings (as `printed`)."""
+    stems: list[list[frozenset[str]]] = field(default_factory=list)
+    """Per line: the French stems of each of its printings (as `printed`)."""
+    name_stems: dict[int, set[str]] = field(default_factory=dict)
+    """Card index -> the stems of its French names, made when first asked for."""
+
+    def names(self, card: int, cards: list[_Card]) -> set[str]:
+        """The stems of a card's French names."""
+        if card not in self.name_stems:
+            versions = cards[card].versions
+            self.name_stems[card] = {_stem_fr(_fold(w)) for v in versions for w in _WORD.findall(v.french_name)}
+        return self.name_stems[card]
+
     english_forms: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     """English stem -> its printed forms."""
 
@@ -173,6 +187,8 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
                     lines.french.append(set())
                     lines.printed.append([])
                     lines.owner.append(ci)
+                    lines.sets.append([])
+                    lines.stems.append([])
                 unit = index[(ci, li)]
                 for word in en:
                     key = _stem_en(_fold(word))
@@ -186,6 +202,8 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
                 ]
                 lines.french[unit].update(w[0] for w in words)
                 lines.printed[unit].append((fr, words))
+                lines.sets[unit].append(version.sets)
+                lines.stems[unit].append(frozenset(w[0] for w in words))
     return lines
 
 
@@ -209,6 +227,11 @@ def mine_words(cards: list[_Card]) -> list[LexiconEntry]:
     for unit, stems in enumerate(lines.french):
         for stem in stems:
             holding[stem].add(unit)
+    claimed = {f for chosen in grouped.values() for f, _, _ in chosen} | set(df[0])  # English: a printing in English
+    holding_en: dict[str, list[int]] = defaultdict(list)
+    for unit, stems in enumerate(lines.english):
+        for stem in stems:
+            holding_en[stem].append(unit)
     entries = []
     for e, chosen in grouped.items():
         chosen.sort(key=lambda c: (-c[2], c[0]))
@@ -216,8 +239,59 @@ def mine_words(cards: list[_Card]) -> list[LexiconEntry]:
         terms = _word_terms(chosen, lines, holding, e)
         units = [u for u in sorted(holding[chosen[0][0]]) if e in lines.english[u]]
         examples = [ExampleCard(cards[ci].name, cards[ci].versions[0].french_name) for ci in _first(units, lines)]
-        entries.append(LexiconEntry(english, "word", terms, chosen[0][2], df[0][e], tuple(examples)))
+        phrase = {chosen[0][0], *(c[0] for c in chosen[1:] if _together(chosen[0][0], c[0], holding))}
+        variants = _variants(terms[0].text, chosen[0][0], phrase, holding_en[e], lines, holding, claimed, cards)
+        entries.append(LexiconEntry(english, "word", terms, chosen[0][2], df[0][e], tuple(examples), variants))
     return entries
+
+
+@dataclass(slots=True)
+class _Wording:
+    """A wording of a term being counted: its printed forms, lines and sets."""
+
+    forms: Counter[str] = field(default_factory=Counter)
+    units: set[int] = field(default_factory=set)
+    sets: dict[str, None] = field(default_factory=dict)
+
+
+def _variants(
+    first: str, head: str, phrase: set[str], units: list[int], lines: _Lines, holding, claimed: set[str], cards
+) -> tuple[Variant, ...]:
+    """Every wording of an English word in its lines: its phrase (`first`), a part of the phrase printed alone
+    (« blessures »), and a word standing where the phrase's `head` (its best stem) is missing that translates
+    nothing else and is no part of the card's name (« dégâts »), seen on two lines at least and on most of the
+    lines holding it."""
+    found: dict[object, _Wording] = defaultdict(_Wording)
+    for unit in units:
+        for (text, words), sets, here in zip(lines.printed[unit], lines.sets[unit], lines.stems[unit], strict=True):
+            present = here & phrase
+            if present == phrase:
+                keys = [("phrase", first)]
+            else:  # the phrase is incomplete: its parts printed alone, and words standing for its head
+                keys = [("part", frozenset(present), form) for form in _phrase(text, words, present)[:1]]
+                if head not in here:
+                    names = lines.names(lines.owner[unit], cards)
+                    keys += [("other", w, text[a:b].lower()) for w, a, b in words if _stray(w, claimed, names)]
+            for key in keys:
+                wording = found[key[:2]]
+                wording.forms[key[-1]] += 1
+                wording.units.add(unit)
+                wording.sets.update(dict.fromkeys(sets))
+    kept = []
+    for key, wording in found.items():
+        if key[0] == "other" and (len(wording.units) < 2 or len(wording.units) < 0.8 * len(holding[key[1]])):
+            continue
+        kept.append(Variant(wording.forms.most_common(1)[0][0], len(wording.units), tuple(wording.sets)))
+    return tuple(sorted(kept, key=lambda v: (-v.count, v.text)))
+
+
+def _stray(stem: str, claimed: set[str], names: set[str]) -> bool:
+    """Whether a French stem can stand for a term whose usual wording is missing: a word of five letters or more,
+    neither a stem translating a term nor an inflection of one (`ciblent`: `cibl`), no part of the card's name,
+    not an English word (a printing left in English)."""
+    if len(stem) < 5 or stem in names:
+        return False
+    return not any(stem[:k] in claimed for k in range(4, len(stem) + 1))
 
 
 def _first(units: list[int], lines: _Lines, count: int = 3) -> list[int]:

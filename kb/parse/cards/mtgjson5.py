@@ -90,9 +90,11 @@ def _face(entry: dict, french: dict) -> Face:
     )
 
 
-def slim(entry: dict) -> dict:
-    """What the lexicon miner needs of an entry: English fields and the French printing."""
+def slim(entry: dict, set_code: str = "") -> dict:
+    """What the lexicon miner needs of an entry: English fields, the French printing and the set printing them."""
     kept: dict[str, Any] = {k: entry[k] for k in LEXICON_FIELDS if k in entry}
+    if set_code:
+        kept["setCode"] = set_code
     french = _french(entry)
     if french:
         kept["foreignData"] = [{k: french.get(k) for k in ("language", "name", "faceName", "text", "type")}]
@@ -177,7 +179,7 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
         if draft is None:
             draft = drafts[name] = _Draft(name, index=len(drafts) + 1)
         _gather(draft, set_code, entry)
-        lexicon.append(slim(entry))
+        lexicon.append(slim(entry, set_code))
     file_date = dates.pop("", None)  # a set file's own date: every card it holds is of that set
     if file_date:
         for draft in drafts.values():
