@@ -97,3 +97,22 @@ def test_the_printings_of_one_file_are_all_kept(tmp_path):
     (card,) = kb.cards
     assert [(p.name, p.sets) for p in card.printed] == [(NEW["name"], ("GK3",)), (OLD["name"], ("DIS",))]
     assert card.names["fr"] == NEW["name"]
+
+
+def test_the_site_lists_the_other_printed_names_and_each_set(tmp_path):
+    content = _content(
+        tmp_path,
+        ("dis.json", _set("DIS", "2006-05-05", _entry(OLD))),
+        ("gk2.json", _set("GK2", "2019-02-15", _entry(NEW))),
+    )
+    site = tmp_path / "site"
+    result = CliRunner().invoke(main, ["build", "--content", str(content), "--out", str(site)])
+    assert result.exit_code == 0, result.output
+    (page,) = (site / "fr").rglob("rakdos-pit-dragon*.html")
+    html = page.read_text(encoding="utf-8")
+    assert "Aussi imprimée sous le nom" in html and OLD["name"] in html and "(DIS)" in html
+    for ui in ("fr", "en"):
+        index = (site / ui / "cards.html").read_text(encoding="utf-8")
+        assert 'href="cards-set-dis.html"' in index and 'href="cards-set-gk2.html"' in index
+        by_set = (site / ui / "cards-set-dis.html").read_text(encoding="utf-8")
+        assert "Rakdos Pit Dragon" in by_set and 'aria-current="page">DIS<' in by_set
