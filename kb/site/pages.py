@@ -310,7 +310,7 @@ def jump_map(data: SiteData) -> dict:
         numbers.setdefault(section["number"], f"contents.html#{section['number']}")
     cards = {}
     for card in data.kb.cards:
-        for name in card.names.values():
+        for name in (*card.names.values(), *(p.name for p in card.printed if p.name)):  # every printed name
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])
