@@ -331,8 +331,7 @@ def _entry(english: str, category: str, chosen, surfaces, evidence: int, example
 
 def _mine_keywords(cards: list[_Card]) -> list[LexiconEntry]:
     """One entry per English keyword: its French n-gram by weighted Dice, with alternatives."""
-    dfs = _document_frequencies(cards)
-    grams = [[_grams(v.french_text) for v in c.versions] if c.keywords else [] for c in cards]
+    dfs, grams = _document_frequencies(cards)
     holders: dict[str, list[int]] = defaultdict(list)
     for ci, card in enumerate(cards):
         if any(v.french_text for v in card.versions):
@@ -350,15 +349,18 @@ def _mine_keywords(cards: list[_Card]) -> list[LexiconEntry]:
     return entries
 
 
-def _document_frequencies(cards: list[_Card]) -> tuple[Counter[str], Counter[str]]:
-    """Cards holding each French n-gram anywhere, and opening a clause."""
+def _document_frequencies(cards: list[_Card]) -> tuple[tuple[Counter[str], Counter[str]], list[list[list[_Gram]]]]:
+    """Cards holding each French n-gram anywhere, and opening a clause; and the n-grams of each version of the
+    cards with keywords (made in the same pass: each clause's n-grams are then still cached)."""
     anywhere: Counter[str] = Counter()
     opening: Counter[str] = Counter()
+    grams: list[list[list[_Gram]]] = []
     for card in cards:
-        grams = [g for v in card.versions for _, clause in _clauses(v.french_text) for g in _clause_grams(clause)]
-        anywhere.update({g[0] for g in grams})
-        opening.update({g[0] for g in grams if g[2]})
-    return anywhere, opening
+        found = [g for v in card.versions for _, clause in _clauses(v.french_text) for g in _clause_grams(clause)]
+        anywhere.update({g[0] for g in found})
+        opening.update({g[0] for g in found if g[2]})
+        grams.append([_grams(v.french_text) for v in card.versions] if card.keywords else [])
+    return (anywhere, opening), grams
 
 
 def _surfaces(keyword: str, keys: set[str], cards: list[_Card], grams: list[list[list[_Gram]]]):
