@@ -71,7 +71,8 @@ def test_matching_diagnostics_are_exact(links):
         "Development' by its mana costs (the card data has no French name for it, "
         "tests/fixtures/mtgjson3-DIS.json:15995)",
         "content/fr/faq-discorde-2006.txt:749: note: 'Résonnance élémentaire' matched en 'Elemental Resonance' / fr "
-        "'Résonance élémentaire' by close spelling (tests/fixtures/mtgjson3-DIS.json:8077)",
+        "'Résonance élémentaire' by close spelling, its mana cost, types and P/T agreeing "
+        "(tests/fixtures/mtgjson3-DIS.json:8077)",
     ]
 
 
@@ -179,8 +180,27 @@ def test_cost_mismatch_and_unknown_name(data, tmp_path):
         "content/fr/x.txt:13: warning: no card named 'Carte inconnue' in the card data; it keeps no English name: "
         "check the spelling against the printed card",
         "content/fr/x.txt:20: note: 'Ghildmage de Rakdoss' matched en 'Rakdos Guildmage' / fr 'Ghildmage de Rakdos' "
-        "by close spelling (tests/fixtures/mtgjson3-DIS.json:14389)",
+        "by close spelling, its mana cost, types and P/T agreeing (tests/fixtures/mtgjson3-DIS.json:14389)",
     ]
+
+
+@pytest.mark.parametrize(
+    "cost, type_line, pt, why",
+    [
+        ("{2}{R}", "Créature : zombie", "2/2", "mana cost {B/R}{B/R}, not {2}{R}"),
+        ("{B/R}{B/R}", "Enchantement", "", "types Creature, not Enchantement"),
+        ("{B/R}{B/R}", "Créature : zombie", "3/3", "power/toughness 2/2, not 3/3"),
+    ],
+)
+def test_a_close_spelling_is_refused_when_the_card_differs(data, cost, type_line, pt, why):
+    head = "Foire aux questions _X_\n-----\nNOTES SUR DES CARTES SPÉCIFIQUES\n\n"
+    text = f"{head}Ghildmage de Rakdoss\n{cost}\n{type_line}\n"
+    faq = parse_faq(SourceText("content/fr/x.txt", "fr", tuple((text + pt).split("\n")), "utf-8", ""), "fr/x")
+    links = link_cards([faq], [data], lambda lang, number, as_of=None: True)
+    (diag,) = links.diagnostics
+    assert diag.severity == "warning" and "no card named 'Ghildmage de Rakdoss'" in diag.message
+    assert f"'Ghildmage de Rakdos' (Rakdos Guildmage, 97%: {why})" in diag.message, diag.message
+    assert "en" not in find_cards(links.cards, "Ghildmage de Rakdoss")[0].names
 
 
 def test_inputs_are_not_mutated(fr_faq, data):

@@ -482,3 +482,27 @@ def test_sizes_by_category(lexicon):
     print(f"lexicon: {sizes}, from {lexicon.cards} cards; unsure: {len(lexicon.unsure())}")
     assert sizes["keyword"] >= 130 and sizes["type"] >= 7 and sizes["supertype"] >= 2
     assert sizes["subtype"] >= 150 and sizes["word"] >= 150
+
+
+# --- the lexicon: every printed wording kept -----------------------------------------------------
+
+
+def test_every_printed_wording_of_a_word_is_a_variant_with_its_count_and_sets(lexicon):
+    (damage,) = lexicon.lookup("damage", "word")
+    variants = {v.text: v for v in damage.variants}
+    assert {"inflige des blessures", "blessures", "dégâts"} <= set(variants), damage.variants
+    assert variants["dégâts"].sets == ("DIS",) and variants["dégâts"].count == 2  # Hellhole Rats, Hit // Run
+    assert variants["inflige des blessures"].count > variants["blessures"].count > variants["dégâts"].count
+    assert "DIS" in variants["blessures"].sets and len(variants["inflige des blessures"].sets) >= 5
+    for wording in ("dégâts", "blessures", "inflige des blessures"):
+        assert "damage" in lexicon.english_for(wording, "word"), wording
+    again = lexicon_from_json(json.loads(json.dumps(lexicon_to_json(lexicon))))
+    assert again.lookup("damage", "word")[0].variants == damage.variants
+
+
+def test_a_lexicon_file_without_variants_still_reads():
+    data = lexicon_to_json(Lexicon((), 0))
+    data["entries"] = [{"english": "damage", "category": "word", "score": 1.0, "evidence": 2,
+                        "french": [{"text": "blessures", "count": 2, "forms": []}], "examples": []}]  # fmt: skip
+    (entry,) = lexicon_from_json(data).entries
+    assert entry.variants == () and entry.best == "blessures"

@@ -214,7 +214,17 @@ def card_to_json(card: Card) -> dict:
         "notes": list(card.notes),
         "source": source_json(card.source),
         "oracle": dict(card.oracle),
+        "printed": _printed_to_json(card),
     }
+
+
+def _printed_to_json(card: Card) -> dict:
+    """Every printing in another language, by language, newest first: name, type line, text, sets, date."""
+    found: dict[str, list[dict]] = {}
+    for p in card.printed:
+        item = {"name": p.name, "type_line": p.type_line, "text": p.text, "sets": list(p.sets), "released": p.released}
+        found.setdefault(p.lang, []).append(item)
+    return found
 
 
 def ruling_to_json(r: Ruling) -> dict:

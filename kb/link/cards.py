@@ -1,19 +1,20 @@
 """Link cards: merge FAQ cards with card data, then link rulings and notes to the cards and rules they name.
 
-Two phases: first every FAQ card is matched to a card-data card (exact folded name, then a close spelling, then
-a split card's mana costs) and merged; then the texts are scanned against the names of the merged cards.
+Two phases: first every FAQ card is matched to a card-data card (`card_match`: an exact printed name, then a
+close spelling its cost, types and P/T confirm, then a split card's mana costs) and merged; then the texts are
+scanned against the names of the merged cards.
 Nothing is mutated: the result holds new records.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from kb.link.card_match import CardMatcher, Match, match_diagnostics, names_in
 from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef, card_name
 from kb.model.langs import lang_key
 from kb.parse.cards.mtgjson import CardDataResult
@@ -22,7 +23,6 @@ from kb.parse.faq.parse import FaqResult
 from kb.parse.refs import find_references
 from kb.sources import fold, unique
 
-CLOSE_MATCH = 0.8
 TOKEN = re.compile(r"[^\W_]+|[^\s]")
 """What names are cut into for lookup: a run of letters and digits, or any other single character."""
 # Capitalised name after a French article or elision: « le Clone », « l'Obscur confident », « du Vide ».
@@ -91,10 +91,8 @@ class _Merged:
 
 
 def _keys(card: Card) -> set[str]:
-    """Return the folded names a card answers to (full names and halves)."""
-    keys = {fold(name) for name in card.names.values()}
-    keys |= {fold(name) for face in card.faces for name in face.names.values()}
-    return {key for key in keys if key}
+    """Return the folded names a card answers to (full names, halves, every printed name)."""
+    return names_in(card)
 
 
 def _merge_faces(faces: list[Face], other: tuple[Face, ...]) -> list[Face]:
@@ -105,51 +103,6 @@ def _merge_faces(faces: list[Face], other: tuple[Face, ...]) -> list[Face]:
         face if o.names.items() <= face.names.items() else replace(face, names={**o.names, **face.names})
         for face, o in zip(faces, other, strict=True)
     ]  # a face kept as it is when the other adds no name (the first printing of a card: its own faces)
-
-
-@dataclass(slots=True)
-class _DataIndex:
-    """The card data, indexed once for matching FAQ cards (every lookup is then a dict access)."""
-
-    data: list[_Merged]
-    names: dict[str, _Merged]
-    """Every folded name of a card-data card -> the card (first one wins)."""
-    by_lang: dict[str, dict[str, _Merged]] = field(default_factory=dict)
-    """Language -> folded name in that language -> card, built when first asked for (close spellings)."""
-
-    def in_lang(self, lang: str) -> dict[str, _Merged]:
-        """Folded names in `lang` -> card (the last card of a name wins, as a dict built in order)."""
-        if lang not in self.by_lang:
-            self.by_lang[lang] = {fold(m.base.names[lang]): m for m in self.data if lang in m.base.names}
-        return self.by_lang[lang]
-
-
-def _match(card: Card, keys: set[str], found: _DataIndex) -> tuple[_Merged | None, str]:
-    """Find the card-data card of an FAQ card; return it and how (`exact`, `close`, `cost`, ``)."""
-    full = fold(next(iter(card.names.values()), ""))
-    for key in [full, *sorted(keys)]:
-        if key in found.names:
-            return found.names[key], "exact"
-    lang = card.faces[0].lang if card.faces else ""
-    same_lang = found.in_lang(lang)
-    close = difflib.get_close_matches(full, list(same_lang), n=1, cutoff=CLOSE_MATCH)
-    if close and len(same_lang[close[0]].faces) == len(card.faces):
-        return same_lang[close[0]], "close"
-    if len(card.faces) > 1:
-        costs = [f.mana_cost for f in card.faces]
-        matches = [m for m in found.data if len(m.faces) == len(costs) and [f.mana_cost for f in m.faces] == costs]
-        if len(matches) == 1:
-            return matches[0], "cost"
-    return None, ""
-
-
-def _index(merged: Sequence[_Merged]) -> dict[str, _Merged]:
-    """Map every folded name of the given cards to its card."""
-    index: dict[str, _Merged] = {}
-    for item in merged:
-        for key in _keys(item.base) | item.aliases:
-            index.setdefault(key, item)
-    return index
 
 
 def _faq_only(card: Card, keys: set[str], made: list[_Merged], seen: dict[str, int]) -> _Merged:
@@ -187,35 +140,6 @@ def _cost_diag(card: Card, item: _Merged) -> list[Diagnostic]:
     ]
 
 
-def _match_diag(card: Card, item: _Merged | None, how: str, has_data: bool) -> list[Diagnostic]:
-    """Say how an FAQ card was matched to the card data, when not exactly."""
-    where, name = (card.source.path, card.source.line), card_name(card)
-    if item is None:
-        if not has_data:
-            return []
-        return [
-            Diagnostic(
-                "warning",
-                *where,
-                f"no card named {name!r} in the card data; it keeps no English "
-                "name: check the spelling against the printed card",
-            )
-        ]
-    shown = " / ".join(f"{k} {v!r}" for k, v in item.base.names.items())
-    if how == "close":
-        return [Diagnostic("note", *where, f"{name!r} matched {shown} by close spelling ({item.base.source})")]
-    if how == "cost":
-        return [
-            Diagnostic(
-                "note",
-                *where,
-                f"split card {name!r} matched {shown} by its mana costs (the card "
-                f"data has no French name for it, {item.base.source})",
-            )
-        ]
-    return []
-
-
 def _add_faq_card(card: Card, item: _Merged) -> None:
     """Fold one FAQ printing into a merged card."""
     for lang, name in card.names.items():
@@ -245,7 +169,7 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
         for c in res.cards:
             data.append(_Merged(c, dict(c.names), list(c.faces), from_data=True))
             where[(res.document.id, c.id)] = data[-1]
-    data_index = _DataIndex(data, _index(data))
+    matcher = CardMatcher([item.base for item in data])
     faq_only: list[_Merged] = []
     faq_names: dict[str, int] = {}  # folded name -> index in faq_only of the first card holding it
     order: list[_Merged] = []
@@ -253,8 +177,9 @@ def _merge(faqs: Sequence[FaqResult], card_data: Sequence[CardDataResult]):
     for result in faqs:
         for card in result.cards:
             keys = _keys(card)
-            item, how = _match(card, keys, data_index) if data else (None, "")
-            diags += _match_diag(card, item, how, bool(data))
+            match = matcher.match(card, keys) if data else Match(None, "")
+            item = data[match.index] if match.index is not None else None
+            diags += match_diagnostics(card, item.base if item else None, match, bool(data))
             if item is not None:
                 diags += _cost_diag(card, item)
             else:
@@ -293,6 +218,7 @@ def _freeze(item: _Merged) -> Card:
         oracle,
         item.base.printings,
         item.base.keywords,
+        item.base.printed,
     )
 
 
@@ -302,10 +228,12 @@ class _Names:
 
     ids: dict[str, str]
     """Folded name -> card id."""
-    longest: dict[str, int]
-    """First token of a name -> most tokens in a name starting so (names are looked up longest first)."""
+    starts: frozenset[str]
+    """Every token that can start a name: its first token, also with a plural `s`."""
     keys_of: dict[str, list[str]]
     """Card id -> its folded names in `ids` (a card's own names, without scanning every name)."""
+    prefixes: frozenset[str]
+    """Every run of a name's first tokens (`rakdos`, `rakdos pit`, `rakdos pit dragon`)."""
 
 
 def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
@@ -319,14 +247,21 @@ def _names(cards: Sequence[Card], aliases: dict[str, set[str]]) -> _Names:
                 keys |= {"/".join(halves), " / ".join(halves)}
         for key in keys:
             ids.setdefault(key, card.id)
-    longest: dict[str, int] = {}
+    starts: set[str] = set()
     keys_of: dict[str, list[str]] = {}
+    prefixes: set[str] = set()
     for key, card_id in ids.items():
         keys_of.setdefault(card_id, []).append(key)
-        tokens = TOKEN.findall(key)
-        if tokens:
-            longest[tokens[0]] = max(longest.get(tokens[0], 0), len(tokens))
-    return _Names(ids, longest, keys_of)
+        spans = [m.span() for m in TOKEN.finditer(key)]
+        if spans:
+            begin, first = spans[0][0], key[spans[0][0] : spans[0][1]]
+            starts.update((first, first + "s"))  # « Dragons » may start « Dragon … »
+            prefixes.update(key[begin:end] for _, end in spans)
+    return _Names(ids, frozenset(starts), keys_of, frozenset(prefixes))
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+"""A character that may fold to several, or combine with the one before (ASCII never does)."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -338,7 +273,7 @@ def _fold_char(char: str) -> str:
 def _fold_map(text: str) -> tuple[str, list[int]]:
     """Fold text character by character; return it and each folded character's original index."""
     whole = fold(text)
-    if len(whole) == len(text) and not any(unicodedata.combining(c) for c in text):
+    if len(whole) == len(text) and not any(unicodedata.combining(c) for c in _NON_ASCII.findall(text)):
         return whole, list(range(len(text)))  # every character folded to one: offsets are the same
     out: list[str] = []
     where: list[int] = []
@@ -350,32 +285,47 @@ def _fold_map(text: str) -> tuple[str, list[int]]:
 
 
 def _name_spans(folded: str, names: _Names) -> list[tuple[int, int, str]]:
-    """Find card names in folded text, longest first at each place: (start, end, key) in folded offsets.
+    """Find card names in folded text, the longest at each place: (start, end, key) in folded offsets.
 
     Text is cut into tokens (runs of letters and digits, or one other character); a name is looked up as
-    the exact folded text of a run of tokens, also without a plural `s`/`es`, never inside a word.
+    the exact folded text of a run of tokens, also without a plural `s`/`es`, never inside a word. Only the
+    tokens that can start a name are tried (one dict access for each token).
     """
-    tokens = [(m.start(), m.end()) for m in TOKEN.finditer(folded)]
-    found, i = [], 0
-    while i < len(tokens):
-        hit = None
-        first = folded[tokens[i][0] : tokens[i][1]]
-        most = max(names.longest.get(first, 0), names.longest.get(first[:-1], 0) if first.endswith("s") else 0)
-        for j in range(min(len(tokens), i + most) - 1, i - 1, -1):
-            start, end = tokens[i][0], tokens[j][1]
-            piece = folded[start:end]
-            for key in (piece, piece[:-1] if piece.endswith("s") else "", piece[:-2] if piece.endswith("es") else ""):
-                if key and key in names.ids and (key[-1].isalnum() or key == piece):
-                    hit = (start, start + len(key), key, j)
-                    break
-            if hit:
+    starts = names.starts
+    words = TOKEN.findall(folded)
+    tried = [k for k, word in enumerate(words) if word in starts]
+    if not tried:
+        return []
+    tokens = [m.span() for m in TOKEN.finditer(folded)]
+    found: list[tuple[int, int, str]] = []
+    ids, prefixes = names.ids, names.prefixes
+    after = 0  # the first token not inside a name found
+    for i in tried:
+        if i < after:
+            continue
+        start, best = tokens[i][0], None
+        for j in range(i, len(tokens)):  # longer while the run still begins some name
+            piece = folded[start : tokens[j][1]]
+            key = _known(piece, ids)
+            if key:
+                best = key, j
+            if piece not in prefixes:
                 break
-        if hit:
-            found.append(hit[:3])
-            i = hit[3] + 1
-        else:
-            i += 1
+        if best:
+            found.append((start, start + len(best[0]), best[0]))
+            after = best[1] + 1
     return found
+
+
+def _known(piece: str, ids: dict[str, str]) -> str:
+    """The name a run of tokens is, as it is or without a plural `s`/`es` ('' when none)."""
+    if piece in ids:
+        return piece
+    if piece.endswith("s"):
+        for key in (piece[:-1], piece[:-2] if piece.endswith("es") else ""):
+            if key and key in ids and key[-1].isalnum():
+                return key
+    return ""
 
 
 def scan_names(text: str, names: _Names, own: str = "") -> tuple[list[str], list[str]]:

@@ -22,7 +22,14 @@ def _all_names(card: Card) -> list[str]:
     """Return every name a card answers to (full names, halves, the FAQ's own spellings)."""
     names = list(card.names.values())
     names += [name for face in card.faces for name in face.names.values()]
+    names += [name for printed in card.printed if printed.name for name in printed_names(printed.name)]
     return names + [value for key, value in card.oracle.items() if key.startswith("faq_name_")]
+
+
+def printed_names(name: str) -> list[str]:
+    """A printed name and, for a split card (`A // B`), each half."""
+    halves = name.split(" // ")
+    return [name, *halves] if len(halves) > 1 else [name]
 
 
 def display_name(card: Card) -> str:

@@ -27,7 +27,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from kb.sources.text import search_fold
 
@@ -84,12 +83,19 @@ class _Features:
 
 
 def align_rulings(
-    fr: Sequence[str], en: Sequence[str], names: Mapping[str, str] | None = None, *, threshold: float = THRESHOLD
+    fr: Sequence[str],
+    en: Sequence[str],
+    names: Mapping[str, str] | NameIndex | None = None,
+    *,
+    threshold: float = THRESHOLD,
 ) -> tuple[Pair, ...]:
-    """Pair French rulings with English ones: each ruling in one Pair, in French order, English-only ones last."""
-    patterns = _name_patterns(names or {})
-    fr_f = [_features(text, [(fr_name, en_name) for fr_name, _, en_name in patterns]) for text in fr]
-    en_f = [_features(text, [(en_pattern, en_name) for _, en_pattern, en_name in patterns]) for text in en]
+    """Pair French rulings with English ones: each ruling in one Pair, in French order, English-only ones last.
+
+    `names` maps French card names to English ones; a `NameIndex` of them saves indexing them again for each card.
+    """
+    index = names if isinstance(names, NameIndex) else NameIndex(names or {})
+    fr_f = [_features(text, index.fr) for text in fr]
+    en_f = [_features(text, index.en) for text in en]
     score = [[_score(a, b) for b in en_f] for a in fr_f]
     chance = _marginals(score, len(en))
     kept = {i: j for i, j in _best_path(score, len(en)) if chance[i][j] >= threshold}
@@ -107,32 +113,80 @@ def _alone(chances: Sequence[float]) -> float:
     return _clamp(1 - sum(chances))
 
 
-_Name = tuple[str, re.Pattern[str]]
-"""A folded name and its whole-word pattern."""
+_ALNUM = re.compile(r"[a-z0-9]+")
+"""A run of letters and digits in folded text: a name is found as whole words, never inside one."""
 
 
-def _name_patterns(names: Mapping[str, str]) -> list[tuple[_Name, _Name, str]]:
-    """Compile each French and English name (split cards by half too) into folded whole-word patterns."""
-    found: dict[str, str] = {}
-    for fr_name, en_name in names.items():
-        found[fr_name] = en_name
-        fr_parts, en_parts = fr_name.split(" // "), en_name.split(" // ")
-        if len(fr_parts) == len(en_parts) > 1:
-            found.update(zip(fr_parts, en_parts, strict=True))
-    return [(_pattern(f), _pattern(e), e) for f, e in found.items() if f.strip() and e.strip()]
+class _Finder:
+    """Folded names found as whole words in folded text, through their first word (one dict access per word)."""
+
+    def __init__(self) -> None:
+        self.by_word: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        """First word of a name -> (folded name, the English names it stands for)."""
+        self.odd: list[tuple[re.Pattern[str], tuple[str, ...]]] = []
+        """Names that do not start with a letter or digit, as patterns (few: `+2 Mace`)."""
+
+    def add(self, folded: str, anchors: tuple[str, ...]) -> None:
+        """Index one folded name and the anchors it gives when found."""
+        first = _ALNUM.match(folded)
+        if first is None:
+            self.odd.append((re.compile(r"(?<![a-z0-9])" + re.escape(folded) + r"(?![a-z0-9])"), anchors))
+        else:
+            self.by_word.setdefault(first.group(), []).append((folded, anchors))
+
+    def anchors(self, folded: str) -> list[str]:
+        """The anchors of every name found in a folded text, once per name."""
+        found: dict[str, tuple[str, ...]] = {}
+        by_word = self.by_word
+        for word in _ALNUM.finditer(folded):
+            for name, anchors in by_word.get(word.group(), ()):
+                if name in found:
+                    continue
+                start = word.start()
+                end = start + len(name)
+                if folded.startswith(name, start) and not (end < len(folded) and _is_alnum(folded[end])):
+                    found[name] = anchors
+        for pattern, anchors in self.odd:
+            if pattern.search(folded):
+                found[pattern.pattern] = anchors
+        return [anchor for anchors in found.values() for anchor in anchors]
 
 
-@lru_cache(maxsize=1 << 14)
-def _pattern(name: str) -> tuple[str, re.Pattern[str]]:
-    """The folded name, and a pattern finding it as whole words (cached: every card's rulings use them all)."""
-    folded = search_fold(name)
-    return folded, re.compile(r"(?<![a-z0-9])" + re.escape(folded) + r"(?![a-z0-9])")
+def _is_alnum(char: str) -> bool:
+    """Tell whether a folded character is a letter a-z or a digit (what a whole word cannot be followed by)."""
+    return "a" <= char <= "z" or "0" <= char <= "9"
 
 
-def _features(text: str, names: Sequence[tuple[_Name, str]]) -> _Features:
-    """Extract the anchors and cognate keys of one ruling; `names` pairs a name pattern with the English name."""
+class NameIndex:
+    """Card names (French -> English, split cards by half too) indexed once for finding them in rulings."""
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        found: dict[str, str] = {}
+        for fr_name, en_name in names.items():
+            found[fr_name] = en_name
+            fr_parts, en_parts = fr_name.split(" // "), en_name.split(" // ")
+            if len(fr_parts) == len(en_parts) > 1:
+                found.update(zip(fr_parts, en_parts, strict=True))
+        fr: dict[str, list[str]] = {}
+        en: dict[str, list[str]] = {}
+        for f, e in found.items():
+            if f.strip() and e.strip():
+                anchor = "name:" + e
+                fr.setdefault(search_fold(f), []).append(anchor)
+                en.setdefault(search_fold(e), []).append(anchor)
+        self.fr = _Finder()
+        """French names -> the anchors (English names) they give."""
+        self.en = _Finder()
+        """English names -> their anchors (once for each French name that has it)."""
+        for finder, table in ((self.fr, fr), (self.en, en)):
+            for folded, anchors in table.items():
+                finder.add(folded, tuple(anchors))
+
+
+def _features(text: str, names: _Finder) -> _Features:
+    """Extract the anchors and cognate keys of one ruling; `names` finds the card names it holds."""
     folded = search_fold(text)
-    anchors = ["name:" + en_name for (name, pattern), en_name in names if name in folded and pattern.search(folded)]
+    anchors = names.anchors(folded)
     rest = text
     for kind, regex in (("mana", _MANA), ("pt", _PT), ("rule", _RULE), ("n", _NUMBER)):
         anchors += [f"{kind}:{m.replace('−', '-')}" for m in regex.findall(rest)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from kb.link.ruling_pairs import align_rulings
+from kb.link.ruling_pairs import NameIndex, align_rulings
 from kb.model import Card, Ruling
 
 
@@ -27,7 +27,7 @@ def _names(cards: Sequence[Card]) -> dict[str, str]:
 def pair_translations(cards: Sequence[Card], rulings: Sequence[Ruling]) -> tuple[Ruling, ...]:
     """Return the rulings with each French ruling and its English counterpart pointing at each other."""
     by_id = {r.id: r for r in rulings}
-    names = _names(cards)
+    names = NameIndex(_names(cards))
     paired: dict[str, tuple[str, float]] = {}
     for card in cards:
         own = [by_id[r] for r in card.rulings if r in by_id and by_id[r].card == card.id]

@@ -221,6 +221,25 @@ class Face:
 
 
 @dataclass(frozen=True, slots=True)
+class Printed:
+    """One way a card was printed in a language other than its card data's: name, type line and text."""
+
+    lang: str
+    """Language of the printing (`fr`)."""
+    name: str
+    """Name as printed; split cards join their faces with ` // `."""
+    type_line: str
+    """Type line as printed (faces joined with ` // `)."""
+    text: str
+    """Rules text as printed (faces joined by a `//` line)."""
+    sets: tuple[str, ...]
+    """Set codes printing it so, newest first."""
+    released: str | None = None
+    """Release date (`YYYY-MM-DD`) of the newest of those sets, when the card data gives it."""
+
+
+
+@dataclass(frozen=True, slots=True)
 class Card:
     """A card, merged across every place (FAQ sections, card data) that prints it."""
 
@@ -242,6 +261,9 @@ class Card:
     """Set codes it was printed in (card data), reprints merged into one card."""
     keywords: tuple[str, ...] = ()
     """English keyword abilities (card data `keywords`)."""
+    printed: tuple[Printed, ...] = ()
+    """Every distinct printing in another language (card data `foreignData`: French), newest first; `names`
+    holds the newest one's name."""
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "names", "oracle")

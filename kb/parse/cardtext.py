@@ -42,8 +42,25 @@ CARD_TYPES = {
     "bataille",
     "battle",
 }
+ENGLISH_TYPES = {
+    "artefact": "artifact",
+    "enchantement": "enchantment",
+    "ephemere": "instant",
+    "rituel": "sorcery",
+    "terrain": "land",
+    "bataille": "battle",
+    "kindred": "tribal",
+}
+"""Card types in English, by their folded French name (and `Kindred`, `Tribal`'s new name); the others are the
+same word in both languages (`créature`, `planeswalker`)."""
 SUPERTYPES = {"legendaire", "legendary", "base", "basic", "neigeux", "neigeuse", "snow", "world", "mondial", "ongoing"}
 TYPE_FILLERS = {"de"}
+
+
+def english_type(word: str) -> str:
+    """A card type in English, folded (`Éphémère` -> `instant`, `Creature` -> `creature`)."""
+    folded = fold(word)
+    return ENGLISH_TYPES.get(folded, folded)
 
 
 def reminders(text: str) -> tuple[str, ...]:

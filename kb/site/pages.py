@@ -23,8 +23,8 @@ from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
 from kb.site.terms import keyword_rules
+from kb.sources import file_slug, sort_name
 from kb.sources import search_fold as fold
-from kb.sources import sort_name
 
 
 def plan(data: SiteData) -> Plan:
@@ -143,23 +143,59 @@ def _card_context(data: SiteData, card: Card, keywords, ui: str) -> dict:
     sides = card_sides(card)
     text = "\n".join(face["text"] for side in sides if side["lang"] == ui for face in side["faces"])
     found = card_keywords(keywords, card, text, data.kb.lexicon, ui)
-    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found}
+    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found, "printed": other_printed_names(card)}
+
+
+def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(language, name, sets) of every name the card was printed with but the one it is shown under, newest first."""
+    found: dict[tuple[str, str], tuple[str, ...]] = {}
+    for printed in card.printed:
+        if printed.name and printed.name != card.names.get(printed.lang):
+            key = (printed.lang, printed.name)
+            found[key] = tuple(dict.fromkeys((*found.get(key, ()), *printed.sets)))
+    return [(lang, name, sets) for (lang, name), sets in found.items()]
 
 
 def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
-    """The card index: one page, or its parts (`cards.html`, `cards-2.html`…) when it is too large for one."""
+    """The card index: one page, or its parts (`cards.html`, `cards-2.html`…) when it is too large for one; then
+    one page per set (`cards-set-dis.html`), each linked from every page of the index."""
     t, found = words(ui), index_parts(card_index(data))
     files = ["cards.html"] + [f"cards-{i}.html" for i in range(2, len(found) + 1)]
     listed = [(file, _first_last(index)) for file, index in zip(files, found, strict=True)] if len(found) > 1 else []
+    by_set = set_index(data)
+    sets = [(set_file(code), code) for code in by_set]
     jobs = []
     for i, (file, index) in enumerate(zip(files, found, strict=True)):
         title = t["card_index"]
         if listed:
             title = part_title(title, i + 1, len(listed), ui)
         ctx = {"title": title, "current": "cards", "index": index, "part": i + 1, "parts": listed,
-               "pw": part_words(ui)}  # fmt: skip
+               "pw": part_words(ui), "sets": sets, "set_code": ""}  # fmt: skip
+        jobs.append(Job(file, "cards.html", ctx))
+    for (file, code), index in zip(sets, by_set.values(), strict=True):
+        ctx = {"title": f"{t['card_index']} — {code}", "current": "cards", "index": index, "part": 1, "parts": [],
+               "pw": part_words(ui), "sets": sets, "set_code": code}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     return jobs
+
+
+def set_file(code: str) -> str:
+    """The page of a set's cards (`DIS` -> `cards-set-dis.html`)."""
+    return f"cards-set-{file_slug(code, 'set')}.html"
+
+
+def set_index(data: SiteData) -> dict[str, dict[str, list[tuple[str, str]]]]:
+    """Set code -> language -> (name, path) of each card printed in it, alphabetical; sets by code."""
+    found: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    for card in data.kb.cards:
+        for code in card.printings:
+            index = found.setdefault(code, {})
+            for lang, name in card.names.items():
+                index.setdefault(lang, []).append((name, data.card_path[card.id]))
+    return {
+        code: {lang: sorted(found[code][lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(found[code])}
+        for code in sorted(found, key=str.casefold)
+    }
 
 
 def _first_last(index: dict[str, list[tuple[str, str]]]) -> str:
@@ -278,7 +314,7 @@ def jump_map(data: SiteData) -> dict:
         numbers.setdefault(section["number"], f"contents.html#{section['number']}")
     cards = {}
     for card in data.kb.cards:
-        for name in card.names.values():
+        for name in (*card.names.values(), *(p.name for p in card.printed if p.name)):  # every printed name
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])

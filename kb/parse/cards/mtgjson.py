@@ -21,6 +21,8 @@ TEXT_FIELDS = ("manaCost", "type", "text", "layout")
 """Fields that must be strings when present."""
 LIST_FIELDS = ("supertypes", "types", "subtypes")
 """Fields that must be lists of strings when present."""
+MAX_REPORTED = 20
+"""Skipped entries listed one by one in a file; the others are counted in one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,17 +151,20 @@ def _group(entries: list, path: str, lines: _Lines) -> tuple[list[list[dict]], l
     groups: list[list[dict]] = []
     by_names: dict[tuple[str, ...], list[dict]] = {}
     diags = []
+    skipped = 0
     for index, entry in enumerate(entries):
         if problem := entry_problem(entry):
-            diags.append(
-                Diagnostic(
-                    "warning",
-                    path,
-                    lines.of(entry),
-                    f"{_label(index, entry)}: {problem}; "
-                    "entry skipped (fix the file or download it again from mtgjson.com)",
+            skipped += 1
+            if skipped <= MAX_REPORTED:
+                diags.append(
+                    Diagnostic(
+                        "warning",
+                        path,
+                        lines.of(entry),
+                        f"{_label(index, entry)}: {problem}; "
+                        "entry skipped (fix the file or download it again from mtgjson.com)",
+                    )
                 )
-            )
             continue
         names = tuple(entry.get("names") or ()) if entry.get("layout") == "split" else ()
         if names and names in by_names:
@@ -169,6 +174,9 @@ def _group(entries: list, path: str, lines: _Lines) -> tuple[list[list[dict]], l
         groups.append(group)
         if names:
             by_names[names] = group
+    if skipped > MAX_REPORTED:
+        more = f"… and {skipped - MAX_REPORTED:,} more of the same (card entries skipped) in {path}"
+        diags.append(Diagnostic("warning", path, 0, more))
     for names, group in by_names.items():
         order = {name: i for i, name in enumerate(names)}
         group.sort(key=lambda e: order.get(e["name"], len(order)))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.model import Card, Diagnostic, Document, Face, Ruling, SourceRef
+from kb.model import Card, Diagnostic, Document, Face, Printed, Ruling, SourceRef
 from kb.parse.cards.mtgjson import CardDataResult
 from kb.parse.cards.stream import iter_cards
 from kb.parse.cardtext import SYMBOL, reminders
@@ -22,6 +22,11 @@ from kb.sources import slug, unique
 LEXICON_FIELDS = ("name", "faceName", "keywords", "supertypes", "types", "subtypes", "originalText", "text")
 """Fields of an entry the lexicon miner reads (plus the French `foreignData`)."""
 HINT = "fix the file or download it again from mtgjson.com"
+CARD_FIELDS = frozenset(
+    (*LEXICON_FIELDS, "foreignData", "identifiers", "layout", "manaCost", "number", "power", "printings", "rulings")
+    + ("setCode", "side", "toughness", "type")
+)
+"""Fields of an entry read; the others (legalities, prices, artist…) are skipped as the file is streamed."""
 
 
 @dataclass(slots=True)
@@ -33,6 +38,8 @@ class _Draft:
     printings: dict[str, None] = field(default_factory=dict)
     rulings: dict[str, str | None] = field(default_factory=dict)
     index: int = 0
+    french: dict[str, dict[str, dict]] = field(default_factory=dict)
+    """Set code -> side -> that printing's French `foreignData` item (sets without French are left out)."""
 
 
 def _text(value: object) -> str:
@@ -53,13 +60,18 @@ def _french(entry: dict) -> dict:
     return {}
 
 
-def _face(entry: dict) -> Face:
-    """The English face of an entry, with its French name when the French printing has its own."""
+def _french_name(entry: dict, french: dict) -> str:
+    """The French name of an entry's face in a French printing ('' when it only repeats the English one)."""
+    fr_name = _text(french.get("faceName")) or _text(french.get("name"))
+    english = _text(entry.get("faceName")) or _text(entry.get("name"))
+    return fr_name if fr_name.strip() and fr_name not in (english, _text(entry.get("name"))) else ""
+
+
+def _face(entry: dict, french: dict) -> Face:
+    """The English face of an entry, with its name in the given French printing when that has its own."""
     english = _text(entry.get("faceName")) or _text(entry.get("name"))
     names = {"en": english}
-    french = _french(entry)
-    fr_name = _text(french.get("faceName")) or _text(french.get("name"))
-    if fr_name.strip() and fr_name not in (english, _text(entry.get("name"))):
+    if fr_name := _french_name(entry, french):
         names["fr"] = fr_name
     text = _text(entry.get("text"))
     pt = entry.get("power"), entry.get("toughness")
@@ -78,23 +90,47 @@ def _face(entry: dict) -> Face:
     )
 
 
-def slim(entry: dict) -> dict:
-    """What the lexicon miner needs of an entry: English fields and the French printing."""
+def slim(entry: dict, set_code: str = "") -> dict:
+    """What the lexicon miner needs of an entry: English fields, the French printing and the set printing them."""
     kept: dict[str, Any] = {k: entry[k] for k in LEXICON_FIELDS if k in entry}
+    if set_code:
+        kept["setCode"] = set_code
     french = _french(entry)
     if french:
         kept["foreignData"] = [{k: french.get(k) for k in ("language", "name", "faceName", "text", "type")}]
     return kept
 
 
-def _card(draft: _Draft, card_id: str, ref: SourceRef, doc_id: str) -> tuple[Card, list[Ruling]]:
-    """Build one card from its gathered entries."""
-    entries = [draft.faces[side] for side in sorted(draft.faces)]
-    faces = tuple(_face(e) for e in entries)
+def _printed(draft: _Draft, sides: list[str], dates: dict[str, str]) -> tuple[Printed, ...]:
+    """Every distinct French printing of a card (name, type line, text) with its sets, newest first."""
+    found: dict[tuple[str, str, str], list[str]] = {}
+    for code, by_side in draft.french.items():
+        items = [by_side.get(side, {}) for side in sides]
+        names = [_french_name(draft.faces[side], item) for side, item in zip(sides, items, strict=True)]
+        name = " // ".join(names) if all(names) else ""
+        type_line = " // ".join(_text(item.get("type")) for item in items)
+        text = "\n//\n".join(_text(item.get("text")) for item in items)
+        if name or type_line.strip(" /") or text.strip("\n/"):
+            found.setdefault((name, type_line, text), []).append(code)
+    printed = []
+    for (name, type_line, text), codes in found.items():
+        codes.sort(key=lambda code: dates.get(code, ""), reverse=True)
+        printed.append(Printed("fr", name, type_line, text, tuple(codes), dates.get(codes[0])))
+    return tuple(sorted(printed, key=lambda p: p.released or "", reverse=True))
+
+
+def _card(draft: _Draft, card_id: str, ref: SourceRef, doc_id: str, dates: dict[str, str]) -> tuple[Card, list[Ruling]]:
+    """Build one card from its gathered entries: English from its first entry, French from its newest printing."""
+    sides = sorted(draft.faces)
+    entries = [draft.faces[side] for side in sides]
+    printed = _printed(draft, sides, dates)
+    newest = next((p for p in printed if p.name), printed[0] if printed else None)
+    code = next(iter(newest.sets)) if newest else ""
+    frenches = [draft.french.get(code, {}).get(side, {}) for side in sides]
+    faces = tuple(_face(e, fr) for e, fr in zip(entries, frenches, strict=True))
     names = {"en": " // ".join(f.names["en"] for f in faces)}
     if all("fr" in f.names for f in faces):
         names["fr"] = " // ".join(f.names["fr"] for f in faces)
-    frenches = [_french(e) for e in entries]
     oracle = {
         "en_text": "\n//\n".join(f.text for f in faces),
         "en_type": " // ".join(f.type_line for f in faces),
@@ -110,7 +146,9 @@ def _card(draft: _Draft, card_id: str, ref: SourceRef, doc_id: str) -> tuple[Car
         for n, (text, date) in enumerate(draft.rulings.items(), start=1)
     ]
     keywords = tuple(dict.fromkeys(k for e in entries for k in _strings(e.get("keywords"))))
-    card = Card(card_id, names, faces, tuple(r.id for r in rulings), (), ref, oracle, tuple(draft.printings), keywords)
+    card = Card(
+        card_id, names, faces, tuple(r.id for r in rulings), (), ref, oracle, tuple(draft.printings), keywords, printed
+    )
     return card, rulings
 
 
@@ -124,6 +162,9 @@ def _gather(draft: _Draft, set_code: str, entry: dict) -> None:
     for item in entry.get("rulings") or ():
         if isinstance(item, dict) and _text(item.get("text")).strip():
             draft.rulings.setdefault(item["text"], _text(item.get("date")) or None)
+    french = _french(entry)
+    if french:
+        draft.french.setdefault(set_code, {}).setdefault(side, french)
 
 
 def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[CardDataResult, tuple[dict, ...]]:
@@ -131,18 +172,24 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
     problems: list[str] = []
     drafts: dict[str, _Draft] = {}
     lexicon: list[dict] = []
-    for set_code, entry in iter_cards(path, problems):
+    dates: dict[str, str] = {}
+    for set_code, entry in iter_cards(path, problems, dates, CARD_FIELDS):
         name = entry["name"]
         draft = drafts.get(name)
         if draft is None:
             draft = drafts[name] = _Draft(name, index=len(drafts) + 1)
         _gather(draft, set_code, entry)
-        lexicon.append(slim(entry))
+        lexicon.append(slim(entry, set_code))
+    file_date = dates.pop("", None)  # a set file's own date: every card it holds is of that set
+    if file_date:
+        for draft in drafts.values():
+            for code in draft.french:
+                dates.setdefault(code, file_date)
     taken: set[str] = set()
     cards, rulings = [], []
     for draft in drafts.values():
         card_id = unique(slug(draft.name, "") or f"card-{draft.index}", taken)
-        card, found = _card(draft, card_id, SourceRef(shown, 1), doc_id)
+        card, found = _card(draft, card_id, SourceRef(shown, 1), doc_id, dates)
         cards.append(card)
         rulings += found
     diags = tuple(Diagnostic("error", shown, 0, f"{problem}; {HINT}") for problem in problems)

@@ -1,4 +1,4 @@
-"""Stream MTGJSON v5 card data (set files and AllPrintings) one card at a time.
+"""Stream MTGJSON v5 card data (set files and AllPrintings) one card at a time, within bounds.
 
 Layouts read:
 
@@ -6,22 +6,28 @@ Layouts read:
 - AllPrintings: ``{"meta": {...}, "data": {"DIS": {..., "cards": [...]}, "10E": {...}}}``.
 
 How memory stays bounded: ijson's C backend (``yajl2_c`` when installed) turns the bytes into
-``(prefix, event, value)`` parse events; a small router watches the keys directly under ``data``
-and forwards the events to an ijson ``items`` coroutine whose prefix is that set's
-``data.<CODE>.cards.item`` (``data.cards.item`` for a set file). The coroutine builds one card at a
-time, in C, and the router hands it out before the next one is read. Nothing else is ever built:
-not a set object (``ijson.kvitems(f, "data")`` would build a whole set), not the ``tokens`` or
-``booster`` sections, not the file. Peak memory is the parser buffer plus the largest card.
+``(event, value)`` parse events without prefixes (a prefix is a string as long as the nesting is deep,
+and a parser keeping one per level holds a square of the depth: 4 GB for 40,000 levels). A small
+router counts the depth, follows the keys of the first three levels and forwards the events of each
+card, and of nothing else, to an ijson ``items`` coroutine that builds the card in C; the card is
+handed out before the next one is read. The ``tokens`` and ``booster`` sections, a whole set, the
+file: none is ever built. A card is refused while it is read, with nothing more of it built, once it
+nests deeper than :data:`MAX_DEPTH`, holds a string longer than :data:`MAX_STRING` characters or
+more than :data:`MAX_VALUES` values (MTGJSON's cards nest 4 levels, hold at most a few hundred
+values and strings of a few thousand characters). Peak memory is the parser buffer, the largest
+card and the largest string.
 
 The set code yielded with a card is its key in AllPrintings, and the card's ``setCode`` in a set
-file (whose ``data.code`` comes after ``cards`` in MTGJSON's sorted keys).
+file (whose ``data.code`` comes after ``cards`` in MTGJSON's sorted keys). Each set's
+``releaseDate`` is noted in the ``dates`` given to :func:`iter_cards`.
 
 Errors never raise: :func:`iter_cards` appends one line per problem to the ``problems`` list it is
 given (invalid or truncated JSON with its byte offset, a ``cards`` value that is not an array, a
-card that is not an object, has no name or nests deeper than :data:`MAX_DEPTH`, with its set code
-and 1-based index) and stops or skips, keeping every card read before. Unknown fields are kept as
-they are. Numbers come out as ``int`` and ``float`` like :func:`json.load` would give them; a
-``Decimal`` left by an older backend becomes a ``float`` (a ``str`` when a float cannot hold it).
+card that is not an object, has no name or passes a bound, with its set code and 1-based index) and
+stops or skips, keeping every card read before. The same problem is listed :data:`MAX_REPORTED`
+times at most per file, then counted in one line. Unknown fields are kept as they are. Numbers come
+out as ``int`` and ``float`` like :func:`json.load` would give them (a ``str`` when a float cannot
+hold one).
 """
 
 from __future__ import annotations
@@ -41,6 +47,12 @@ _BACKEND = ijson.get_backend(ijson.backend_name)
 
 MAX_DEPTH = 64
 """Deepest nesting accepted inside one card (MTGJSON cards nest 4 levels)."""
+MAX_STRING = 100_000
+"""Longest string accepted in a card, in characters (the longest card text of 2022 has 1,189)."""
+MAX_VALUES = 100_000
+"""Most values (strings, numbers, lists, objects) accepted in one card (the largest of 2022 holds 323)."""
+MAX_REPORTED = 20
+"""Times the same problem is listed for one file; the others are counted in one line."""
 
 BUF_SIZE = 64 * 1024
 """Bytes read per parser call."""
@@ -94,91 +106,208 @@ def read_cards(path: str | Path) -> tuple[list[tuple[str, Card]], list[str]]:
     return list(iter_cards(path, problems)), problems
 
 
-def iter_cards(path: str | Path, problems: list[str]) -> Iterator[tuple[str, Card]]:
-    """Yield ``(set_code, card)`` pairs one at a time, appending problems to ``problems``."""
+def iter_cards(
+    path: str | Path,
+    problems: list[str],
+    dates: dict[str, str] | None = None,
+    fields: frozenset[str] | None = None,
+) -> Iterator[tuple[str, Card]]:
+    """Yield ``(set_code, card)`` pairs one at a time, appending problems to ``problems``.
+
+    ``dates`` receives each set's ``releaseDate`` by set code (a set file's under ``""``) as it is read;
+    ``fields``, when given, are the only fields of a card built (the others are skipped as they are read).
+    """
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below, also when abandoned
     except OSError as exc:
         problems.append(f"{path}: cannot read: {exc.strerror or exc}")
         return
+    state = _State(str(path), problems, {} if dates is None else dates)
     try:
-        yield from _stream(str(path), _Reader(raw), problems)
+        yield from _stream(_Reader(raw), state, fields)
     finally:
+        state.counted()
         raw.close()
 
 
-def _stream(name: str, reader: _Reader, problems: list[str]) -> Iterator[tuple[str, Card]]:
-    """Route parse events to one ``items`` coroutine per set and yield the cards it builds."""
-    sink = _Sink()
-    state = _State(name, problems)
+_OPEN = frozenset(("start_map", "start_array"))
+_CLOSE = frozenset(("end_map", "end_array"))
+
+
+def _stream(reader: _Reader, state: _State, fields: frozenset[str] | None) -> Iterator[tuple[str, Card]]:
+    """Follow the parse events: the first levels' keys here, each card's events to its builder (the fields of a
+    card not in `fields` are skipped unbuilt)."""
+    depth = 0  # containers open after the event
+    skip = 0  # while skipping a field's container: the depth it opened at (its end is the first event under it)
+    dropped = False  # the current field of the card is skipped
     try:
-        for prefix, event, value in ijson.parse(reader, buf_size=BUF_SIZE):
-            if prefix == "" or prefix == "data":
-                state.top(prefix, event, value, sink)
-            elif prefix == state.cards_prefix:
-                state.check_cards_value(event)
-            if state.coro is not None:
-                state.coro.send((prefix, event, value))
-                if sink:
-                    yield from state.take(sink)
+        for event, value in ijson.basic_parse(reader, buf_size=BUF_SIZE):
+            if event in _OPEN:
+                depth += 1
+                at = depth - 1  # the depth of the container holding the value
+            elif event in _CLOSE:
+                depth -= 1
+                at = depth
+            else:
+                at = depth
+            if skip:
+                if depth < skip:
+                    skip = 0
+                elif event in _OPEN and depth - state.cards_depth > MAX_DEPTH and state.values >= 0:
+                    state.refuse("deep", f"nested deeper than {MAX_DEPTH} levels")  # bounded even unbuilt
+                continue
+            cards = state.cards_depth
+            if cards and at > cards:
+                if fields is not None and at == cards + 1:
+                    if event == "map_key":
+                        dropped = value not in fields
+                        if dropped:
+                            continue
+                    elif dropped:
+                        skip = depth if event in _OPEN else 0
+                        continue
+                state.inside(event, value, depth - cards)
+            elif cards and at == cards:
+                if state.item(event, value):
+                    yield from state.take()
+            elif cards and at == cards - 1:  # the cards array ends
+                state.cards_depth = 0
+            else:
+                state.outside(event, value, at)
     except Exception as exc:  # any parser failure becomes a problem line
-        problems.append(
-            f"{name}: {_describe_error(exc, reader)}{state.where()}; {state.total} card(s) read before it kept"
+        state.problems.append(
+            f"{state.name}: {_describe_error(exc, reader)}{state.where()}; {state.total} card(s) read before it kept"
         )
         return
     state.finish()
 
 
 class _State:
-    """Where the router is: the current set, its cards coroutine and the counts so far."""
+    """Where the router is: the keys of the first levels, the current card and the counts so far."""
 
-    def __init__(self, name: str, problems: list[str]) -> None:
+    def __init__(self, name: str, problems: list[str], dates: dict[str, str]) -> None:
         self.name = name
         self.problems = problems
-        self.coro: Any = None
+        self.dates = dates
+        self.keys: list[str] = ["", "", ""]
+        """The current key of the top-level object, of ``data`` and of a set of AllPrintings."""
         self.code = ""
-        self.cards_prefix = "\x00"
+        self.cards_depth = 0
+        """Depth of the cards array being read (3 in a set file, 4 in AllPrintings), 0 outside one."""
+        self.sink = _Sink()
+        self.coro: Any = None
+        self.values = 0
+        """Values of the current card so far (-1: the card is refused, its events are skipped)."""
         self.index = 0
         self.total = 0
         self.top_kind = ""
         self.saw_cards = False
+        self.seen: dict[str, int] = {}
+        """Problem kind -> times met in this file."""
 
-    def top(self, prefix: str, event: str, value: Any, sink: _Sink) -> None:
-        """Follow the top-level object and the keys of ``data``; start a coroutine per key."""
-        if prefix == "" and not self.top_kind:
+    def outside(self, event: str, value: Any, at: int) -> None:
+        """Follow the first levels (`at`: depth of the container): keys, set dates, the start of a cards array."""
+        if not self.top_kind:
             self.top_kind = event
-        elif prefix == "data" and event == "map_key":
-            self.code = "" if value == "cards" else str(value)
-            self.cards_prefix = "data.cards" if value == "cards" else f"data.{value}.cards"
-            self.coro = _BACKEND.items_basecoro(sink, self.cards_prefix + ".item")
-            self.index = 0
+        if event == "map_key":
+            if at <= 3:
+                self.keys[at - 1] = value
+            return
+        if event in _CLOSE:
+            return
+        if event == "start_map" and at < 3:
+            self.keys[at] = ""
+        keys = self.keys
+        if at < 2 or at > 3 or keys[0] != "data":
+            return
+        key = keys[at - 1]
+        if event == "string" and key == "releaseDate":
+            self.dates["" if at == 2 else keys[1]] = value
+        elif key == "cards" and (at == 2 or keys[1] != "cards"):
+            self._cards_value(event, at + 1, "" if at == 2 else keys[1])
 
-    def check_cards_value(self, event: str) -> None:
-        """Note a ``cards`` array; report a ``cards`` value of any other kind."""
+    def _cards_value(self, event: str, depth: int, code: str) -> None:
+        """Start reading a cards array (`depth`: its own); report a ``cards`` value of any other kind."""
+        self.saw_cards = True
+        self.code = code
+        self.index = 0
         if event == "start_array":
-            self.saw_cards = True
-        elif event not in ("end_array", "map_key", "end_map"):
-            kind = "an object" if event == "start_map" else _KINDS.get(event, event)
-            self.saw_cards = True
-            self.problems.append(f"{self.name}: {self._label()}: 'cards' is {kind}, expected an array; skipped")
+            self.cards_depth = depth
+            self.coro = _BACKEND.items_basecoro(self.sink, "c")
+            return
+        kind = "an object" if event == "start_map" else _KINDS.get(event, event)
+        self.problems.append(f"{self.name}: {self._label()}: 'cards' is {kind}, expected an array; skipped")
 
-    def take(self, sink: _Sink) -> Iterator[tuple[str, Card]]:
-        """Check the cards the coroutine built and yield the good ones."""
-        cards = list(sink)
-        sink.clear()
+    def item(self, event: str, value: Any) -> bool:
+        """A value directly in the cards array: a card begins or ends, or a value of another kind is reported.
+        Return whether a card was built."""
+        if event == "end_map" or event == "end_array":
+            building, self.values = self.values > 0, 0
+            if building:
+                self.coro.send(("c", event, value))
+            return building and bool(self.sink)
+        self.index += 1
+        if event == "start_map":
+            self.values = 1
+            self.coro.send(("c", event, value))
+        else:
+            self.values = -1 if event == "start_array" else 0
+            self.report("kind", f"expected an object, got {_KINDS.get(event, event)}")
+        return False
+
+    def inside(self, event: str, value: Any, depth: int) -> None:
+        """An event within a card (`depth`: of the card's containers open after it, the card being 1): check the
+        bounds, pass it to the builder."""
+        if self.values < 0:
+            return
+        self.values += 1
+        if event in _OPEN and depth > MAX_DEPTH:
+            self.refuse("deep", f"nested deeper than {MAX_DEPTH} levels")
+        elif event == "string" and len(value) > MAX_STRING:
+            self.refuse("long", f"a string of {len(value):,} characters (at most {MAX_STRING:,})")
+        elif self.values > MAX_VALUES:
+            self.refuse("large", f"more than {MAX_VALUES:,} values")
+        else:
+            if event == "number" and type(value) is decimal.Decimal:
+                value = _number(value)
+            self.coro.send(("c", event, value))
+
+    def refuse(self, kind: str, why: str) -> None:
+        """Refuse the current card: report it, drop what was built of it, skip the rest of its events."""
+        self.values = -1
+        self.report(kind, why)
+        self.coro = _BACKEND.items_basecoro(self.sink, "c")
+
+    def take(self) -> Iterator[tuple[str, Card]]:
+        """Check the card the builder made and yield it when usable."""
+        cards = list(self.sink)
+        self.sink.clear()
         for card in cards:
-            self.index += 1
-            problem = _check_card(card)
-            if problem:
-                self.problems.append(f"{self.name}: {self._label()} card {self.index}: {problem}; skipped")
+            if not isinstance(card.get("name"), str) or not card["name"]:
+                self.report("name", "no 'name' string")
                 continue
             self.total += 1
             code = self.code or card.get("setCode")
             yield (code if isinstance(code, str) else ""), card
 
+    def report(self, kind: str, problem: str) -> None:
+        """Note a problem of the current card (listed the first `MAX_REPORTED` times of its kind)."""
+        count = self.seen[kind] = self.seen.get(kind, 0) + 1
+        if count <= MAX_REPORTED:
+            self.problems.append(f"{self.name}: {self._label()} card {self.index}: {problem}; skipped")
+
+    def counted(self) -> None:
+        """Add one line for each kind of problem met more often than listed."""
+        for kind, count in self.seen.items():
+            if count > MAX_REPORTED:
+                what = _PROBLEM_KINDS[kind]
+                self.problems.append(f"… and {count - MAX_REPORTED:,} more of the same ({what}) in {self.name}")
+        self.seen.clear()
+
     def where(self) -> str:
         """Say where the parser was, for an error message."""
-        return f" (in {self._label()}, after card {self.index})" if self.coro is not None else ""
+        done = self.index - (self.values != 0)  # a card being read when the error came is not done
+        return f" (in {self._label()}, after card {done})" if self.coro is not None else ""
 
     def finish(self) -> None:
         """Report a file that held no cards array at all."""
@@ -194,43 +323,14 @@ class _State:
 
 _KINDS = {"start_array": "an array", "string": "a string", "number": "a number", "boolean": "a boolean", "null": "null"}
 """JSON kinds by the parse event that starts them."""
-
-
-def _check_card(card: Any) -> str:
-    """Return what is wrong with a card ('' when it is usable); convert its numbers in place."""
-    if not isinstance(card, dict):
-        return f"expected an object, got {_KINDS.get(_event_kind(card), type(card).__name__)}"
-    if not isinstance(card.get("name"), str) or not card["name"]:
-        return "no 'name' string"
-    return _normalise(card)
-
-
-def _event_kind(value: Any) -> str:
-    """Map a Python value to the parse event name of its JSON kind."""
-    if isinstance(value, list):
-        return "start_array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "boolean"
-    return "null" if value is None else "number"
-
-
-def _normalise(card: Card) -> str:
-    """Convert Decimals in place and refuse nesting deeper than MAX_DEPTH, without recursion."""
-    stack: list[tuple[Any, int]] = [(card, 1)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node, depth = pop()
-        if depth > MAX_DEPTH:
-            return f"nested deeper than {MAX_DEPTH} levels"
-        for key, value in node.items() if type(node) is dict else enumerate(node):
-            kind = type(value)
-            if kind is dict or kind is list:
-                push((value, depth + 1))
-            elif kind is decimal.Decimal:
-                node[key] = _number(value)
-    return ""
+_PROBLEM_KINDS = {
+    "kind": "a card that is not an object",
+    "name": "a card without a name",
+    "deep": "a card nested too deeply",
+    "long": "a card with too long a string",
+    "large": "a card with too many values",
+}
+"""What each kind of problem is, for the line counting those not listed."""
 
 
 def _number(value: decimal.Decimal) -> int | float | str:

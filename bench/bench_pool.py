@@ -1,0 +1,152 @@
+"""Benchmark: kb on a whole card pool (the shared half of MTGJSON v5's 2022 sets, Dissension, the 2026 CR and the
+bundled French files), cold and unchanged.
+
+Each command runs in its own process (`python3 -m kb …`), timed, with its CPU time and peak memory (its own and
+its waited-for children's, from `os.wait4`): first cold (no load cache, no site), then unchanged (the same command
+again, through the load cache). Prints one row per run and the targets: cold `kb check` under 30 s of CPU, its
+peak memory under twice the card data, an unchanged `kb check` under 3 s, a cold `kb build` under 60 s.
+
+Run: python bench/bench_pool.py [--pool ../shared/corpus/mtgjson5-pool] [--commands check,search,build]
+                                [--timeout 600] [--keep]
+Without the pool folder it says so and exits 0. `--commands check` runs the check alone (a build of the pool
+writes tens of thousands of pages).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+MB = 1_000_000
+CHECK_CPU = 30.0
+RERUN_WALL = 3.0
+BUILD_WALL = 60.0
+MEMORY_FACTOR = 2.0
+COMMANDS = {
+    "check": ["check", "-q"],
+    "search": ["search", "dégâts"],
+    "build": ["build", "--force"],
+}
+"""The kb arguments of each command (the content and output options are added)."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One command's run."""
+
+    wall: float
+    cpu: float
+    peak: int
+    status: int | None
+    last_line: str
+
+
+def run(args: list[str], timeout: float) -> Run:
+    """Run `kb ARGS` in a new process, stopping it after `timeout` seconds."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "kb", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    stderr: list[bytes] = []
+    reader = threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True)
+    reader.start()
+    status = None
+    while True:
+        pid, wait_status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            status = os.waitstatus_to_exitcode(wait_status)
+            break
+        if time.perf_counter() - start > timeout:
+            proc.kill()
+            _, _, usage = os.wait4(proc.pid, 0)
+            break
+        time.sleep(0.05)
+    proc.returncode = status if status is not None else -9  # reaped here: keep Popen from waiting again
+    wall = time.perf_counter() - start
+    reader.join(5)
+    lines = b"".join(stderr).decode(errors="replace").strip().splitlines()
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, status, lines[-1] if lines else "")
+
+
+def make_content(root: Path, pool: Path) -> tuple[Path, int]:
+    """A content folder of links to the pool, DIS, the 2026 CR and the bundled French files; its card data's bytes."""
+    content = root / "content"
+    (content / "en").mkdir(parents=True)
+    (content / "fr").mkdir()
+    (content / "en" / "cr-en-20260116.txt").symlink_to(CORPUS / "cr-en-20260116.txt")
+    for path in sorted((ROOT / "content" / "fr").iterdir()):
+        (content / "fr" / path.name).symlink_to(path)
+    cards = [CORPUS / "mtgjson5" / "DIS.json", *sorted(pool.glob("*.json"))]
+    for path in cards:
+        link = content / "en" / path.name
+        if not link.exists():
+            link.symlink_to(path)
+    return content, sum(path.stat().st_size for path in cards)
+
+
+def row(command: str, state: str, result: Run, note: str = "") -> str:
+    """One line of the table."""
+    status = "ok" if result.status in (0, 1) else f"status {result.status}"
+    return (
+        f"{command:<7} {state:<10} {result.wall:8.1f} s {result.cpu:8.1f} s {result.peak / MB:8.0f} MB  {status}"
+        f"{'  ' + note if note else ''}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pool", type=Path, default=CORPUS / "mtgjson5-pool")
+    parser.add_argument("--commands", default="check,search,build", help="comma-separated: check, search, build")
+    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
+    args = parser.parse_args()
+    commands = [c for c in args.commands.split(",") if c]
+    unknown = [c for c in commands if c not in COMMANDS]
+    if unknown:
+        parser.error(f"unknown command(s): {', '.join(unknown)}")
+    if not args.pool.is_dir() or not (CORPUS / "mtgjson5" / "DIS.json").is_file():
+        print(f"skipped: no card pool at {args.pool} (or no {CORPUS / 'mtgjson5' / 'DIS.json'})")
+        return 0
+    root = Path(tempfile.mkdtemp(prefix="kb-bench-pool-"))
+    try:
+        content, card_bytes = make_content(root, args.pool)
+        files = len(list(args.pool.glob("*.json")))
+        print(f"content: {content} ({card_bytes / MB:.0f} MB of card data, {files} files)")
+        print(f"{'command':<7} {'state':<10} {'wall':>10} {'CPU':>10} {'peak':>11}")
+        results: dict[tuple[str, str], Run] = {}
+        for command in commands:
+            shutil.rmtree(root / ".kb", ignore_errors=True)
+            shutil.rmtree(root / "site", ignore_errors=True)
+            extra = ["--out", str(root / "site")] if command == "build" else []
+            for state in ("cold", "unchanged"):
+                result = run([*COMMANDS[command], "--content", str(content), *extra], args.timeout)
+                results[(command, state)] = result
+                print(row(command, state, result, result.last_line if result.status not in (0, 1) else ""), flush=True)
+        print("targets:")
+        for (command, state), limit, what, value in (
+            (("check", "cold"), CHECK_CPU, "cold check CPU", lambda r: r.cpu),
+            (("check", "cold"), MEMORY_FACTOR * card_bytes / MB, "cold check peak MB", lambda r: r.peak / MB),
+            (("check", "unchanged"), RERUN_WALL, "unchanged check wall", lambda r: r.wall),
+            (("build", "cold"), BUILD_WALL, "cold build wall", lambda r: r.wall),
+        ):
+            if (command, state) in results:
+                got = value(results[(command, state)])
+                print(f"  {what}: {got:.1f} (target < {limit:.1f}) {'met' if got < limit else 'NOT met'}")
+    finally:
+        if args.keep:
+            print(f"kept: {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

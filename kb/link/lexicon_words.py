@@ -1,0 +1,338 @@
+"""Mine the lexicon's types and rules words (the method is told in `kb.link.lexicon_mine`)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from kb.link.lexicon import ExampleCard, FrenchTerm, LexiconEntry, Variant, _stem_en, _stem_fr
+from kb.link.lexicon_mine import _REMINDER, Hits, _Card, _choose, _entry, _Evidence, _fold
+
+WORD_MIN_LINES = 6
+"""Aligned lines a word pair needs."""
+WORD_MIN_DICE = 0.6
+"""Dice score a word pair needs."""
+ALT_WORD_RATIO = 0.75
+"""A word's second French stem needs this share of the first one's Dice score."""
+
+
+# --- types ------------------------------------------------------------------------------------
+
+_TYPE_SPLIT = re.compile(r"\s*(?::|—|–|\s-\s)\s*")
+_TYPE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+@dataclass(slots=True)
+class _TypeLine:
+    """The French type n-grams of a card (all printings), key -> printed form."""
+
+    left: dict[str, str] = field(default_factory=dict)
+    """N-grams before ':' or '—' (types and supertypes)."""
+    right: dict[str, str] = field(default_factory=dict)
+    """N-grams of each subtype after it."""
+    aligned: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """English subtype -> the French subtype at its position, when both lines list as many."""
+
+
+def _type_words(french_type: str) -> tuple[list[str], list[str]]:
+    """Printed words of a French type line: types before ':' or '—' (hyphens split), subtypes after."""
+    left, _, right = _TYPE_SPLIT.sub("\x00", french_type, count=1).partition("\x00")
+    return _TYPE_WORD.findall(left.replace("-", " ")), _TYPE_WORD.findall(right)
+
+
+def _separators(cards: list[_Card]) -> set[str]:
+    """Words joining subtypes ("et"): in half the lines listing several subtypes, never in a line of one."""
+    single: Counter[str] = Counter()
+    multi: Counter[str] = Counter()
+    for card in cards:
+        for version in card.versions:
+            words = {_fold(w) for w in _type_words(version.french_type)[1]}
+            (multi if len(card.subtypes) > 1 else single).update(words)
+    lines = sum(len(c.versions) for c in cards if len(c.subtypes) > 1)
+    return {w for w, n in multi.items() if n >= max(2, lines / 2) and not single[w]}
+
+
+def _items(words: list[str], separators: set[str]) -> list[list[str]]:
+    """Split words at separators into items (one subtype each)."""
+    items: list[list[str]] = [[]]
+    for word in words:
+        if _fold(word) in separators:
+            items.append([])
+        else:
+            items[-1].append(word)
+    return [item for item in items if item]
+
+
+def _item_grams(items: list[list[str]]) -> dict[str, str]:
+    """N-grams of up to three words inside each item: folded key -> printed form."""
+    return {
+        " ".join(_fold(w) for w in item[i:j]): " ".join(item[i:j])
+        for item in items
+        for i in range(len(item))
+        for j in range(i + 1, min(i + 3, len(item)) + 1)
+    }
+
+
+def _type_line(card: _Card, separators: set[str]) -> _TypeLine:
+    line = _TypeLine()
+    for version in card.versions:
+        left, right = _type_words(version.french_type)
+        line.left.update(_item_grams([left]))
+        items = _items(right, separators)
+        line.right.update(_item_grams(items))
+        if len(items) == len(card.subtypes):
+            for english, item in zip(card.subtypes, items, strict=True):
+                line.aligned[english].add(" ".join(_fold(w) for w in item))
+    return line
+
+
+def mine_types(cards: list[_Card]) -> list[LexiconEntry]:
+    """Entries for supertypes and types (French text before ':') and subtypes (after it)."""
+    separators = _separators(cards)
+    lines = [_type_line(card, separators) for card in cards]
+    df = Counter(k for line in lines for k in line.left), Counter(k for line in lines for k in line.right)
+    holders: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for ci, card in enumerate(cards):
+        terms = [("supertype", t) for t in card.supertypes] + [("type", t) for t in card.types]
+        for term in dict.fromkeys(terms + [("subtype", t) for t in card.subtypes]):
+            holders[term].append(ci)
+    entries = []
+    for (category, english), indices in holders.items():
+        mine = [lines[ci] for ci in indices]
+        side = 1 if category == "subtype" else 0
+        evidence = _Evidence([_type_hits(english, line, side) for line in mine], english)
+        chosen = _choose(evidence, df[side], "", set())
+        if not chosen:
+            continue
+        surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+        for line in mine:
+            for key, form in (line.right if side else line.left).items():
+                surfaces[key][form] += 1
+        examples = [_type_example(cards[ci], chosen[0][0], side, separators) for ci in indices]
+        entries.append(_entry(english, category, chosen, surfaces, len(indices), [e for e in examples if e]))
+    return entries
+
+
+def _type_hits(english: str, line: _TypeLine, side: int) -> tuple[Hits, bool]:
+    """A card's type n-grams; for a subtype, the one at its position is marked as placed."""
+    if not side:
+        return dict.fromkeys(line.left, (True, True)), True
+    aligned = line.aligned.get(english, set())
+    return {k: (k in aligned, k in aligned) for k in line.right}, bool(aligned)
+
+
+def _type_example(card: _Card, key: str, side: int, separators: set[str]) -> ExampleCard | None:
+    for version in card.versions:
+        left, right = _type_words(version.french_type)
+        if key in _item_grams(_items(right, separators) if side else [left]):
+            return ExampleCard(card.name, version.french_name)
+    return None
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+@dataclass(slots=True)
+class _Lines:
+    """Aligned lines of English and French text: stems per line, French lines as printed, line owners."""
+
+    english: list[set[str]] = field(default_factory=list)
+    """English stems of each line."""
+    french: list[set[str]] = field(default_factory=list)
+    """French stems of each line."""
+    printed: list[list[tuple[str, list[tuple[str, int, int]]]]] = field(default_factory=list)
+    """Per line: its printings, each as (text, [(stem, start, end) of each word])."""
+    owner: list[int] = field(default_factory=list)
+    """Index of the card each line belongs to."""
+    sets: list[list[list[str]]] = field(default_factory=list)
+    """Per line: the set codes of each of its printings (as `printed`)."""
+    stems: list[list[frozenset[str]]] = field(default_factory=list)
+    """Per line: the French stems of each of its printings (as `printed`)."""
+    name_stems: dict[int, set[str]] = field(default_factory=dict)
+    """Card index -> the stems of its French names, made when first asked for."""
+
+    def names(self, card: int, cards: list[_Card]) -> set[str]:
+        """The stems of a card's French names."""
+        if card not in self.name_stems:
+            versions = cards[card].versions
+            self.name_stems[card] = {_stem_fr(_fold(w)) for v in versions for w in _WORD.findall(v.french_name)}
+        return self.name_stems[card]
+
+    english_forms: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    """English stem -> its printed forms."""
+
+
+def _line_words(text: str) -> list[list[str]]:
+    """Words of each non-empty line, reminder text dropped."""
+    lines = (_REMINDER.sub(" ", line) for line in text.splitlines())
+    return [words for words in ([w for w in _WORD.findall(line) if len(w) > 1] for line in lines) if words]
+
+
+def _aligned_lines(cards: list[_Card]) -> _Lines:
+    """Pair the lines of printings whose English and French texts have as many lines."""
+    lines = _Lines()
+    index: dict[tuple[int, int], int] = {}
+    for ci, card in enumerate(cards):
+        for version in card.versions:
+            english = _line_words(version.english_text)
+            french_lines = [line for line in version.french_text.splitlines() if _line_words(line)]
+            if len(english) != len(french_lines) or not english:
+                continue
+            for li, (en, fr) in enumerate(zip(english, french_lines, strict=True)):
+                if (ci, li) not in index:
+                    index[(ci, li)] = len(lines.owner)
+                    lines.english.append(set())
+                    lines.french.append(set())
+                    lines.printed.append([])
+                    lines.owner.append(ci)
+                    lines.sets.append([])
+                    lines.stems.append([])
+                unit = index[(ci, li)]
+                for word in en:
+                    key = _stem_en(_fold(word))
+                    lines.english[unit].add(key)
+                    lines.english_forms[key][word.lower()] += 1
+                fr = _REMINDER.sub(" ", fr)
+                words = [
+                    (_stem_fr(_fold(m.group())), m.start(), m.end())
+                    for m in _WORD.finditer(fr)
+                    if m.end() - m.start() > 1
+                ]
+                lines.french[unit].update(w[0] for w in words)
+                lines.printed[unit].append((fr, words))
+                lines.sets[unit].append(version.sets)
+                lines.stems[unit].append(frozenset(w[0] for w in words))
+    return lines
+
+
+def mine_words(cards: list[_Card]) -> list[LexiconEntry]:
+    """Entries for words of aligned lines whose stems pair up strongly (Dice over lines)."""
+    lines = _aligned_lines(cards)
+    df = Counter(k for u in lines.english for k in u), Counter(k for u in lines.french for k in u)
+    pairs: Counter[tuple[str, str]] = Counter()
+    for en, fr in zip(lines.english, lines.french, strict=True):
+        en_kept = [k for k in en if df[0][k] >= WORD_MIN_LINES]
+        pairs.update(itertools.product(en_kept, [k for k in fr if df[1][k] >= WORD_MIN_LINES]))
+    best_english: dict[str, tuple[float, int, str]] = {}
+    for (e, f), both in pairs.items():
+        candidate = (2 * both / (df[0][e] + df[1][f]), both, e)
+        best_english[f] = max(candidate, best_english.get(f, candidate))
+    grouped: dict[str, list[tuple[str, int, float]]] = defaultdict(list)
+    for f, (dice, both, e) in sorted(best_english.items()):
+        if dice >= WORD_MIN_DICE and both >= WORD_MIN_LINES:
+            grouped[e].append((f, both, round(dice, 9)))
+    holding: dict[str, set[int]] = defaultdict(set)
+    for unit, stems in enumerate(lines.french):
+        for stem in stems:
+            holding[stem].add(unit)
+    claimed = {f for chosen in grouped.values() for f, _, _ in chosen} | set(df[0])  # English: a printing in English
+    holding_en: dict[str, list[int]] = defaultdict(list)
+    for unit, stems in enumerate(lines.english):
+        for stem in stems:
+            holding_en[stem].append(unit)
+    entries = []
+    for e, chosen in grouped.items():
+        chosen.sort(key=lambda c: (-c[2], c[0]))
+        english = lines.english_forms[e].most_common(1)[0][0]
+        terms = _word_terms(chosen, lines, holding, e)
+        units = [u for u in sorted(holding[chosen[0][0]]) if e in lines.english[u]]
+        examples = [ExampleCard(cards[ci].name, cards[ci].versions[0].french_name) for ci in _first(units, lines)]
+        phrase = {chosen[0][0], *(c[0] for c in chosen[1:] if _together(chosen[0][0], c[0], holding))}
+        variants = _variants(terms[0].text, chosen[0][0], phrase, holding_en[e], lines, holding, claimed, cards)
+        entries.append(LexiconEntry(english, "word", terms, chosen[0][2], df[0][e], tuple(examples), variants))
+    return entries
+
+
+@dataclass(slots=True)
+class _Wording:
+    """A wording of a term being counted: its printed forms, lines and sets."""
+
+    forms: Counter[str] = field(default_factory=Counter)
+    units: set[int] = field(default_factory=set)
+    sets: dict[str, None] = field(default_factory=dict)
+
+
+def _variants(
+    first: str, head: str, phrase: set[str], units: list[int], lines: _Lines, holding, claimed: set[str], cards
+) -> tuple[Variant, ...]:
+    """Every wording of an English word in its lines: its phrase (`first`), a part of the phrase printed alone
+    (« blessures »), and a word standing where the phrase's `head` (its best stem) is missing that translates
+    nothing else and is no part of the card's name (« dégâts »), seen on two lines at least and on most of the
+    lines holding it."""
+    found: dict[object, _Wording] = defaultdict(_Wording)
+    for unit in units:
+        for (text, words), sets, here in zip(lines.printed[unit], lines.sets[unit], lines.stems[unit], strict=True):
+            present = here & phrase
+            if present == phrase:
+                keys = [("phrase", first)]
+            else:  # the phrase is incomplete: its parts printed alone, and words standing for its head
+                keys = [("part", frozenset(present), form) for form in _phrase(text, words, present)[:1]]
+                if head not in here:
+                    names = lines.names(lines.owner[unit], cards)
+                    keys += [("other", w, text[a:b].lower()) for w, a, b in words if _stray(w, claimed, names)]
+            for key in keys:
+                wording = found[key[:2]]
+                wording.forms[key[-1]] += 1
+                wording.units.add(unit)
+                wording.sets.update(dict.fromkeys(sets))
+    kept = []
+    for key, wording in found.items():
+        if key[0] == "other" and (len(wording.units) < 2 or len(wording.units) < 0.8 * len(holding[key[1]])):
+            continue
+        kept.append(Variant(wording.forms.most_common(1)[0][0], len(wording.units), tuple(wording.sets)))
+    return tuple(sorted(kept, key=lambda v: (-v.count, v.text)))
+
+
+def _stray(stem: str, claimed: set[str], names: set[str]) -> bool:
+    """Whether a French stem can stand for a term whose usual wording is missing: a word of five letters or more,
+    neither a stem translating a term nor an inflection of one (`ciblent`: `cibl`), no part of the card's name,
+    not an English word (a printing left in English)."""
+    if len(stem) < 5 or stem in names:
+        return False
+    return not any(stem[:k] in claimed for k in range(4, len(stem) + 1))
+
+
+def _first(units: list[int], lines: _Lines, count: int = 3) -> list[int]:
+    return list(dict.fromkeys(lines.owner[u] for u in units))[:count]
+
+
+def _word_terms(chosen, lines: _Lines, holding: dict[str, set[int]], english: str) -> tuple[FrenchTerm, ...]:
+    """French terms of a word: the best stem as a phrase with the stems always beside it, then strong others."""
+    first = chosen[0][0]
+    mates = [c[0] for c in chosen[1:] if _together(first, c[0], holding)]
+    units = [u for u in holding[first] if english in lines.english[u] and all(u in holding[m] for m in mates)]
+    phrases = Counter(p for u in units for line in lines.printed[u] for p in _phrase(*line, {first, *mates}))
+    if not phrases:
+        mates, phrases = [], _stem_forms(first, units, lines)
+    texts = [text for text, _ in phrases.most_common(4)]
+    terms = [FrenchTerm(texts[0], chosen[0][1], tuple(texts[1:]))]
+    for stem, count, dice in chosen[1:]:
+        if stem not in mates and dice >= ALT_WORD_RATIO * chosen[0][2]:
+            forms = _stem_forms(stem, [u for u in holding[stem] if english in lines.english[u]], lines)
+            texts = [text for text, _ in forms.most_common(4)]
+            terms.append(FrenchTerm(texts[0], count, tuple(texts[1:])))
+    return tuple(sorted(terms, key=lambda t: -t.count))
+
+
+def _stem_forms(stem: str, units: list[int], lines: _Lines) -> Counter[str]:
+    """How the words with a stem are printed in some lines."""
+    words = (text[a:b].lower() for u in units for text, words in lines.printed[u] for key, a, b in words if key == stem)
+    return Counter(words) or Counter({stem: 1})
+
+
+def _together(one: str, other: str, holding: dict[str, set[int]]) -> bool:
+    """Whether two French stems share at least 80% of their lines (parts of one phrase)."""
+    return len(holding[one] & holding[other]) >= 0.8 * min(len(holding[one]), len(holding[other]))
+
+
+def _phrase(line: str, words: list[tuple[str, int, int]], stems: set[str]) -> list[str]:
+    """The printed spans of a line running from the first to the last word with one of the stems."""
+    spots = [(a, b) for key, a, b in words if key in stems]
+    if not spots:
+        return []
+    if len(stems) == 1:
+        return [line[a:b].lower() for a, b in spots]
+    text = line[spots[0][0] : spots[-1][1]]
+    return [text.lower()] if len(_WORD.findall(text)) <= len(stems) + 2 else []
