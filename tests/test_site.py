@@ -507,7 +507,6 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
     monkeypatch.setattr(site_module, "write_search", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
-    monkeypatch.setattr(searchpages, "write_index", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
@@ -1061,7 +1060,9 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
         yield from []
         raise ValueError("entry 7 is broken")
 
-    monkeypatch.setattr(searchpages, "current_entries", broken)
+    from kb.search import index as search_index
+
+    monkeypatch.setattr(search_index, "_entries", broken)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1

@@ -59,15 +59,22 @@ def command(
             newlines=False,
         )
     searched, others, corrected = index.last["editions"], index.editions[1], index.last["corrected"]
+    elsewhere = index.last.get("elsewhere", [])
+    if index.notice:
+        echo(f"kb: note: {index.notice}", err=True, newlines=False)
     if as_json:
         payload = {"query": query, "results": [r.to_json() for r in results], "did_you_mean": corrected}
         payload["editions"] = {"searched": list(searched), "others": list(others)}
+        payload["elsewhere"] = [{"lang": lang, "number": own, "today": today} for lang, own, today in elsewhere]
         click.echo(json_text(payload, indent=None))
         return
     if others:
         echo(f"Searched {', '.join(searched)}; also loaded: {', '.join(others)} (add edition:DATE).", err=True)
     if corrected:
         echo(f"Did you mean: {corrected}", err=True)
+    for lang, own, today in elsewhere:  # French 120.4 is today's 121.4: the number typed may mean either
+        where = f"is today's {today}: kb show {today}" if today else "has no rule of today"
+        echo(f"({lang} {own}, in the numbering of the {lang} text, {where}; kb show {own} --lang {lang})", err=True)
     if not results:
         echo(f"No result for {query!r}.", err=True)
         return

@@ -238,7 +238,6 @@ class Printed:
     """Release date (`YYYY-MM-DD`) of the newest of those sets, when the card data gives it."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class Card:
     """A card, merged across every place (FAQ sections, card data) that prints it."""

@@ -51,6 +51,8 @@ class Entry:
     """Edition id per language (rules and glossary terms)."""
     current: bool = True
     """False for a rule or glossary term of an edition other than its language's current one."""
+    aliases: tuple[str, ...] = ()
+    """Other names a card was printed with (searched as its names are)."""
 
 
 def current_editions(kb) -> dict:
@@ -163,6 +165,9 @@ def card_entries(cards: Iterable) -> Iterator[Entry]:
             texts.setdefault(lang, extra)
         faces = {lang: [f.names[lang] for f in card.faces if lang in f.names] for lang in names}
         heads = {lang: tuple(dict.fromkeys([names[lang], *faces[lang]])) for lang in names}
+        printed = [p for p in getattr(card, "printed", ()) if p.name and p.name != names.get(p.lang)]
+        for p in printed:  # every name the card was printed with finds it
+            heads[p.lang] = tuple(dict.fromkeys([*heads.get(p.lang, ()), p.name, *p.name.split(" // ")]))
         yield Entry(
             "card",
             card.id,
@@ -171,6 +176,7 @@ def card_entries(cards: Iterable) -> Iterator[Entry]:
             names=names,
             context={k: " ".join(v) for k, v in faces.items() if len(card.faces) > 1},
             heads=heads,
+            aliases=tuple(dict.fromkeys(p.name for p in printed)),
         )
 
 

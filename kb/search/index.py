@@ -31,7 +31,7 @@ from kb.search.store import IndexNotWritable, current, index_root
 from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
 from kb.search.text import STOP, query_tokens
-from kb.search.writer import IndexDamaged, build, read_tables, write_index
+from kb.search.writer import IndexDamaged, build, own_numbering, read_tables, write_index
 
 __all__ = [
     "IndexNotWritable",
@@ -73,9 +73,9 @@ def index_key(content: Path) -> str:
     return _index_key(content, f"{INDEX_VERSION} {sys.version_info[:2]}")
 
 
-def publish(root: Path, key: str, items: Iterable, lexicon=None) -> Path:
+def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict | None = None) -> Path:
     """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
-    return _publish(root, key, lambda folder: write_index(folder, items, lexicon))
+    return _publish(root, key, lambda folder: write_index(folder, items, lexicon, numbering))
 
 
 def ensure_index(content: Path, kb=None) -> Path:
@@ -85,7 +85,7 @@ def ensure_index(content: Path, kb=None) -> Path:
     if live and live[0] == key and (root / live[1]).is_dir():
         return root / live[1]
     kb = kb if kb is not None else _load(content)
-    return publish(root, key, _entries(kb), kb.lexicon)
+    return publish(root, key, _entries(kb), kb.lexicon, own_numbering(kb))
 
 
 def _entries(kb):
@@ -111,7 +111,7 @@ def open_index(content: Path, kb=None) -> SearchIndex:
             folder = ensure_index(content, kb)
         except IndexNotWritable as err:
             kb = kb if kb is not None else _load(content)
-            return memory_index(_entries(kb), kb.lexicon, unsaved=str(err))
+            return memory_index(_entries(kb), kb.lexicon, unsaved=str(err), numbering=own_numbering(kb))
         try:
             index = SearchIndex(whoosh_index.open_dir(str(folder)), read_tables(folder))
         except FileNotFoundError:  # pruned by a concurrent rebuild between reading the pointer and opening it
@@ -132,9 +132,9 @@ def _one_line(err: BaseException) -> str:
     return (str(err) or type(err).__name__).splitlines()[0][:160]
 
 
-def memory_index(items: Iterable, lexicon=None, unsaved: str | None = None) -> SearchIndex:
+def memory_index(items: Iterable, lexicon=None, unsaved: str | None = None, numbering=None) -> SearchIndex:
     """An index of some entries (and a lexicon's translation tables), in memory only."""
-    ix, info = build(RamStorage(), items, lexicon)
+    ix, info = build(RamStorage(), items, lexicon, numbering)
     index = SearchIndex(ix, info)
     index.unsaved = unsaved
     return index
@@ -159,8 +159,11 @@ class SearchIndex:
         self.editions: tuple[tuple[str, ...], tuple[str, ...]] = (tuple(eds["current"]), tuple(eds["other"]))
         """(current edition ids, other edition ids) of the rules and glossaries indexed."""
         self._filters: dict[tuple, BitSet] = {}
+        self.numbering: dict[str, dict[str, str | None]] = info.get("numbering", {})
+        """A translation's rules that today's numbering puts elsewhere: {lang: {its number: today's or None}}."""
         self.last: dict = {}
-        """What the last search did: `corrected` (the query with spelling corrections, or None), `editions`."""
+        """What the last search did: `corrected` (the query with spelling corrections, or None), `editions`,
+        `elsewhere` (for a rule number: the translations' own rules of that number, and where they are today)."""
 
     def close(self) -> None:
         """Release the index files."""
@@ -175,7 +178,11 @@ class SearchIndex:
         kinds = _narrow(parsed.kinds, kind, KINDS, "kind")
         editions = self._editions_of((*parsed.editions, *([edition] if edition else [])))
         allowed = self._allowed(langs, kinds, editions)
-        self.last = {"corrected": None, "editions": editions or self.editions[0]}
+        self.last = {"corrected": None, "editions": editions or self.editions[0], "elsewhere": []}
+        if parsed.number:
+            self.last["elsewhere"] = [
+                (x, parsed.number, own[parsed.number]) for x, own in self.numbering.items() if parsed.number in own
+            ]
         if parsed.number and "rule" in kinds:
             found = self._numbers(parsed.number, allowed, limit)
             if found:

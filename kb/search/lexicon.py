@@ -58,7 +58,8 @@ def tables(lexicon, vocab: dict[str, dict[str, list[str]]], frequency: dict[str,
         if entry in unsure or (" " not in word and english.get(word, 0) > COMMON * docs):
             continue
         french = [(t.text, t.forms) for t in entry.french]
-        sources = [f for text, forms in french for f in (text, *forms)]
+        variants = [v.text for v in getattr(entry, "variants", ())]  # every wording the cards print
+        sources = [f for text, forms in french for f in (text, *forms)] + variants
         _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
         _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
     found = {}

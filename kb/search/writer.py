@@ -31,14 +31,18 @@ class IndexDamaged(ValueError):
     """An index folder whose files do not read back as written."""
 
 
-def write_index(folder: Path, items: Iterable[Entry], lexicon=None) -> None:
-    """Create an index in a folder (created if needed) holding the entries (and a lexicon's tables)."""
+def write_index(folder: Path, items: Iterable[Entry], lexicon=None, numbering: dict | None = None) -> None:
+    """Create an index in a folder (created if needed) holding the entries (and a lexicon's tables; `numbering`:
+    see `build`)."""
     folder.mkdir(parents=True, exist_ok=True)
-    write_tables(folder, build(FileStorage(str(folder)), items, lexicon)[1])
+    write_tables(folder, build(FileStorage(str(folder)), items, lexicon, numbering)[1])
 
 
-def build(storage, items: Iterable[Entry], lexicon=None):
-    """Index the entries into a Whoosh storage (a folder's, or memory); return the index and its tables."""
+def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None = None):
+    """Index the entries into a Whoosh storage (a folder's, or memory); return the index and its tables.
+
+    `numbering`: `{lang: {number: today's number or None}}`, a translation's rules that today's numbering puts
+    elsewhere (French 120.4 is today's 121.4), so that a number typed says so."""
     entries = list(items)
     langs = _langs(entries)
     phrases = lexicon_phrases(lexicon, langs)
@@ -61,8 +65,23 @@ def build(storage, items: Iterable[Entry], lexicon=None):
         "editions": _editions(entries),
         "vocab": vocab,
         "lexicon": tables(lexicon, vocab, frequency, doc_count),
+        "numbering": numbering or {},
     }
     return ix, info
+
+
+def own_numbering(kb) -> dict[str, dict[str, str | None]]:
+    """Each translation's rules whose number today's reference edition gives to another rule, or to none."""
+    found: dict[str, dict[str, str | None]] = {}
+    for lang, edition in kb.primary.items():
+        if lang == kb.reference:
+            continue
+        for number in edition.rules:
+            pair = kb.pair(lang, number)
+            today = pair.ref_number if pair is not None else None
+            if today != number:
+                found.setdefault(lang, {})[number] = today
+    return found
 
 
 def _langs(entries: list[Entry]) -> tuple[str, ...]:
@@ -81,7 +100,7 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict) -> dict:
         "editions": " ".join(sorted(set(entry.editions.values()))),
         "current": "1" if entry.current else "0",
         "langs": " ".join(doc_langs),
-        "name": " ".join((entry.names or {}).values()),
+        "name": " ".join([*(entry.names or {}).values(), *entry.aliases]),
     }
     for lang in doc_langs:
         parts = {"text": entry.texts.get(lang, ""), "ctx": entry.context.get(lang, "")}
