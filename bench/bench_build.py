@@ -1,57 +1,67 @@
-"""Benchmark: full site build (load + render + Pagefind index) of the 2015 CR plus the French seeds.
+"""Benchmark: `kb build` of the default content, cold (no site, no `.kb/` caches) and unchanged, wall and CPU.
 
-Run: python bench/bench_build.py   (target: under 10 s, search index included; median of 3 runs)
+Run: `python bench/bench_build.py [--peer CHECKOUT] [--runs N]`. Each run copies the bundled content into a
+temporary folder and builds it in a process of its own; with `--peer` (another kb checkout, e.g. the previous
+main) the two are alternated, so the machine's load hits them alike, and the medians are printed side by side.
+Targets: cold no slower than the peer; unchanged under 0.3 s.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from kb.link.load import load  # noqa: E402
-from kb.site.write import build_site  # noqa: E402
-
-RUNS = 3
 
 
-def make_content(root: Path) -> Path:
-    """`en/` = the 2015 official CR, `fr/` = the French seed files."""
-    content = root / "content"
-    (content / "en").mkdir(parents=True)
-    shutil.copy(ROOT / "tests" / "fixtures" / "cr-en-20150926.txt", content / "en")
-    shutil.copytree(ROOT / "content" / "fr", content / "fr")
-    return content
+def run(checkout: Path, args: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of `python -m kb ARGS` run from a checkout."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "kb", *args], check=True, capture_output=True, cwd=cwd, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def build_twice(checkout: Path, tmp: Path) -> dict[str, tuple[float, float]]:
+    """A cold build of a fresh copy of the bundled content, then an unchanged one."""
+    work = tmp / f"w-{time.monotonic_ns()}"
+    shutil.copytree(ROOT / "content", work / "content")
+    args = ["build", "--content", str(work / "content"), "--out", str(work / "site")]
+    found = {"cold": run(checkout, args, work), "unchanged": run(checkout, args, work)}
+    shutil.rmtree(work)
+    return found
 
 
 def main() -> None:
-    """Build RUNS times, print the median and the heaviest page."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peer", type=Path, help="another kb checkout built alongside (alternated runs)")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    checkouts = {"kb": ROOT, **({"peer": args.peer.resolve()} if args.peer else {})}
+    found: dict[str, list[dict]] = {name: [] for name in checkouts}
     with tempfile.TemporaryDirectory() as tmp:
-        content = make_content(Path(tmp))
-        out = Path(tmp) / "site"
-        times, loads = [], []
-        for _ in range(RUNS):
-            start = time.perf_counter()
-            kb = load(content)
-            loads.append(time.perf_counter() - start)
-            report = build_site(kb, out)
-            times.append(time.perf_counter() - start)
-        pages = [p for p in out.rglob("*.html") if not p.relative_to(out).parts[0].startswith("pagefind-")]
-        heaviest = max(pages, key=lambda p: p.stat().st_size)
-        total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+        for _ in range(args.runs):
+            for name, checkout in checkouts.items():
+                found[name].append(build_twice(checkout, Path(tmp)))
+    for name, runs in found.items():
+        cold = [r["cold"] for r in runs]
+        same = [r["unchanged"] for r in runs]
         print(
-            f"full build (load + render + search index), median of {RUNS}: {statistics.median(times):.2f} s "
-            f"(runs: {', '.join(f'{t:.2f}' for t in times)}; load {statistics.median(loads):.2f} s)"
+            f"{name:5} cold build: wall {statistics.median(w for w, _ in cold):.2f} s, CPU "
+            f"{statistics.median(c for _, c in cold):.2f} s; unchanged: wall {statistics.median(w for w, _ in same):.2f} s "
+            f"(medians of {args.runs}; walls {', '.join(f'{w:.1f}' for w, _ in cold)})"
         )
-        print(f"pages written: {report.pages} ({len(pages)} HTML incl. search sources); site size {total / 1e6:.1f} MB")
-        print(f"heaviest page: {heaviest.relative_to(out).as_posix()} {heaviest.stat().st_size / 1024:.0f} KiB")
-        print("target: < 10 s", "OK" if statistics.median(times) < 10 else "MISSED")
 
 
 if __name__ == "__main__":

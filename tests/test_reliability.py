@@ -388,3 +388,78 @@ def test_build_keeps_the_load_cache_whether_it_builds_or_stops_on_errors(tmp_pat
     write(content / "en" / "prose.txt", "Just prose.\n")
     assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).exit_code == 1
     assert cached()  # the next `kb check` of this content reads it back
+
+
+# Derived files read back: nothing from disk runs code, a damaged one is rebuilt.
+
+GOLDEN = CONTENT.parent / "tests" / "fixtures" / "golden-content"
+
+
+def test_a_planted_load_cache_runs_no_code_and_is_rewritten(tmp_path, monkeypatch):
+    import pickle
+
+    from kb.link import cache
+    from kb.sources import content_hash
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    content = shutil.copytree(GOLDEN, tmp_path / "c")
+    where = cache.cache_file(content, content_hash(content))
+    where.parent.mkdir(parents=True)
+    marker = tmp_path / "PWNED"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    where.write_bytes(pickle.dumps(Evil()))  # what an attacker can write: no signature of this user's key
+    result = run("check", "--content", str(content))
+    assert not marker.exists()
+    assert "load cache" in result.output and "ignored and rewritten" in result.output
+    assert cache.read(where)[0] is not None  # rewritten, signed, read back
+    signed = where.read_bytes()
+    where.write_bytes(signed[:-1] + bytes([signed[-1] ^ 1]))  # one bit flipped
+    assert cache.read(where)[0] is None
+
+
+def test_temporary_files_of_a_killed_cache_write_are_removed(tmp_path, monkeypatch):
+    from kb.link import cache
+    from kb.sources import content_hash
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    content = shutil.copytree(GOLDEN, tmp_path / "c")
+    folder = cache.cache_file(content, content_hash(content)).parent
+    folder.mkdir(parents=True)
+    dead = folder / ".tmp-999999999-abcd.pickle"  # no such process
+    dead.write_bytes(b"x" * 1000)
+    assert run("check", "--content", str(content)).exit_code == 0
+    assert not dead.exists()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "empty", "tables"])
+def test_a_damaged_search_index_is_reported_and_rebuilt(tmp_path, damage):
+    content = shutil.copytree(GOLDEN, tmp_path / "c")
+    first = run("search", "--content", str(content), "draw", "--json")
+    assert first.exit_code == 0
+    index = next((tmp_path / ".kb" / "index").iterdir())
+    folder = index / (index / "CURRENT").read_text().split()[1]
+    if damage == "tables":
+        (folder / "tables.json").write_bytes((folder / "tables.json").read_bytes()[:-20])
+    else:
+        segment = max(folder.glob("*.seg"), key=lambda p: p.stat().st_size)
+        segment.write_bytes(segment.read_bytes()[: 100 if damage == "truncate" else 0])
+    again = run("search", "--content", str(content), "draw", "--json")
+    assert again.exit_code == 0, again.output
+    assert "damaged" in again.output and "rebuilt" in again.output and "Traceback" not in again.output
+    body = again.output[again.output.index("{") :]
+    assert json.loads(body)["results"] == json.loads(first.output)["results"]
+
+
+def test_a_rules_file_in_a_language_without_spaces_is_safe_to_search_and_build(tmp_path):
+    content = tmp_path / "c"
+    write(content / "zh" / "cr.txt", (CONTENT.parent / "tests" / "fixtures" / "cr-zh-sample.txt").read_text("utf-8"))
+    write(content / "en" / "cr-mini.txt", (GOLDEN / "en" / "cr-mini.txt").read_bytes())
+    for query in ("trample", "规则", "100.1"):
+        result = run("search", "--content", str(content), query)
+        assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"), "--force")
+    assert built.exit_code == 0, built.output
