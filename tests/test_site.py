@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from markupsafe import Markup, escape
 
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
-from kb.site import render, searchpages
+from kb.site import render
 from kb.sources import search_fold
 from tests.conftest import CONTENT, FIXTURES, write
 
