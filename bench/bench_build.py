@@ -57,11 +57,10 @@ def main() -> None:
     for name, runs in found.items():
         cold = [r["cold"] for r in runs]
         same = [r["unchanged"] for r in runs]
-        print(
-            f"{name:5} cold build: wall {statistics.median(w for w, _ in cold):.2f} s, CPU "
-            f"{statistics.median(c for _, c in cold):.2f} s; unchanged: wall {statistics.median(w for w, _ in same):.2f} s "
-            f"(medians of {args.runs}; walls {', '.join(f'{w:.1f}' for w, _ in cold)})"
-        )
+        wall, cpu = statistics.median(w for w, _ in cold), statistics.median(c for _, c in cold)
+        again = statistics.median(w for w, _ in same)
+        walls = ", ".join(f"{w:.1f}" for w, _ in cold)
+        print(f"{name:5} cold build: wall {wall:.2f} s, CPU {cpu:.2f} s; unchanged: wall {again:.2f} s (walls {walls})")
 
 
 if __name__ == "__main__":
