@@ -15,14 +15,9 @@ writes tens of thousands of pages).
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,40 +35,8 @@ COMMANDS = {
 """The kb arguments of each command (the content and output options are added)."""
 
 
-@dataclass(frozen=True)
-class Run:
-    """One command's run."""
-
-    wall: float
-    cpu: float
-    peak: int
-    status: int | None
-    last_line: str
-
-
-def run(args: list[str], timeout: float) -> Run:
-    """Run `kb ARGS` in a new process, stopping it after `timeout` seconds."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "kb", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    stderr: list[bytes] = []
-    reader = threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True)
-    reader.start()
-    status = None
-    while True:
-        pid, wait_status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            status = os.waitstatus_to_exitcode(wait_status)
-            break
-        if time.perf_counter() - start > timeout:
-            proc.kill()
-            _, _, usage = os.wait4(proc.pid, 0)
-            break
-        time.sleep(0.05)
-    proc.returncode = status if status is not None else -9  # reaped here: keep Popen from waiting again
-    wall = time.perf_counter() - start
-    reader.join(5)
-    lines = b"".join(stderr).decode(errors="replace").strip().splitlines()
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, status, lines[-1] if lines else "")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scale import Run, run  # noqa: E402  (one way of timing a kb command, for both benchmarks)
 
 
 def make_content(root: Path, pool: Path) -> tuple[Path, int]:
@@ -129,7 +92,7 @@ def main() -> int:
             for state in ("cold", "unchanged"):
                 result = run([*COMMANDS[command], "--content", str(content), *extra], args.timeout)
                 results[(command, state)] = result
-                print(row(command, state, result, result.last_line if result.status not in (0, 1) else ""), flush=True)
+                print(row(command, state, result, result.error if result.status not in (0, 1) else ""), flush=True)
         print("targets:")
         for (command, state), limit, what, value in (
             (("check", "cold"), CHECK_CPU, "cold check CPU", lambda r: r.cpu),
