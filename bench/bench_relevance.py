@@ -70,7 +70,9 @@ class Site:
         out = workdir / f"site-{content.parent.name}-{content.name}"
         build_site(kb, out)
         self.ids = _result_ids(memory_index(e for e in _entries(kb) if e.current))
-        kinds = json.loads((out / "search" / "core.json").read_text(encoding="utf-8"))["kinds"]
+        from kb.search.query import KINDS
+
+        kinds = [KINDS[int(k)] for k in json.loads((out / "search" / "core.json").read_text("utf-8"))["kinds"]]
         chunks = sorted((out / "search").glob("docs-*.json"), key=lambda p: int(p.stem.split("-")[1]))
         docs = [d for p in chunks for d in json.loads(p.read_text(encoding="utf-8"))]
         pages = zip(kinds, (d[0] for d in docs), (d[1] for d in docs), strict=True)

@@ -3,7 +3,8 @@
 Nothing is computed anew here: the files hold what Whoosh's reader has, so the browser ranks as `kb search` does.
 
 - `core.json`: the ranking constants, the languages, stop words and the lexicon's translation tables, and per
-  document what filtering needs (kind, languages, rule number);
+  document what filtering needs: its kind (a digit per document, an index into KINDS), its languages (a bit per
+  language of `langs`), its rule number;
 - `vocab-<k>.json`: each language's words as folded -> [frequency, index forms...] (`words_<lang>`), a word in
   shard `hash(word) % VOCAB`;
 - `forms-<k>.json`: the index forms, by their first STEM_MIN letters (a word's stem prefix is found in one shard);
@@ -30,6 +31,7 @@ from kb.model.numbers import TYPED_PATTERN
 from kb.search import index as search_index
 from kb.search import lookup, rank, results
 from kb.search.analysis import lang_text
+from kb.search.query import KINDS
 from kb.search.text import STOP
 from kb.search.writer import KIND_BOOSTS
 
@@ -38,7 +40,7 @@ FORMAT = 3
 VOCAB, FORMS, NAMES = 32, 32, 16
 TERM_BYTES = 12_000
 """About how large a postings shard is."""
-RANK, DOCS = 512, 24
+RANK, DOCS = 128, 8
 """Documents per rank-data and per display-data file."""
 TEXT_MAX = 4000
 """Characters of a text kept for its snippet."""
@@ -107,8 +109,11 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
         "pattern": TYPED_PATTERN,
         "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
         "lexicon": index.tables.lexicon,
-        "kinds": [s["kind"] for s in stored],
-        "langsOf": [[x for x in langs if x in s["data"]["texts"] or x in s["data"]["titles"]] for s in stored],
+        "kinds": "".join(str(KINDS.index(s["kind"])) for s in stored),
+        "langsOf": [
+            sum(1 << k for k, x in enumerate(langs) if x in s["data"]["texts"] or x in s["data"]["titles"])
+            for s in stored
+        ],
         "numbers": [s["number"] or None for s in stored],
         "aside": [k for k, s in enumerate(stored) if s["number"] and s["key"] != s["number"]],
     }

@@ -127,6 +127,8 @@ export class Index {
   constructor(core, load) {
     if (core.format !== 3) { throw new Error(`search index format ${core.format} is not supported`); }
     Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map() });
+    core.kinds = [...core.kinds].map((k) => KINDS[Number(k)]); /* a digit per document */
+    core.langsOf = core.langsOf.map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
     this.stops = Object.fromEntries(this.langs.map((l) => [l, new Set(core.stops[l] || [])]));
   }
 
