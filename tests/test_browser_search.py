@@ -99,7 +99,7 @@ def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
 def test_one_result_per_rule_and_every_rule_reachable(page, site):
     found = ask(page, site, "pioche lang:fr", "fr")  # French texts only: English ones through `draw` aside
     assert len(found) == len(set(found))
-    assert "120.1" in found  # no longer hidden behind its page's first three subrules
+    assert "121.1" in found  # French 120.1, in today's row 121.1; no longer hidden behind its page's first subrules
 
 
 def test_words_never_match_symbols_or_stop_words(page, site):
@@ -131,7 +131,7 @@ def test_reader_language_first_the_other_one_click_away(page, site):
 def test_minus_word_and_lang_filter(page, site):
     with_word = ask(page, site, "pioche lang:fr", "fr")
     without = ask(page, site, "pioche -bibliothèque lang:fr", "fr")
-    assert "120.4" in with_word and "120.4" not in without and without
+    assert "121.4" in with_word and "121.4" not in without and without  # French 120.4, today's 121.4
     ask(page, site, "lang:fr draw", "en")  # French texts only, found through the translation of `draw`
     items = page.locator("#results > li")
     assert items.count() > 0 and page.locator("#results > li:not(:has(.snippet[lang=fr]))").count() == 0
@@ -149,12 +149,14 @@ def test_misspelling_is_corrected_with_a_link(page, site):
 
 def test_edition_filter_says_it_is_for_the_cli(page, site):
     assert ask(page, site, "storm edition:2015-09-26") == []
-    assert "kb search --edition" in page.locator("#search-status").inner_text()
+    assert "command line only" in page.locator("#search-status").inner_text()  # in the interface's words
 
 
 def test_malformed_query_is_one_clear_message(page, site):
     assert ask(page, site, '"unbalanced') == []
-    assert "unbalanced quote" in page.locator("#search-status").inner_text()
+    assert "Unbalanced quote" in page.locator("#search-status").inner_text()  # in the interface's words
+    ask(page, site, '"unbalanced', "fr")
+    assert "Guillemet non fermé" in page.locator("#search-status").inner_text()
 
 
 def test_opened_from_disk_the_page_says_why_search_cannot_work(browser, site):
