@@ -386,7 +386,7 @@ def test_cli_json(bundled_content):
     assert payload["query"] == "règle 120.2a"
     [first] = payload["results"]
     assert set(first) == {"kind", "id", "number", "title", "names", "langs", "snippets", "score", "editions"}
-    assert set(payload) == {"query", "results", "did_you_mean", "editions"}
+    assert set(payload) == {"query", "results", "did_you_mean", "editions", "elsewhere"}
     assert first["number"] == "120.2a" and first["langs"] == ["fr", "en"] and set(first["snippets"]) == {"fr", "en"}
     cards = json.loads(run("isperia", "--json", "--kind", "card", "--content", str(bundled_content)).output)
     assert cards["results"][0]["names"]["en"] == "Isperia the Inscrutable"
