@@ -92,8 +92,9 @@ def result_ids(result: dict) -> tuple[str, ...]:
     kind, langs = result["kind"], result.get("langs") or []
     names = result.get("names") or {}
     name = names.get("en") or next(iter(names.values()), result.get("title") or "")
-    if kind == "rule":
-        return tuple(f"{lang}:{result['number']}" for lang in langs)
+    if kind == "rule":  # each language's own number (French 120.4 sits in today's row 121.4)
+        own = result.get("numbers") or {}
+        return tuple(f"{lang}:{own.get(lang, result['number'])}" for lang in langs)
     if kind == "glossary":
         return tuple(f"glossary:{lang}:{result['title']}" for lang in langs)
     if kind in ("card", "ruling"):

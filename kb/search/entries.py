@@ -53,6 +53,9 @@ class Entry:
     """False for a rule or glossary term of an edition other than its language's current one."""
     aliases: tuple[str, ...] = ()
     """Other names a card was printed with (searched as its names are)."""
+    numbers: dict[str, str] = field(default_factory=dict)
+    """A rule's own number in each language whose rule has another number than the row's (French 120.4 in
+    today's row 121.4)."""
 
 
 def current_editions(kb) -> dict:
@@ -114,7 +117,8 @@ def _rule_entry(kb, key: str, number: str, per: dict, order: int, current: bool)
     heads = {lang: (*([titles[lang]] if lang in titles else []), *defined_symbols(r.text)) for lang, r in per.items()}
     heads = {lang: h for lang, h in heads.items() if h}
     editions = {lang: kb.edition_of(r).id for lang, r in per.items()}
-    return Entry("rule", key, titles, texts, number, None, context, order, heads, editions, current)
+    own = {lang: r.number for lang, r in per.items() if r.number != number}
+    return Entry("rule", key, titles, texts, number, None, context, order, heads, editions, current, numbers=own)
 
 
 def _ancestor_titles(kb, rule) -> list[str]:

@@ -328,8 +328,9 @@ class SearchIndex:
         translated = tuple((a, b, c, tuple(d)) for s in made for a, b, c, d in s.translated) if via else ()
         editions = data["editions"] or None
         kind, key = stored["kind"], stored["key"]
+        numbers = data.get("numbers") or None
         return SearchResult(
-            kind, key, data["number"], title, data["names"], order, snippets, score, editions, translated
+            kind, key, data["number"], title, data["names"], order, snippets, score, editions, translated, numbers
         )
 
 

@@ -39,6 +39,9 @@ class SearchResult:
     editions: dict[str, str] | None = None
     """Edition id per language (rules and glossary terms)."""
     translated: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
+    numbers: dict[str, str] | None = None
+    """A rule's own number in each language whose rule is numbered otherwise than the row (`{"fr": "120.4"}` in
+    today's 121.4), else None."""
     """(source language, target language, words as typed, their translations) when the result was found through
     the lexicon mined from printed cards (its score comes from the query's translation), else empty."""
 
@@ -56,6 +59,8 @@ class SearchResult:
         }
         if self.editions:
             found["editions"] = self.editions
+        if self.numbers:
+            found["numbers"] = self.numbers
         if self.translated:
             found["via"] = "lexicon"
             found["translated"] = [
