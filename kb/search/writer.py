@@ -48,7 +48,7 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
     phrases = lexicon_phrases(lexicon, langs)
     ix = storage.create_index(schema(langs, phrases))
     vocab: dict[str, dict[str, list[str]]] = {lang: {} for lang in langs}
-    writer = ix.writer(**_writer_options(storage))
+    writer = ix.writer()  # one segment: several (procs=2, multisegment) would give the corrector their own counts
     try:
         for entry in entries:
             writer.add_document(**_document(entry, langs, vocab))
@@ -68,17 +68,6 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
         "numbering": numbering or {},
     }
     return ix, info
-
-
-PROCS = 2
-"""Whoosh's own writer processes for an index on disk (`writer(procs=…, multisegment=True)`)."""
-
-
-def _writer_options(storage) -> dict:
-    """Whoosh's writer in PROCS processes, one segment each, for a folder's index; one writer in memory."""
-    if isinstance(storage, FileStorage) and PROCS > 1:
-        return {"procs": PROCS, "multisegment": True}
-    return {}
 
 
 def own_numbering(kb) -> dict[str, dict[str, str | None]]:
