@@ -521,7 +521,7 @@ def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
     from kb.site.output import site_hash
 
     served = []
-    monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: served.append(self.server_address))
+    monkeypatch.setattr(serve.SiteServer, "serve_forever", lambda self: served.append(self.server_address))
     out = tmp_path / "site"
     result = CliRunner().invoke(main, ["serve", "--content", str(CONTENT), "--out", str(out), "--port", "0"])
     assert result.exit_code == 0, result.output
@@ -700,14 +700,10 @@ def test_build_refuses_the_content_and_project_folders(tmp_path, monkeypatch):
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
-@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
-def test_build_replaces_an_earlier_site_and_fills_an_empty_folder(tmp_path, monkeypatch, exchange):
+def test_build_replaces_an_earlier_site_and_fills_an_empty_folder(tmp_path):
     from kb.link.load import load
-    from kb.site import output as output_module
     from kb.site.write import SiteError, build_site
 
-    if not exchange:
-        monkeypatch.setattr(output_module, "_exchange", lambda a, b: False)
     kb = load(FIXTURES / "golden-content")
     (tmp_path / "empty").mkdir()
     build_site(kb, tmp_path / "empty", search=False)
@@ -738,7 +734,7 @@ def test_build_removes_leftovers_of_dead_builds_only(tmp_path):
 def test_serve_refuses_a_folder_that_is_not_a_site(tmp_path, monkeypatch):
     from kb.site import serve
 
-    monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: None)
+    monkeypatch.setattr(serve.SiteServer, "serve_forever", lambda self: None)
     write(tmp_path / "u" / "thesis.txt", "x")
     result = _cli("serve", "--content", str(CONTENT), "--out", str(tmp_path / "u"), "--port", "0")
     assert result.exit_code == 1 and (tmp_path / "u" / "thesis.txt").read_text() == "x"
@@ -791,7 +787,7 @@ def test_serve_compares_hashes_without_loading_and_rebuilds_stale_sites(tmp_path
     from kb.site import output as output_module
     from kb.site import serve
 
-    monkeypatch.setattr(serve.ThreadingHTTPServer, "serve_forever", lambda self: None)
+    monkeypatch.setattr(serve.SiteServer, "serve_forever", lambda self: None)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     out = tmp_path / "site"
     assert "Built" in _cli("serve", "--content", str(content), "--out", str(out), "--port", "0").output

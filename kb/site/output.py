@@ -7,7 +7,6 @@ anything else in the folder (`CNAME`, `.git`, a user's files) is carried over in
 
 from __future__ import annotations
 
-import ctypes
 import glob
 import json
 import os
@@ -251,10 +250,7 @@ def _link_or_copy(src: str | Path, dst: str | Path) -> None:
 
 
 def swap(new: Path, out: Path) -> None:
-    """Put the new site in place of the old one (atomically where the system can), then delete the old one."""
-    if out.exists() and _exchange(new, out):
-        shutil.rmtree(new, ignore_errors=True)  # `new` now holds the previous site
-        return
+    """Put the new site in place of the old one (two renames beside it), then delete the old one."""
     old = sibling(out, "old")
     if out.exists():
         out.rename(old)
@@ -265,16 +261,6 @@ def swap(new: Path, out: Path) -> None:
             old.rename(out)
         raise
     shutil.rmtree(old, ignore_errors=True)
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one step (Linux `renameat2(RENAME_EXCHANGE)`); False when the system cannot."""
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd, rename_exchange = -100, 2
-    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
 
 
 def clean_leftovers(out: Path) -> None:

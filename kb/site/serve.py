@@ -12,11 +12,11 @@ import io
 import os
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import HTTPServer, SimpleHTTPRequestHandler
 from pathlib import Path
 
 DEFAULT_HOST = "127.0.0.1"
@@ -128,8 +128,9 @@ def inside(path: str, folder: str) -> bool:
     return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-class SiteServer(ThreadingHTTPServer):
-    """One thread per request, at most `workers` at once; past that, connections wait in the listen backlog.
+class SiteServer(HTTPServer):
+    """Requests answered by a pool of `workers` (`concurrent.futures`); past that, accepted connections wait their
+    turn. A pool is what a server needs: one idle or slow client must not hold every other one (`bench_serve.py`).
 
     A request that does not arrive within `request_timeout` seconds is dropped. A client that resets its
     connection or stops reading is no error of the server's: nothing is said; any other failure is one line
@@ -137,8 +138,6 @@ class SiteServer(ThreadingHTTPServer):
     """
 
     request_queue_size = 1024  # past the backlog a connection is dropped, and its client retries after 1 s, then 3 s
-    daemon_threads = True
-    block_on_close = False  # Ctrl+C stops at once: a worker left waiting on an idle socket is a daemon
 
     def __init__(
         self,
@@ -150,24 +149,26 @@ class SiteServer(ThreadingHTTPServer):
     ) -> None:
         self.request_timeout = timeout
         self.report = report or (lambda message: None)
-        self._slots = threading.BoundedSemaphore(workers)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kb-serve")
         super().__init__(address, handler)
 
     def process_request(self, request, client_address) -> None:
-        """Wait for a free worker (the accept loop pauses, the kernel queues new connections), then start it."""
-        self._slots.acquire()
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()
-            raise
+        """Hand the connection to the pool."""
+        self._pool.submit(self._answer, request, client_address)
 
-    def process_request_thread(self, request, client_address) -> None:
-        """Answer one connection in a worker, then free its slot."""
+    def _answer(self, request, client_address) -> None:
+        """Answer one connection in a worker."""
         try:
-            super().process_request_thread(request, client_address)
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
         finally:
-            self._slots.release()
+            self.shutdown_request(request)
+
+    def server_close(self) -> None:
+        """Stop listening; connections not begun are dropped, those begun end within the request timeout."""
+        super().server_close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
     def handle_error(self, request, client_address) -> None:
         """Say nothing of a client that went away or fell silent; one line for anything else."""
@@ -184,14 +185,14 @@ def make_server(
     workers: int = WORKERS,
     timeout: float = TIMEOUT,
     report: Callable[[str], None] | None = None,
-) -> ThreadingHTTPServer:
+) -> HTTPServer:
     """An HTTP server for the site folder (port 0 picks a free port); `report` receives its failures, one line
     each."""
     handler = functools.partial(QuietHandler, directory=str(Path(site).resolve()))
     return SiteServer((host, port), handler, workers, timeout, report)
 
 
-def url_of(server: ThreadingHTTPServer) -> str:
+def url_of(server: HTTPServer) -> str:
     """The address to open in a browser."""
     host, port = server.server_address[:2]
     return f"http://{host}:{port}/"
