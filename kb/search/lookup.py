@@ -88,6 +88,8 @@ class Tables:
         self.langs: tuple[str, ...] = tuple(info["langs"])
         self.vocab: dict[str, dict[str, list[str]]] = info["vocab"]
         self.lexicon: dict = info["lexicon"]
+        self.phrases: dict[str, frozenset[str]] = {lang: frozenset(p) for lang, p in info.get("phrases", {}).items()}
+        """Per language, the lexicon's terms of several words, each indexed as one token."""
         self.stops = stops
         self._forms: dict[str, set[str]] = {}
 
@@ -193,24 +195,11 @@ def _add_phrase(slot: Slot, text: str, tables: Tables, langs: tuple[str, ...]) -
         stops = tables.stops.get(lang, frozenset())
         words = [(w, is_stop(w, k, stops)) for k, w in query_tokens(text)]
         forms = [[STOP + w] if stop else tables.forms(lang, w) for w, stop in words]
-        if _is_lexicon_term(tables, lang, text):
+        if text in tables.phrases.get(lang, ()):  # indexed as one token
             slot.alts.append(Alt(lang, (text,)))
         elif forms and all(forms) and not all(stop for _, stop in words):
             scored = tuple(f[0] for f, (_, stop) in zip(forms, words, strict=True) if not stop)
             slot.alts.append(Alt(lang, scored, phrase=tuple(f[0] for f in forms)))
-
-
-def _is_lexicon_term(tables: Tables, lang: str, text: str) -> bool:
-    """Whether the lexicon has a term of several words in this language (indexed as one token)."""
-    if " " not in text:
-        return False
-    for name, table in tables.lexicon.items():
-        source, target = name.split(">")
-        if source == lang and text in table["keys"]:
-            return True
-        if target == lang and any(text in (x.lower() for x in (*e[0], *e[1])) for e in table["keys"].values()):
-            return True
-    return False
 
 
 def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tuple[int, int, str, str, list]]:

@@ -109,6 +109,7 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
         "pattern": TYPED_PATTERN,
         "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
         "lexicon": index.tables.lexicon,
+        "phrases": {lang: sorted(p) for lang, p in index.tables.phrases.items()},
         "kinds": "".join(str(KINDS.index(s["kind"])) for s in stored),
         "langsOf": [
             sum(1 << k for k, x in enumerate(langs) if x in s["data"]["texts"] or x in s["data"]["titles"])

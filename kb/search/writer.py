@@ -58,7 +58,7 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
         raise
     with ix.searcher() as searcher:
         doc_count = searcher.doc_count_all()
-        frequency = {lang: _doc_frequency(searcher, lang) for lang in langs}
+        frequency = {"en": _doc_frequency(searcher, "en")}  # the lexicon leaves out English words too common
     info = {
         "langs": list(langs),
         "docs": doc_count,
@@ -66,6 +66,7 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
         "vocab": vocab,
         "lexicon": tables(lexicon, vocab, frequency, doc_count),
         "numbering": numbering or {},
+        "phrases": {lang: sorted(found) for lang, found in phrases.items()},
     }
     return ix, info
 

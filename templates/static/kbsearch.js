@@ -130,6 +130,7 @@ export class Index {
     core.kinds = [...core.kinds].map((k) => KINDS[Number(k)]); /* a digit per document */
     core.langsOf = core.langsOf.map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
     this.stops = Object.fromEntries(this.langs.map((l) => [l, new Set(core.stops[l] || [])]));
+    this.phrases = Object.fromEntries(this.langs.map((l) => [l, new Set((core.phrases || {})[l] || [])]));
   }
 
   static async open(load) { return new Index(await load("core.json"), load); }
@@ -274,22 +275,12 @@ export class Index {
       const words = queryTokens(text).map(([k, w]) => [w, isStop(w, k, this.stops[lang] || new Set())]);
       const forms = [];
       for (const [w, stop] of words) { forms.push(stop ? [STOP + w] : await this.forms(lang, w)); }
-      if (this.isLexiconTerm(lang, text)) { slot.alts.push({ lang, forms: [text], factor: 1, via: false }); }
+      if (this.phrases[lang].has(text)) { /* a lexicon term, indexed as one token */ slot.alts.push({ lang, forms: [text], factor: 1, via: false }); }
       else if (forms.length && forms.every((f) => f.length) && !words.every(([, stop]) => stop)) {
         const scored = forms.filter((f, k) => !words[k][1]).map((f) => f[0]);
         slot.alts.push({ lang, forms: scored, factor: 1, via: false, phrase: forms.map((f) => f[0]) });
       }
     }
-  }
-
-  isLexiconTerm(lang, text) {
-    if (!text.includes(" ")) { return false; }
-    for (const [name, table] of Object.entries(this.core.lexicon)) {
-      const [source, target] = name.split(">");
-      if (source === lang && own(table.keys, text)) { return true; }
-      if (target === lang && Object.values(table.keys).some((e) => [...e[0], ...e[1]].some((x) => x.toLowerCase() === text))) { return true; }
-    }
-    return false;
   }
 
   async addTranslation(slot, entry, lang) {
