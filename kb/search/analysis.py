@@ -19,7 +19,7 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 
-from kb.search.text import NEGATIONS, PLAIN, STOP, LangText, analyse, stop_words
+from kb.search.text import PLAIN, STOP, LangText, analyse, stop_words
 
 PARTS = {"text": 1.0, "ctx": 0.5}
 """The parts of a document's body in each language, with the weight of their words: a word of an ancestor's heading
@@ -47,7 +47,7 @@ def lang_text(lang: str) -> LangText:
     """Analysis of a language: Snowball stemmer and stop words when whoosh has them, else folding alone."""
     stem = stemmer_for_language(lang) if has_stemmer(lang) else _same
     stops = stop_words(lang, stopwords_for_language(lang) if has_stopwords(lang) else ())
-    return LangText(lang, stem, stops, NEGATIONS.get(lang, ()))
+    return LangText(lang, stem, stops)
 
 
 class FormsFilter(Filter):

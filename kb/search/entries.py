@@ -205,13 +205,6 @@ def note_entries(notes: Iterable) -> Iterator[Entry]:
         yield Entry("note", n.id, {n.lang: n.title}, {n.lang: text}, heads={n.lang: (n.title,)})
 
 
-def entries_of(kb) -> tuple[Iterator[Entry], object]:
-    """The search entries of a knowledge base, one at a time, and its lexicon (all an index needs of it): the
-    iterator holds the knowledge base alone (pass the only reference), so it is freed once the last entry is
-    read."""
-    return entries(kb), kb.lexicon
-
-
 def entries(kb) -> Iterator[Entry]:
     """Every index entry of a knowledge base."""
     yield from rule_entries(kb)

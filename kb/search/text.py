@@ -1,6 +1,6 @@
 """Text analysis shared by indexing, ranking and the site: tokens, folding, stop words and index forms.
 
-Pure Python (no whoosh): `kb.search.index` builds a `LangText` per language from whoosh's stemmers and stop
+Pure Python (no whoosh): `kb.search.analysis` builds a `LangText` per language from whoosh's stemmers and stop
 lists. A token is a word (`120.2a` stays whole), a mana symbol (`{T}`, `{W/U}`) or a power/toughness or
 counter (`2/2`, `+1/+1`): symbols are indexed as themselves, so a letter never matches `{T}`. Queries are
 folded first and then split with the same patterns; `templates/static/kbsearch.js` does exactly that.
@@ -25,8 +25,6 @@ not English negations (`can’t`, `doesn’t`: in rules, what cannot happen is t
 TOKEN = re.compile(f"({SYMBOL})|({STATS})|({WORDS})")
 PLAIN = re.compile(f"{SYMBOL}|{STATS}|{WORDS}")
 """TOKEN without its groups: `findall` gives the tokens as written, with no tuple per token (indexing)."""
-PLAIN_WORDS = re.compile(WORDS)
-"""PLAIN for a text with no `{` nor `/`, where only words can match (a quicker scan)."""
 KIND_NAMES = ("symbol", "stats", "word")
 STOP = "~"
 """A stop word is indexed as `~word`, apart from every word's forms (French `le` is a stop word and the form of
@@ -73,9 +71,6 @@ FRENCH_EXTRA = {
 """French elisions, question words and the commonest verbs of questions, on top of the Snowball list."""
 MAX_STEMMED = 40
 """Longer words are indexed as written (no language has such words; a stemmer would take its time on them)."""
-NEGATIONS = {"en": ("un", "non")}
-"""Prefixes that negate a word (`untapped`, `nonland`): the word also counts, at half weight, as the word it
-negates, so `tapped creature` finds the rule about untapped creatures."""
 ENGLISH_EXTRA = {"happens", "happen", "get", "gets", "let", "lets", "thing", "things", "much", "many"}
 """Words of English questions that say nothing about the rules (`what happens when…`, `how many…`)."""
 
@@ -104,11 +99,6 @@ def query_tokens(text: str) -> list[tuple[str, str]]:
     return [(KIND_NAMES[m.lastindex - 1], m.group()) for m in TOKEN.finditer(fold(text).replace("−", "-"))]
 
 
-def words(text: str) -> list[str]:
-    """The lowercase words and symbols of a text, in order, stop words included."""
-    return [t[TEXT] for t in tokens(text)]
-
-
 @dataclass(eq=False)
 class LangText:
     """How one language turns words into index forms: stemmer (identity when none) and stop words."""
@@ -117,8 +107,6 @@ class LangText:
     stem: Callable[[str], str]
     stops: frozenset[str]
     """Stop words, accented and folded."""
-    negations: tuple[str, ...] = ()
-    """Prefixes that negate a word (see NEGATIONS)."""
     _forms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _stems: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -141,14 +129,6 @@ class LangText:
         if found is None:
             found = self._stems[word] = self.stem(word)
         return found
-
-    def negated(self, word: str, vocab) -> str | None:
-        """The word that a folded word negates (`untapped` -> `tapped`) when `vocab` has it, else None."""
-        for prefix in self.negations:
-            rest = word[len(prefix) :]
-            if word.startswith(prefix) and len(rest) >= 4 and rest in vocab:
-                return rest
-        return None
 
     def is_stop(self, word: str) -> bool:
         """Whether a folded word is left out of keyword queries (stop word or a single letter or digit)."""
