@@ -68,9 +68,10 @@ NAME_LIMIT = 50
 # --- index life cycle -----------------------------------------------------------------------------------
 
 
-def index_key(content: Path) -> str:
-    """Hash of the content files, the kb code and the index format: the index is reused while it holds."""
-    return _index_key(content, f"{INDEX_VERSION} {sys.version_info[:2]}")
+def index_key(content: Path, kb=None) -> str:
+    """Hash of the content files (a loaded knowledge base's, when given: the files are not read again), the kb code
+    and the index format: the index is reused while it holds."""
+    return _index_key(content, f"{INDEX_VERSION} {sys.version_info[:2]}", kb.content_hash if kb is not None else None)
 
 
 def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict | None = None) -> Path:
@@ -80,7 +81,7 @@ def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict
 
 def ensure_index(content: Path, kb=None) -> Path:
     """Folder of an up-to-date index for `content`, built (from `kb` or a fresh load) when stale or missing."""
-    root, key = index_root(content), index_key(content)
+    root, key = index_root(content), index_key(content, kb)
     live = current(root)
     if live and live[0] == key and (root / live[1]).is_dir():
         return root / live[1]

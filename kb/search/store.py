@@ -35,9 +35,10 @@ def index_root(content: Path) -> Path:
     return build_dir(content) / "index" / f"{content.resolve().name}-{tag}"
 
 
-def index_key(content: Path, version: str) -> str:
-    """Hash of the content files, the kb code and the index version: the index is reused while it holds."""
-    digest = sha256(f"{version}\0{content_hash(content)}\0".encode())
+def index_key(content: Path, version: str, files: str | None = None) -> str:
+    """Hash of the content files (`files`: their hash when the caller has it), the kb code and the index version:
+    the index is reused while it holds."""
+    digest = sha256(f"{version}\0{files or content_hash(content)}\0".encode())
     for path in sorted(Path(__file__).parent.rglob("*.py")):
         stat = path.stat()
         digest.update(f"{path.name} {stat.st_size} {stat.st_mtime_ns}\0".encode())
