@@ -30,6 +30,8 @@ KEEP = 4
 MAGIC = b"kb-cache/2\n"
 """First bytes of a cache file, before its 32-byte signature and the pickle."""
 SIGNATURE = 32
+CHUNK = 1 << 20
+"""Bytes read at a time when signing a cache file."""
 
 
 @cache
@@ -82,7 +84,7 @@ def read(path: Path) -> tuple[KnowledgeBase | None, str | None]:
         return None, f"cannot read the load cache {path.name}: {err.strerror}; loading the content"
     key = signing_key()
     start = len(MAGIC) + SIGNATURE
-    head, signature, body = blob[: len(MAGIC)], blob[len(MAGIC) : start], blob[start:]
+    head, signature, body = blob[: len(MAGIC)], blob[len(MAGIC) : start], memoryview(blob)[start:]  # no copy
     if head != MAGIC or key is None or not hmac.compare_digest(signature, hmac.digest(key, body, "sha256")):
         return None, f"the load cache {path.name} is damaged or was not written here; it is ignored and rewritten"
     try:
@@ -103,9 +105,15 @@ def write(path: Path, kb: KnowledgeBase) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale(path.parent)
-        body = pickle.dumps(kb, protocol=pickle.HIGHEST_PROTOCOL)
-        with tmp.open("wb") as f:
-            f.write(MAGIC + hmac.digest(key, body, "sha256") + body)
+        with tmp.open("w+b") as f:  # pickled straight into the file, signed from it: the pickle is never in memory
+            f.write(MAGIC + bytes(SIGNATURE))
+            pickle.dump(kb, f, protocol=pickle.HIGHEST_PROTOCOL)
+            f.seek(len(MAGIC) + SIGNATURE)
+            signer = hmac.new(key, digestmod="sha256")
+            for chunk in iter(lambda: f.read(CHUNK), b""):
+                signer.update(chunk)
+            f.seek(len(MAGIC))
+            f.write(signer.digest())
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, RecursionError):
         with contextlib.suppress(OSError):
