@@ -453,6 +453,17 @@ def test_reprints_count_once_and_bad_cards_are_ignored():
     assert mine_lexicon([]) == Lexicon((), 0)
 
 
+def test_printings_gathered_file_by_file_mine_the_same_lexicon(cards, lexicon):
+    # The load gathers each file's cards as it reads them (their dicts then let go): the lexicon is the same.
+    from kb.link.lexicon_mine import Printings
+
+    printings = Printings()
+    for start in range(0, len(cards), 500):
+        printings.add(cards[start : start + 500])
+    assert printings.read == len(cards)
+    assert printings.mine() == lexicon
+
+
 # --- JSON round trip ----------------------------------------------------------------------------
 
 

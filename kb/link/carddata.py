@@ -51,49 +51,78 @@ def with_newest_french(card: Card, printed: tuple[Printed, ...]) -> Card:
 def merge_card_data(results: Sequence[CardDataResult]) -> tuple[list[CardDataResult], list[Diagnostic]]:
     """Keep each card once across the card data files; later files add printings, French printings and new
     rulings only."""
-    if len(results) < 2:
-        return list(results), []
-    seen: dict[str, tuple[int, str]] = {}  # card key -> (file, id) of the card kept for it
-    kept: list[dict[str, Card]] = [{} for _ in results]
-    texts: dict[tuple[int, str], list[str]] = {}  # (file, id) -> texts of the kept card's rulings, in order
-    for i, res in enumerate(results):
+    merger = CardMerger()
+    for res in results:
+        merger.add(res)
+    return merger.results()
+
+
+class CardMerger:
+    """Card data files merged one at a time, as they are read: a reprint's card and rulings are let go at once
+    (a pool's files repeat a third of their cards)."""
+
+    def __init__(self) -> None:
+        self.files: list[CardDataResult] = []
+        """Each file's result, its cards and rulings left out once a second file came (`kept`, `rulings`)."""
+        self.seen: dict[str, tuple[int, str]] = {}
+        """Card key -> (file, id) of the card kept for it."""
+        self.kept: list[dict[str, Card]] = []
+        """Per file: id -> the card it holds as kept, with what later files added."""
+        self.texts: dict[tuple[int, str], list[str]] = {}
+        """(file, id) -> texts of the kept card's rulings, in order."""
+        self.rulings: list[list[Ruling]] = []
+        """Per file: its rulings of the cards it keeps, then those later files added to them."""
+        self.merged = 0
+
+    def add(self, res: CardDataResult) -> None:
+        """Merge one more file's cards and rulings."""
+        i = len(self.files)
         for r in res.rulings:
-            texts.setdefault((i, r.card), []).append(r.text)
-    extra: list[list[Ruling]] = [[] for _ in results]
-    dropped: list[set[str]] = [set() for _ in results]
-    merged = 0
-    for i, res in enumerate(results):
+            self.texts.setdefault((i, r.card), []).append(r.text)
+        self.kept.append({})
+        self.rulings.append([])
         by_id = {r.id: r for r in res.rulings}
+        dropped: set[str] = set()
         for card in res.cards:
             key = _key(card)
-            if key not in seen:
-                seen[key] = (i, card.id)
-                kept[i][card.id] = card
-                continue
-            merged += 1
-            home, first_id = seen[key]
-            first = kept[home][first_id]
-            known = texts.setdefault((home, first_id), [])
-            new = [by_id[r] for r in card.rulings if r in by_id and by_id[r].text not in known]
-            moved = [replace(r, id=f"{first_id}/en/{len(known) + n}", card=first_id) for n, r in enumerate(new, 1)]
-            known += [r.text for r in moved]
-            extra[home] += moved
-            printings = tuple(dict.fromkeys((*first.printings, *card.printings)))
-            updated = replace(first, printings=printings, rulings=(*first.rulings, *(r.id for r in moved)))
-            if card.printed:
-                updated = with_newest_french(updated, merge_printed(first.printed, card.printed))
-            kept[home][first_id] = updated
-            dropped[i].add(card.id)
-    out = [
-        replace(
-            res,
-            cards=tuple(kept[i].values()),
-            rulings=(*(r for r in res.rulings if r.card not in dropped[i]), *extra[i]),
-        )
-        for i, res in enumerate(results)
-    ]
-    diags = []
-    if merged:
-        where = results[-1].document.source
-        diags.append(Diagnostic("note", where, 0, f"{merged} cards already in another card data file were merged"))
-    return out, diags
+            if key not in self.seen:
+                self.seen[key] = (i, card.id)
+                self.kept[i][card.id] = card
+            else:
+                self._fold(card, by_id)
+                dropped.add(card.id)
+        self.rulings[i][:0] = [r for r in res.rulings if r.card not in dropped]
+        self.files.append(res if i == 0 else replace(res, cards=(), rulings=()))
+        if i == 1:  # a second file: the first one's cards and rulings are now in `kept` and `rulings`
+            self.files[0] = replace(self.files[0], cards=(), rulings=())
+
+    def _fold(self, card: Card, by_id: dict[str, Ruling]) -> None:
+        """Add a card already kept from another file: its printings, French printings and new rulings."""
+        self.merged += 1
+        home, first_id = self.seen[_key(card)]
+        first = self.kept[home][first_id]
+        known = self.texts.setdefault((home, first_id), [])
+        new = [by_id[r] for r in card.rulings if r in by_id and by_id[r].text not in known]
+        moved = [replace(r, id=f"{first_id}/en/{len(known) + n}", card=first_id) for n, r in enumerate(new, 1)]
+        known += [r.text for r in moved]
+        self.rulings[home] += moved
+        printings = tuple(dict.fromkeys((*first.printings, *card.printings)))
+        updated = replace(first, printings=printings, rulings=(*first.rulings, *(r.id for r in moved)))
+        if card.printed:
+            updated = with_newest_french(updated, merge_printed(first.printed, card.printed))
+        self.kept[home][first_id] = updated
+
+    def results(self) -> tuple[list[CardDataResult], list[Diagnostic]]:
+        """Each file's result with the cards it keeps and their rulings; a note counting the cards merged."""
+        if len(self.files) < 2:
+            return list(self.files), []
+        out = [
+            replace(res, cards=tuple(kept.values()), rulings=tuple(rulings))
+            for res, kept, rulings in zip(self.files, self.kept, self.rulings, strict=True)
+        ]
+        diags = []
+        if self.merged:
+            where = self.files[-1].document.source
+            message = f"{self.merged} cards already in another card data file were merged"
+            diags.append(Diagnostic("note", where, 0, message))
+        return out, diags

@@ -82,40 +82,62 @@ class _Card:
 
 def mine(cards: Iterable[dict]) -> Lexicon:
     """Mine keywords, types and rules words from v5 card dicts (reprints count once)."""
-    from kb.link.lexicon_words import mine_types, mine_words
-
-    distinct = [c for c in _collect(cards) if c.versions]
-    entries = [*_mine_keywords(distinct), *mine_types(distinct), *mine_words(distinct)]
-    entries.sort(key=lambda e: (CATEGORIES.index(e.category), fold(e.english)))
-    return Lexicon(tuple(entries), len(distinct))
+    printings = Printings()
+    printings.add(cards)
+    return printings.mine()
 
 
-def _collect(cards: Iterable[Any]) -> list[_Card]:
-    """Group card dicts by name and face; keep each distinct French printing once."""
-    found: dict[tuple[str, str], _Card] = {}
-    for card in cards:
-        if not isinstance(card, dict) or not isinstance(card.get("name"), str):
-            continue
-        face = _text(card.get("faceName")) or card["name"]
-        entry = found.get((card["name"], face))
-        if entry is None:
-            lists = [_strings(card.get(k)) for k in ("keywords", "supertypes", "types", "subtypes")]
-            entry = found[(card["name"], face)] = _Card(face, *lists)
-        english = _text(card.get("originalText")) or _text(card.get("text"))
-        foreigns = card.get("foreignData")
-        for foreign in foreigns if isinstance(foreigns, list) else ():
-            if isinstance(foreign, dict) and foreign.get("language") == "French":
-                version = _Version(english, _text(foreign.get("faceName")) or _text(foreign.get("name")),
-                                   _text(foreign.get("text")), _text(foreign.get("type")))  # fmt: skip
-                if not (version.french_text or version.french_type):
-                    continue
-                if version not in entry.versions:
-                    entry.versions.append(version)
-                code = _text(card.get("setCode"))
-                kept = entry.versions[entry.versions.index(version)]
-                if code and code not in kept.sets:
-                    kept.sets.append(code)
-    return list(found.values())
+class Printings:
+    """The distinct French printings of cards, gathered a file at a time: a pool's card dicts (tens of thousands of
+    reprints) are never all held at once."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, str], _Card] = {}
+        """(English name, face name) -> the card and its distinct French printings."""
+        self.read = 0
+        """Card dicts given so far."""
+
+    def add(self, cards: Iterable[Any]) -> None:
+        """Group card dicts by name and face; keep each distinct French printing once."""
+        found = self.found
+        for card in cards:
+            self.read += 1
+            if not isinstance(card, dict) or not isinstance(card.get("name"), str):
+                continue
+            face = _text(card.get("faceName")) or card["name"]
+            entry = found.get((card["name"], face))
+            if entry is None:
+                lists = [_strings(card.get(k)) for k in ("keywords", "supertypes", "types", "subtypes")]
+                entry = found[(card["name"], face)] = _Card(face, *lists)
+            english = _text(card.get("originalText")) or _text(card.get("text"))
+            foreigns = card.get("foreignData")
+            for foreign in foreigns if isinstance(foreigns, list) else ():
+                if isinstance(foreign, dict) and foreign.get("language") == "French":
+                    _add_version(entry, english, foreign, _text(card.get("setCode")))
+
+    def mine(self) -> Lexicon:
+        """Mine keywords, types and rules words from the printings gathered."""
+        from kb.link.lexicon_words import mine_types, mine_words
+
+        distinct = [c for c in self.found.values() if c.versions]
+        entries = [*_mine_keywords(distinct), *mine_types(distinct), *mine_words(distinct)]
+        entries.sort(key=lambda e: (CATEGORIES.index(e.category), fold(e.english)))
+        for cached in (_fold, _clause_tokens, _clause_grams):  # tens of megabytes of a pool's words and clauses
+            cached.cache_clear()
+        return Lexicon(tuple(entries), len(distinct))
+
+
+def _add_version(entry: _Card, english: str, foreign: dict, code: str) -> None:
+    """Add a French printing to a card, once, with the set printing it."""
+    version = _Version(english, _text(foreign.get("faceName")) or _text(foreign.get("name")),
+                       _text(foreign.get("text")), _text(foreign.get("type")))  # fmt: skip
+    if not (version.french_text or version.french_type):
+        return
+    if version not in entry.versions:
+        entry.versions.append(version)
+    kept = entry.versions[entry.versions.index(version)]
+    if code and code not in kept.sets:
+        kept.sets.append(code)
 
 
 def _text(value: Any) -> str:
@@ -173,13 +195,13 @@ def _tokens(clause: str) -> list[tuple[str, str, int, int]]:
     return found
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _clause_tokens(text: str) -> tuple[tuple[tuple[int, int], str, list[tuple[str, str, int, int]]], ...]:
     """The clauses of a text with their tokens: ((line, clause), text, tokens)."""
     return tuple((place, clause, _tokens(clause)) for place, clause in _clauses(text))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _clause_grams(clause: str) -> tuple[tuple[str, str, bool, str], ...]:
     """Every n-gram of up to MAX_WORDS consecutive words of a clause: (key, printed, opening, next kind)."""
     tokens = _tokens(clause)
@@ -330,79 +352,97 @@ def _entry(english: str, category: str, chosen, surfaces, evidence: int, example
 
 
 def _mine_keywords(cards: list[_Card]) -> list[LexiconEntry]:
-    """One entry per English keyword: its French n-gram by weighted Dice, with alternatives."""
-    dfs, grams = _document_frequencies(cards)
-    holders: dict[str, list[int]] = defaultdict(list)
-    for ci, card in enumerate(cards):
+    """One entry per English keyword: its French n-gram by weighted Dice, with alternatives.
+
+    A keyword's evidence (every n-gram of its cards) is made when it is scored and again when its entry is made,
+    never held for every keyword at once: the pool's n-grams would take hundreds of megabytes.
+    """
+    dfs = _document_frequencies(cards)
+    holders: dict[str, list[_Card]] = defaultdict(list)
+    for card in cards:
         if any(v.french_text for v in card.versions):
             for keyword in dict.fromkeys(card.keywords):
-                holders[keyword].append(ci)
-    evidence = {kw: _keyword_evidence(kw, [cards[ci] for ci in idx], [grams[ci] for ci in idx])
-                for kw, idx in holders.items()}  # fmt: skip
-    firsts = _assign({kw: _ranked(ev, dfs[ev.opening]) for kw, ev in evidence.items()})
+                holders[keyword].append(card)
+    ranked, opening = {}, {}
+    for keyword, mine in holders.items():
+        evidence = _keyword_evidence(keyword, mine)
+        opening[keyword] = evidence.opening
+        ranked[keyword] = _ranked(evidence, dfs[evidence.opening])[: len(holders)]  # all `_assign` can reach
+    firsts = _assign(ranked)
     entries = []
     for keyword, first in firsts.items():
-        chosen = _choose(evidence[keyword], dfs[evidence[keyword].opening], first, set(firsts.values()) - {first})
-        mine = [cards[ci] for ci in holders[keyword]], [grams[ci] for ci in holders[keyword]]
-        surfaces = _surfaces(keyword, {c[0] for c in chosen}, *mine)
-        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine[0]), _examples(first, *mine)))
+        mine, df = holders[keyword], dfs[opening[keyword]]
+        chosen = _choose(_keyword_evidence(keyword, mine), df, first, set(firsts.values()) - {first})
+        surfaces = _surfaces(keyword, {c[0] for c in chosen}, mine)
+        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine), _examples(first, mine)))
     return entries
 
 
-def _document_frequencies(cards: list[_Card]) -> tuple[tuple[Counter[str], Counter[str]], list[list[list[_Gram]]]]:
-    """Cards holding each French n-gram anywhere, and opening a clause; and the n-grams of each version of the
-    cards with keywords (made in the same pass: each clause's n-grams are then still cached)."""
+def _document_frequencies(cards: list[_Card]) -> tuple[Counter[str], Counter[str]]:
+    """Cards holding each French n-gram anywhere, and opening a clause."""
     anywhere: Counter[str] = Counter()
     opening: Counter[str] = Counter()
-    grams: list[list[list[_Gram]]] = []
     for card in cards:
         found = [g for v in card.versions for _, clause in _clauses(v.french_text) for g in _clause_grams(clause)]
         anywhere.update({g[0] for g in found})
         opening.update({g[0] for g in found if g[2]})
-        grams.append([_grams(v.french_text) for v in card.versions] if card.keywords else [])
-    return (anywhere, opening), grams
+    return anywhere, opening
 
 
-def _surfaces(keyword: str, keys: set[str], cards: list[_Card], grams: list[list[list[_Gram]]]):
+def _surfaces(keyword: str, keys: set[str], cards: list[_Card]):
     """Printed forms of chosen n-grams, those in the keyword's own clause first."""
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
-    for card, per_version in zip(cards, grams, strict=True):
-        for version, occurrences in zip(card.versions, per_version, strict=True):
+    for card in cards:
+        for version in card.versions:
             spot = _locate(keyword, version.english_text)
-            for g in occurrences:
+            for g in _grams(version.french_text):
                 if g.key in keys:
                     placed = spot is not None and g.place == spot.place and g.start == spot.start
                     surfaces[g.key][g.surface] += 1 + 1000 * placed
     return surfaces
 
 
-def _keyword_evidence(keyword: str, cards: list[_Card], grams: list[list[list[_Gram]]]) -> _Evidence:
+def _keyword_evidence(keyword: str, cards: list[_Card]) -> _Evidence:
     """Mark each card's French n-grams by position and shape against the English keyword."""
     spots = [[_locate(keyword, v.english_text) for v in card.versions] for card in cards]
     located = [s for per_card in spots for s in per_card if s is not None]
     opening = sum(s.start for s in located) > len(located) / 2
     followers = Counter(s.follower for s in located)
     found = []
-    for card_spots, per_version in zip(spots, grams, strict=True):
+    for card, card_spots in zip(cards, spots, strict=True):
         hits: Hits = {}
-        for spot, occurrences in zip(card_spots, per_version, strict=True):
-            for g in occurrences if not opening else (g for g in occurrences if g.start):
-                placed = spot is not None and g.place == spot.place and g.start == spot.start
-                shaped = spot is not None and g.after == spot.after
-                old = hits.get(g.key, (False, False))
-                hits[g.key] = (old[0] or placed, old[1] or shaped)
+        for version, spot in zip(card.versions, card_spots, strict=True):
+            for place, clause in _clauses(version.french_text):
+                here = spot if spot is not None and place == spot.place else None
+                _mark(hits, _clause_grams(clause), here, spot, opening)
         found.append((hits, any(card_spots)))
     common = followers.most_common(1)
     constant = bool(common) and common[0][0] != "" and common[0][1] >= 0.8 * len(located)
     return _Evidence(found, keyword, constant, opening)
 
 
-def _examples(key: str, cards: list[_Card], grams: list[list[list[_Gram]]]) -> list[ExampleCard]:
+def _mark(hits: Hits, grams: tuple[tuple[str, str, bool, str], ...], here: _Spot | None, spot: _Spot | None,
+          opening: bool) -> None:  # fmt: skip
+    """Add a clause's n-grams to a card's hits (`here`: the keyword's spot when it is in this clause; `opening`:
+    only the n-grams opening the clause)."""
+    for key, _, start, after in grams:
+        if opening and not start:
+            break  # the n-grams opening a clause come first
+        placed = here is not None and start == here.start
+        shaped = spot is not None and after == spot.after
+        old = hits.get(key)
+        if old is None:
+            hits[key] = (placed, shaped)
+        elif placed > old[0] or shaped > old[1]:
+            hits[key] = (old[0] or placed, old[1] or shaped)
+
+
+def _examples(key: str, cards: list[_Card]) -> list[ExampleCard]:
     """Cards whose French text holds the n-gram."""
     found = []
-    for card, per_version in zip(cards, grams, strict=True):
-        for version, occurrences in zip(card.versions, per_version, strict=True):
-            if any(g.key == key for g in occurrences):
+    for card in cards:
+        for version in card.versions:
+            if any(g.key == key for g in _grams(version.french_text)):
                 found.append(ExampleCard(card.name, version.french_name))
                 break
         if len(found) == 3:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -138,18 +137,16 @@ _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 class _Lines:
     """Aligned lines of English and French text: stems per line, French lines as printed, line owners."""
 
-    english: list[set[str]] = field(default_factory=list)
-    """English stems of each line."""
-    french: list[set[str]] = field(default_factory=list)
-    """French stems of each line."""
+    english: list[tuple[str, ...]] = field(default_factory=list)
+    """English stems of each line, each once (a tuple: a pool has tens of thousands of lines)."""
     printed: list[list[tuple[str, list[tuple[str, int, int]]]]] = field(default_factory=list)
     """Per line: its printings, each as (text, [(stem, start, end) of each word])."""
     owner: list[int] = field(default_factory=list)
     """Index of the card each line belongs to."""
     sets: list[list[list[str]]] = field(default_factory=list)
     """Per line: the set codes of each of its printings (as `printed`)."""
-    stems: list[list[frozenset[str]]] = field(default_factory=list)
-    """Per line: the French stems of each of its printings (as `printed`)."""
+    stems: list[list[tuple[str, ...]]] = field(default_factory=list)
+    """Per line: the French stems of each of its printings (as `printed`), each once."""
     name_stems: dict[int, set[str]] = field(default_factory=dict)
     """Card index -> the stems of its French names, made when first asked for."""
 
@@ -163,6 +160,10 @@ class _Lines:
     english_forms: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     """English stem -> its printed forms."""
 
+    def french(self, unit: int) -> set[str]:
+        """The French stems of a line, all its printings' (made when asked: held for every line, they weigh)."""
+        return {stem for stems in self.stems[unit] for stem in stems}
+
 
 def _line_words(text: str) -> list[list[str]]:
     """Words of each non-empty line, reminder text dropped."""
@@ -174,6 +175,7 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
     """Pair the lines of printings whose English and French texts have as many lines."""
     lines = _Lines()
     index: dict[tuple[int, int], int] = {}
+    stems_en: list[set[str]] = []
     for ci, card in enumerate(cards):
         for version in card.versions:
             english = _line_words(version.english_text)
@@ -183,8 +185,7 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
             for li, (en, fr) in enumerate(zip(english, french_lines, strict=True)):
                 if (ci, li) not in index:
                     index[(ci, li)] = len(lines.owner)
-                    lines.english.append(set())
-                    lines.french.append(set())
+                    stems_en.append(set())
                     lines.printed.append([])
                     lines.owner.append(ci)
                     lines.sets.append([])
@@ -192,7 +193,7 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
                 unit = index[(ci, li)]
                 for word in en:
                     key = _stem_en(_fold(word))
-                    lines.english[unit].add(key)
+                    stems_en[unit].add(key)
                     lines.english_forms[key][word.lower()] += 1
                 fr = _REMINDER.sub(" ", fr)
                 words = [
@@ -200,32 +201,37 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
                     for m in _WORD.finditer(fr)
                     if m.end() - m.start() > 1
                 ]
-                lines.french[unit].update(w[0] for w in words)
                 lines.printed[unit].append((fr, words))
                 lines.sets[unit].append(version.sets)
-                lines.stems[unit].append(frozenset(w[0] for w in words))
+                lines.stems[unit].append(tuple(dict.fromkeys(w[0] for w in words)))
+    lines.english = [tuple(stems) for stems in stems_en]
     return lines
 
 
 def mine_words(cards: list[_Card]) -> list[LexiconEntry]:
     """Entries for words of aligned lines whose stems pair up strongly (Dice over lines)."""
     lines = _aligned_lines(cards)
-    df = Counter(k for u in lines.english for k in u), Counter(k for u in lines.french for k in u)
-    pairs: Counter[tuple[str, str]] = Counter()
-    for en, fr in zip(lines.english, lines.french, strict=True):
-        en_kept = [k for k in en if df[0][k] >= WORD_MIN_LINES]
-        pairs.update(itertools.product(en_kept, [k for k in fr if df[1][k] >= WORD_MIN_LINES]))
+    every = range(len(lines.owner))
+    df = Counter(k for u in lines.english for k in u), Counter(k for u in every for k in lines.french(u))
+    pairs: dict[str, Counter[str]] = defaultdict(Counter)  # English stem -> French stem -> lines (no pair tuples)
+    for unit, en in enumerate(lines.english):
+        fr_kept = [k for k in lines.french(unit) if df[1][k] >= WORD_MIN_LINES]
+        for e in en:
+            if df[0][e] >= WORD_MIN_LINES:
+                pairs[e].update(fr_kept)
     best_english: dict[str, tuple[float, int, str]] = {}
-    for (e, f), both in pairs.items():
-        candidate = (2 * both / (df[0][e] + df[1][f]), both, e)
-        best_english[f] = max(candidate, best_english.get(f, candidate))
+    for e, counts in pairs.items():
+        for f, both in counts.items():
+            candidate = (2 * both / (df[0][e] + df[1][f]), both, e)
+            best_english[f] = max(candidate, best_english.get(f, candidate))
+    del pairs
     grouped: dict[str, list[tuple[str, int, float]]] = defaultdict(list)
     for f, (dice, both, e) in sorted(best_english.items()):
         if dice >= WORD_MIN_DICE and both >= WORD_MIN_LINES:
             grouped[e].append((f, both, round(dice, 9)))
     holding: dict[str, set[int]] = defaultdict(set)
-    for unit, stems in enumerate(lines.french):
-        for stem in stems:
+    for unit in every:
+        for stem in lines.french(unit):
             holding[stem].add(unit)
     claimed = {f for chosen in grouped.values() for f, _, _ in chosen} | set(df[0])  # English: a printing in English
     holding_en: dict[str, list[int]] = defaultdict(list)
@@ -264,7 +270,7 @@ def _variants(
     found: dict[object, _Wording] = defaultdict(_Wording)
     for unit in units:
         for (text, words), sets, here in zip(lines.printed[unit], lines.sets[unit], lines.stems[unit], strict=True):
-            present = here & phrase
+            present = {stem for stem in phrase if stem in here}
             if present == phrase:
                 keys = [("phrase", first)]
             else:  # the phrase is incomplete: its parts printed alone, and words standing for its head

@@ -6,13 +6,15 @@ from hashlib import sha256
 from pathlib import Path
 
 from kb.link import cache
-from kb.link.carddata import merge_card_data
+from kb.link.carddata import CardMerger
 from kb.link.cards import link_cards
 from kb.link.citations import carry_forward, place_quotes
-from kb.link.lexicon import Lexicon, mine_lexicon
+from kb.link.lexicon import Lexicon
+from kb.link.lexicon_mine import Printings
 from kb.link.lexicons import combine, is_lexicon_file, read_lexicon
 from kb.link.rules import link_rules
 from kb.link.translations import pair_translations
+from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition, edition_rules
 from kb.parse.cards.stream import file_sha256
@@ -45,6 +47,7 @@ def load_fresh(content: Path) -> KnowledgeBase:
     digest = sha256()
     lexicons: list[Lexicon] = []
     ids: dict[str, str] = {}
+    cards, printings = CardMerger(), Printings()
     for lang, path in find_sources(content):
         if is_lexicon_file(path):
             hashed = file_sha256(path)
@@ -54,15 +57,22 @@ def load_fresh(content: Path) -> KnowledgeBase:
             hashed = None if hashed is None else hash_entry(lang, path, hashed)
         else:
             hashed = parse_file(content_file(lang, path, content, ids), parsed)
+            for result in parsed.card_data:  # merged as they are read: a pool's reprints are let go at once
+                cards.add(result)
+            printings.add(parsed.lexicon_cards)
+            parsed.card_data.clear()
+            parsed.lexicon_cards.clear()
         if hashed is not None:
             digest.update(hashed)
-    mined = mine_lexicon(parsed.lexicon_cards) if parsed.lexicon_cards else None
-    parsed.lexicon_cards.clear()
-    return _link(content, digest.hexdigest(), parsed, combine([*lexicons, *filter(None, [mined])]))
+    mined = printings.mine() if printings.read else None
+    parsed.card_data, merged = cards.results()
+    return _link(content, digest.hexdigest(), parsed, combine([*lexicons, *filter(None, [mined])]), merged)
 
 
-def _link(content: Path, content_digest: str, parsed: Parsed, lexicon: Lexicon | None) -> KnowledgeBase:
-    """Link the parse results into a knowledge base."""
+def _link(
+    content: Path, content_digest: str, parsed: Parsed, lexicon: Lexicon | None, merged: list[Diagnostic]
+) -> KnowledgeBase:
+    """Link the parse results (their card data merged, saying so in `merged`) into a knowledge base."""
     glossary = tuple(g for res in parsed.rules for g in res.glossary)
     links = link_rules(parsed.rules, glossary, lambda: lexicon)  # asked for only to pair an undated translation
     editions = links.editions
@@ -73,8 +83,7 @@ def _link(content: Path, content_digest: str, parsed: Parsed, lexicon: Lexicon |
         return any(ed.lang == lang and number in ed.rules for ed in in_force)
 
     today = _today(links)
-    card_data, merge_diags = merge_card_data(parsed.card_data)
-    cards = link_cards(parsed.faqs, card_data, rule_exists)
+    cards = link_cards(parsed.faqs, parsed.card_data, rule_exists)
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     return KnowledgeBase(
         content=str(content),
@@ -87,7 +96,7 @@ def _link(content: Path, content_digest: str, parsed: Parsed, lexicon: Lexicon |
         cards=cards.cards,
         rulings=carry_forward(pair_translations(cards.cards, cards.rulings), links.editions, links.lineage, today),
         notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon),
-        diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(merge_diags) + tuple(cards.diagnostics),
+        diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(merged) + tuple(cards.diagnostics),
         cards_by_document=dict(cards.cards_by_document),
         lexicon=lexicon,
     )

@@ -9,6 +9,7 @@ English Gatherer rulings. The French printed text and type line stay beside the 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,9 +48,15 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _strings(value: object) -> tuple[str, ...]:
-    """A list of strings, () when absent or of another type."""
-    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+def _shared(value: object) -> str:
+    """A short string field that many cards repeat (a set code, a type, a cost symbol), one object for all of them:
+    a pool repeats each hundreds of thousands of times, in memory and in the load cache."""
+    return sys.intern(value) if isinstance(value, str) else ""
+
+
+def _words(value: object) -> tuple[str, ...]:
+    """A list of short strings (types, keywords, set codes), shared as `_shared` does."""
+    return tuple(sys.intern(v) for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
 def _french(entry: dict) -> dict:
@@ -77,13 +84,13 @@ def _face(entry: dict, french: dict) -> Face:
     pt = entry.get("power"), entry.get("toughness")
     return Face(
         names=names,
-        mana_cost=tuple(SYMBOL.findall(_text(entry.get("manaCost")))),
-        type_line=_text(entry.get("type")),
-        supertypes=_strings(entry.get("supertypes")),
-        types=_strings(entry.get("types")),
-        subtypes=_strings(entry.get("subtypes")),
-        power=str(pt[0]) if pt[0] is not None else None,
-        toughness=str(pt[1]) if pt[1] is not None else None,
+        mana_cost=tuple(sys.intern(symbol) for symbol in SYMBOL.findall(_text(entry.get("manaCost")))),
+        type_line=_shared(entry.get("type")),
+        supertypes=_words(entry.get("supertypes")),
+        types=_words(entry.get("types")),
+        subtypes=_words(entry.get("subtypes")),
+        power=sys.intern(str(pt[0])) if pt[0] is not None else None,
+        toughness=sys.intern(str(pt[1])) if pt[1] is not None else None,
         text=text,
         reminder_text=reminders(text),
         lang="en",
@@ -108,7 +115,7 @@ def _printed(draft: _Draft, sides: list[str], dates: dict[str, str]) -> tuple[Pr
         items = [by_side.get(side, {}) for side in sides]
         names = [_french_name(draft.faces[side], item) for side, item in zip(sides, items, strict=True)]
         name = " // ".join(names) if all(names) else ""
-        type_line = " // ".join(_text(item.get("type")) for item in items)
+        type_line = sys.intern(" // ".join(_text(item.get("type")) for item in items))
         text = "\n//\n".join(_text(item.get("text")) for item in items)
         if name or type_line.strip(" /") or text.strip("\n/"):
             found.setdefault((name, type_line, text), []).append(code)
@@ -134,7 +141,7 @@ def _card(draft: _Draft, card_id: str, ref: SourceRef, doc_id: str, dates: dict[
     oracle = {
         "en_text": "\n//\n".join(f.text for f in faces),
         "en_type": " // ".join(f.type_line for f in faces),
-        "layout": _text(entries[0].get("layout")),
+        "layout": _shared(entries[0].get("layout")),
         "number": "/".join(_text(e.get("number")) for e in entries),
         "oracle_id": _text((entries[0].get("identifiers") or {}).get("scryfallOracleId")),
     }
@@ -142,10 +149,10 @@ def _card(draft: _Draft, card_id: str, ref: SourceRef, doc_id: str, dates: dict[
         oracle["fr_text"] = "\n//\n".join(_text(fr.get("text")) for fr in frenches)
         oracle["fr_type"] = " // ".join(_text(fr.get("type")) for fr in frenches)
     rulings = [
-        Ruling(f"{card_id}/en/{n}", card_id, "en", text, "Gatherer", doc_id, (), (), (), ref, date)
+        Ruling(f"{card_id}/en/{n}", card_id, "en", text, "Gatherer", doc_id, (), (), (), ref, date and sys.intern(date))
         for n, (text, date) in enumerate(draft.rulings.items(), start=1)
     ]
-    keywords = tuple(dict.fromkeys(k for e in entries for k in _strings(e.get("keywords"))))
+    keywords = tuple(dict.fromkeys(k for e in entries for k in _words(e.get("keywords"))))
     card = Card(
         card_id, names, faces, tuple(r.id for r in rulings), (), ref, oracle, tuple(draft.printings), keywords, printed
     )
@@ -156,7 +163,7 @@ def _gather(draft: _Draft, set_code: str, entry: dict) -> None:
     """Add one entry (a face, or a reprint) to its card."""
     side = _text(entry.get("side")) or "a"
     draft.faces.setdefault(side, entry)
-    for code in (set_code, *_strings(entry.get("printings"))):
+    for code in (set_code, *_words(entry.get("printings"))):
         if code:
             draft.printings.setdefault(code, None)
     for item in entry.get("rulings") or ():
@@ -173,7 +180,9 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
     drafts: dict[str, _Draft] = {}
     lexicon: list[dict] = []
     dates: dict[str, str] = {}
-    for set_code, entry in iter_cards(path, problems, dates, CARD_FIELDS):
+    ref = SourceRef(shown, 1)
+    for code, entry in iter_cards(path, problems, dates, CARD_FIELDS):
+        set_code = sys.intern(code)
         name = entry["name"]
         draft = drafts.get(name)
         if draft is None:
@@ -189,7 +198,7 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
     cards, rulings = [], []
     for draft in drafts.values():
         card_id = unique(slug(draft.name, "") or f"card-{draft.index}", taken)
-        card, found = _card(draft, card_id, SourceRef(shown, 1), doc_id, dates)
+        card, found = _card(draft, card_id, ref, doc_id, dates)
         cards.append(card)
         rulings += found
     diags = tuple(Diagnostic("error", shown, 0, f"{problem}; {HINT}") for problem in problems)
