@@ -35,7 +35,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple
+from itertools import islice
+from typing import Any
 
 from kb.link.lexicon import CATEGORIES, ExampleCard, FrenchTerm, Lexicon, LexiconEntry, _stem_fr
 from kb.sources.text import fold
@@ -155,19 +156,11 @@ _CLAUSE = re.compile(r"[,;:.!?—–•«»“”\"()\[\]]|\s-\s")
 _TOKEN = re.compile(r"\{[^}]*\}|[+-]?[\dX]+(?:/[+-]?[\dX]+)?(?![^\W\d_])|[^\W\d_]+(?:-[^\W\d_]+)*|[^\s'’]")
 
 
-class _Gram(NamedTuple):
-    """One occurrence of a French n-gram inside a clause."""
-
-    key: str
-    """Stems of its words, space-separated."""
-    surface: str
-    """As printed."""
-    place: tuple[int, int]
-    """(line, clause) it sits in."""
-    start: bool
-    """Whether it opens the clause."""
-    after: str
-    """Kind of the next token: word, num, sym, or end of clause."""
+Grams = tuple[tuple[str, str, bool, str], ...]
+"""The n-grams of a clause: (key: its words' stems space-separated, as printed, whether it opens the clause, the
+kind of the next token: word, num, sym or end)."""
+Clauses = list[tuple[tuple[int, int], Grams]]
+"""A text's clauses, each as ((line, clause), its n-grams)."""
 
 
 @lru_cache(maxsize=200_000)
@@ -184,10 +177,10 @@ def _clauses(text: str) -> list[tuple[tuple[int, int], str]]:
     return found
 
 
-def _tokens(clause: str) -> list[tuple[str, str, int, int]]:
-    """Tokens of a clause as (kind, folded, start, end); kind is word, num or sym."""
+def _tokens(clause: str, limit: int | None = None) -> list[tuple[str, str, int, int]]:
+    """Tokens of a clause (its first `limit`) as (kind, folded, start, end); kind is word, num or sym."""
     found = []
-    for m in _TOKEN.finditer(clause):
+    for m in islice(_TOKEN.finditer(clause), limit):
         piece = m.group()
         kind = "sym" if piece.startswith("{") else "num" if piece[0] in "+-0123456789" or piece == "X" else "word"
         kind = "sym" if kind == "word" and not piece[0].isalpha() else kind
@@ -202,12 +195,21 @@ def _clause_tokens(text: str) -> tuple[tuple[tuple[int, int], str, list[tuple[st
 
 
 @lru_cache(maxsize=256)
-def _clause_grams(clause: str) -> tuple[tuple[str, str, bool, str], ...]:
-    """Every n-gram of up to MAX_WORDS consecutive words of a clause: (key, printed, opening, next kind)."""
-    tokens = _tokens(clause)
+def _clause_grams(clause: str) -> Grams:
+    """Every n-gram of up to MAX_WORDS consecutive words of a clause, those opening it first."""
+    return _grams_of(clause, _tokens(clause), False)
+
+
+def _opening_grams(clause: str) -> Grams:
+    """The n-grams opening a clause (the first ones `_clause_grams` gives), from its first tokens only."""
+    return _grams_of(clause, _tokens(clause, MAX_WORDS + 1), True)
+
+
+def _grams_of(clause: str, tokens: list[tuple[str, str, int, int]], opening: bool) -> Grams:
+    """The n-grams of a clause's tokens (`opening`: those starting at its first token only)."""
     stems = [_stem_fr(t[1]) if t[0] == "word" else "" for t in tokens]
     found = []
-    for i, (kind, _, start, _) in enumerate(tokens):
+    for i, (kind, _, start, _) in enumerate(tokens[:1] if opening else tokens):
         key = ""
         for j in range(i, min(i + MAX_WORDS, len(tokens))) if kind == "word" else ():
             if tokens[j][0] != "word":
@@ -218,9 +220,10 @@ def _clause_grams(clause: str) -> tuple[tuple[str, str, bool, str], ...]:
     return tuple(found)
 
 
-def _grams(text: str) -> list[_Gram]:
-    """Every n-gram of consecutive words inside the clauses of a text."""
-    return [_Gram(*g[:2], place, *g[2:]) for place, clause in _clauses(text) for g in _clause_grams(clause)]
+def _text_grams(text: str, opening: bool = False) -> Clauses:
+    """The clauses of a text with their n-grams (`opening`: only those opening each clause)."""
+    grams = _opening_grams if opening else _clause_grams
+    return [(place, grams(clause)) for place, clause in _clauses(text)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,16 +368,17 @@ def _mine_keywords(cards: list[_Card]) -> list[LexiconEntry]:
                 holders[keyword].append(card)
     ranked, opening = {}, {}
     for keyword, mine in holders.items():
-        evidence = _keyword_evidence(keyword, mine)
+        evidence = _keyword_evidence(keyword, mine, _spots(keyword, mine))[0]
         opening[keyword] = evidence.opening
         ranked[keyword] = _ranked(evidence, dfs[evidence.opening])[: len(holders)]  # all `_assign` can reach
     firsts = _assign(ranked)
     entries = []
     for keyword, first in firsts.items():
-        mine, df = holders[keyword], dfs[opening[keyword]]
-        chosen = _choose(_keyword_evidence(keyword, mine), df, first, set(firsts.values()) - {first})
-        surfaces = _surfaces(keyword, {c[0] for c in chosen}, mine)
-        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine), _examples(first, mine)))
+        mine, df, spots = holders[keyword], dfs[opening[keyword]], _spots(keyword, holders[keyword])
+        evidence, texts = _keyword_evidence(keyword, mine, spots, whole=True)
+        chosen = _choose(evidence, df, first, set(firsts.values()) - {first})
+        surfaces = _surfaces({c[0] for c in chosen}, spots, texts)
+        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine), _examples(first, mine, texts)))
     return entries
 
 
@@ -389,40 +393,47 @@ def _document_frequencies(cards: list[_Card]) -> tuple[Counter[str], Counter[str
     return anywhere, opening
 
 
-def _surfaces(keyword: str, keys: set[str], cards: list[_Card]):
+def _spots(keyword: str, cards: list[_Card]) -> list[list[_Spot | None]]:
+    """Where the keyword sits in the printed English text of each French printing of each card."""
+    return [[_locate(keyword, v.english_text) for v in card.versions] for card in cards]
+
+
+def _surfaces(keys: set[str], spots: list[list[_Spot | None]], texts: list[list[Clauses]]):
     """Printed forms of chosen n-grams, those in the keyword's own clause first."""
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
-    for card in cards:
-        for version in card.versions:
-            spot = _locate(keyword, version.english_text)
-            for g in _grams(version.french_text):
-                if g.key in keys:
-                    placed = spot is not None and g.place == spot.place and g.start == spot.start
-                    surfaces[g.key][g.surface] += 1 + 1000 * placed
+    for card_spots, card_texts in zip(spots, texts, strict=True):
+        for spot, clauses in zip(card_spots, card_texts, strict=True):
+            for place, grams in clauses:
+                for key, surface, start, _ in grams:
+                    if key in keys:
+                        placed = spot is not None and place == spot.place and start == spot.start
+                        surfaces[key][surface] += 1 + 1000 * placed
     return surfaces
 
 
-def _keyword_evidence(keyword: str, cards: list[_Card]) -> _Evidence:
-    """Mark each card's French n-grams by position and shape against the English keyword."""
-    spots = [[_locate(keyword, v.english_text) for v in card.versions] for card in cards]
+def _keyword_evidence(
+    keyword: str, cards: list[_Card], spots: list[list[_Spot | None]], whole: bool = False
+) -> tuple[_Evidence, list[list[Clauses]]]:
+    """Mark each card's French n-grams by position and shape against the English keyword (`spots`: where it sits
+    in each printing's English text); also give each printing's clauses with their n-grams, all of them when
+    `whole`, else only those the evidence reads (those opening a clause when the keyword opens its own)."""
     located = [s for per_card in spots for s in per_card if s is not None]
     opening = sum(s.start for s in located) > len(located) / 2
     followers = Counter(s.follower for s in located)
+    texts = [[_text_grams(v.french_text, opening and not whole) for v in card.versions] for card in cards]
     found = []
-    for card, card_spots in zip(cards, spots, strict=True):
+    for card_spots, card_texts in zip(spots, texts, strict=True):
         hits: Hits = {}
-        for version, spot in zip(card.versions, card_spots, strict=True):
-            for place, clause in _clauses(version.french_text):
-                here = spot if spot is not None and place == spot.place else None
-                _mark(hits, _clause_grams(clause), here, spot, opening)
+        for spot, clauses in zip(card_spots, card_texts, strict=True):
+            for place, grams in clauses:
+                _mark(hits, grams, spot if spot is not None and place == spot.place else None, spot, opening)
         found.append((hits, any(card_spots)))
     common = followers.most_common(1)
     constant = bool(common) and common[0][0] != "" and common[0][1] >= 0.8 * len(located)
-    return _Evidence(found, keyword, constant, opening)
+    return _Evidence(found, keyword, constant, opening), texts
 
 
-def _mark(hits: Hits, grams: tuple[tuple[str, str, bool, str], ...], here: _Spot | None, spot: _Spot | None,
-          opening: bool) -> None:  # fmt: skip
+def _mark(hits: Hits, grams: Grams, here: _Spot | None, spot: _Spot | None, opening: bool) -> None:
     """Add a clause's n-grams to a card's hits (`here`: the keyword's spot when it is in this clause; `opening`:
     only the n-grams opening the clause)."""
     for key, _, start, after in grams:
@@ -437,12 +448,12 @@ def _mark(hits: Hits, grams: tuple[tuple[str, str, bool, str], ...], here: _Spot
             hits[key] = (old[0] or placed, old[1] or shaped)
 
 
-def _examples(key: str, cards: list[_Card]) -> list[ExampleCard]:
+def _examples(key: str, cards: list[_Card], texts: list[list[Clauses]]) -> list[ExampleCard]:
     """Cards whose French text holds the n-gram."""
     found = []
-    for card in cards:
-        for version in card.versions:
-            if any(g.key == key for g in _grams(version.french_text)):
+    for card, card_texts in zip(cards, texts, strict=True):
+        for version, clauses in zip(card.versions, card_texts, strict=True):
+            if any(g[0] == key for _, grams in clauses for g in grams):
                 found.append(ExampleCard(card.name, version.french_name))
                 break
         if len(found) == 3:
