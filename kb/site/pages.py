@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from functools import partial
 from itertools import zip_longest
 
+from markupsafe import Markup
+
 from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
 from kb.model.numbers import TYPED_PATTERN
@@ -22,6 +24,7 @@ from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
+from kb.site.render import mana_cost
 from kb.site.terms import keyword_rules
 from kb.sources import file_slug, sort_name
 from kb.sources import search_fold as fold
@@ -51,14 +54,39 @@ class Plan:
 
     def __iter__(self) -> Iterator[Job]:
         yield from self._pages
-        keywords = keyword_index(self._data)
+        shared = CardShared(keyword_index(self._data), self._data.kb.lexicon)
         for card in self._data.kb.cards:
             for ui in UI_LANGS:
-                yield card_job(self._data, card, keywords, ui)
+                yield card_job(self._data, card, shared, ui)
         yield from self._tail
 
 
-def card_job(data: SiteData, card: Card, keywords: dict[str, str], ui: str) -> Job:
+class CardShared:
+    """What tens of thousands of card pages look up alike, made once: keyword abilities' rules and French names,
+    mana costs drawn."""
+
+    def __init__(self, rows: dict[str, str], lexicon) -> None:
+        self.rows = rows
+        """Folded keyword ability -> the row of its rule (`keyword_index`)."""
+        self.lexicon = lexicon
+        self._french: dict[str, tuple[str, ...]] = {}
+        self._costs: dict[tuple[tuple[str, ...], str], Markup] = {}
+
+    def french(self, name: str) -> tuple[str, ...]:
+        """The lexicon's French names of a keyword ability, best first (none without a lexicon)."""
+        if name not in self._french:
+            self._french[name] = self.lexicon.french_for(name, "keyword") if self.lexicon is not None else ()
+        return self._french[name]
+
+    def cost(self, symbols: tuple[str, ...], lang: str) -> Markup:
+        """A mana cost drawn (`render.mana_cost`)."""
+        key = (symbols, lang)
+        if key not in self._costs:
+            self._costs[key] = mana_cost(symbols, lang)
+        return self._costs[key]
+
+
+def card_job(data: SiteData, card: Card, keywords: CardShared, ui: str) -> Job:
     """A card's page in an interface tree."""
     name = card.names.get(ui) or next(iter(card.names.values()), card.id)
     ctx = {"title": name, "current": "cards:item", "card": card, "ui": ui}
@@ -138,12 +166,17 @@ def _quoted(data: SiteData, notes) -> dict:
     return {"quoted": quoted_rows(data, notes)}
 
 
-def _card_context(data: SiteData, card: Card, keywords, ui: str) -> dict:
-    """The part of a card page's context made as it is rendered: its sides, rulings and keywords."""
+def _card_context(data: SiteData, card: Card, shared: CardShared, ui: str) -> dict:
+    """The part of a card page's context made as it is rendered: its sides (each face's cost drawn, `cost_html`),
+    rulings and keywords (`lexicon_marked`: some named through the lexicon)."""
     sides = card_sides(card)
+    for side in sides:
+        for face in side["faces"]:
+            face["cost_html"] = shared.cost(face["cost"], side["lang"])
     text = "\n".join(face["text"] for side in sides if side["lang"] == ui for face in side["faces"])
-    found = card_keywords(keywords, card, text, data.kb.lexicon, ui)
-    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found, "printed": other_printed_names(card)}
+    found = card_keywords(shared, card, text, ui)
+    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found, "printed": other_printed_names(card),
+            "lexicon_marked": any(k["how"] == "lexicon" for k in found)}  # fmt: skip
 
 
 def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -380,7 +413,8 @@ def _split(value: str | None, separator: str, count: int) -> list[str] | None:
 def ruling_rows(data: SiteData, card: Card) -> dict:
     """A card's rulings, each with the ruling of the other language saying the same (`translation_of`):
     `{"langs", "rows": [{lang: ruling}], "plain": {id: bool}, "source": {id: label}, "heads": {lang: labels},
-    "where": {lang: card-data label or ""}}`, FAQ rulings first in their order, then the rest."""
+    "where": {lang: card-data label or ""}, "others": {id: [the other cards it names that have a page]}}`, FAQ
+    rulings first in their order, then the rest."""
     groups = data.card_rulings[card.id]
     plain = {r.id: group[3] for group in groups for r in group[2]}
     source = {r.id: group[1] for group in groups for r in group[2]}
@@ -401,7 +435,13 @@ def ruling_rows(data: SiteData, card: Card) -> dict:
     for lang, label, _rulings, is_plain in groups:
         heads[lang] = f"{heads[lang]}, {label}" if lang in heads else label
         where.setdefault(lang, label if is_plain else "")
-    return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where}
+    others = {
+        r.id: [cid for cid in r.card_refs if cid != card.id and cid in data.card_path]
+        for row in rows
+        for r in row.values()
+    }
+    return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where,
+            "others": others}  # fmt: skip
 
 
 def keyword_index(data: SiteData) -> dict[str, str]:
@@ -409,21 +449,21 @@ def keyword_index(data: SiteData) -> dict[str, str]:
     return {fold(name): number for number, name in keyword_rules(data.kb).items()} if data.kb.reference == "en" else {}
 
 
-def card_keywords(index: dict[str, str], card: Card, text: str, lexicon, ui: str) -> list[dict]:
+def card_keywords(keywords: CardShared, card: Card, text: str, ui: str) -> list[dict]:
     """The card's keyword abilities named in the interface's language: `name`, its `lang`, the `row` of its rule
     (or None) and `how` the name was found (`printed`: in `text`, the card's printed text in that language;
     `lexicon`: from the printed-card lexicon; `""`: the keyword's own English name)."""
     found = []
     for name in card.keywords:
         shown, lang, how = name, "en", ""
-        if ui != "en" and lexicon is not None:
-            candidates = lexicon.french_for(name, "keyword") if ui == "fr" else ()
+        if ui != "en" and keywords.lexicon is not None:
+            candidates = keywords.french(name) if ui == "fr" else ()
             printed = next((_printed(c, text) for c in candidates if _printed(c, text)), None)
             if printed:
                 shown, lang, how = printed, ui, "printed"
             elif candidates:
                 shown, lang, how = candidates[0], ui, "lexicon"
-        found.append({"name": shown, "lang": lang, "row": index.get(fold(name)), "how": how})
+        found.append({"name": shown, "lang": lang, "row": keywords.rows.get(fold(name)), "how": how})
     return found
 
 

@@ -22,6 +22,9 @@ ITEM_CHARS = 300
 """Estimated markup of one item (a row, a cell, a note, a card link) besides its text."""
 LINK_CHARS = 80
 """Estimated size of one link of a list (`cited by`, `cited in`)."""
+INDEX_CHARS = 400_000
+"""Estimated characters of one page of the card index (a page of links, read on a phone too: a fifth of a rule
+page's budget, about 300 KB of HTML)."""
 LINKS_SHOWN = 200
 """Links of one list shown on a page (the rulings citing a rule, the cards mentioning one): the others are counted."""
 
@@ -124,7 +127,8 @@ def index_parts(index: dict[str, list[tuple[str, str]]]) -> list[dict[str, list[
     """The card index (language -> (name, path), alphabetical), cut into as many pages as its size asks for: each
     holds the same share of every language's list."""
     size = sum(LINK_CHARS + len(name) + len(path) for names in index.values() for name, path in names)
-    count = max(1, -(-size // PAGE_CHARS))
+    budget = min(INDEX_CHARS, PAGE_CHARS)  # (a test lowering PAGE_CHARS cuts the index as much)
+    count = max(1, -(-size // budget))
     if count == 1:
         return [index]
     return [

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kb.model.base import KnowledgeBase
 from kb.site import labels, render
@@ -35,6 +36,9 @@ from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
 from kb.site.searchpages import write_search
 from kb.sources.paths import TEMPLATES
+
+if TYPE_CHECKING:
+    from jinja2 import Template
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,7 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
         for chunk in json.JSONEncoder(ensure_ascii=False, sort_keys=True).iterencode(jump_map(data)):
             f.write(chunk)
     env = environment()
+    templates: dict[str, Template] = {}  # fetched once: Jinja checks a template's file each time it is asked for
     cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
     folders: set[Path] = set()
     for job in jobs:
@@ -124,7 +129,8 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
             folders.add(target.parent)
         where = _where(job)
         linker = render.Linker(where["root"], data.rows, data.texts, data.today, cache, data.row_parts)
-        html = env.get_template(job.template).render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
+        template = templates.get(job.template) or templates.setdefault(job.template, env.get_template(job.template))
+        html = template.render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
         target.write_text(html, encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
