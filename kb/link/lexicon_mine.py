@@ -32,9 +32,9 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import islice
 from typing import Any
 
@@ -358,7 +358,8 @@ def _mine_keywords(cards: list[_Card]) -> list[LexiconEntry]:
     """One entry per English keyword: its French n-gram by weighted Dice, with alternatives.
 
     A keyword's evidence (every n-gram of its cards) is made when it is scored and again when its entry is made,
-    never held for every keyword at once: the pool's n-grams would take hundreds of megabytes.
+    never held for every keyword at once: the pool's n-grams would take hundreds of megabytes. A keyword opening its
+    clause reads only the n-grams opening one; its printed forms and examples then read its cards' texts again.
     """
     dfs = _document_frequencies(cards)
     holders: dict[str, list[_Card]] = defaultdict(list)
@@ -375,10 +376,11 @@ def _mine_keywords(cards: list[_Card]) -> list[LexiconEntry]:
     entries = []
     for keyword, first in firsts.items():
         mine, df, spots = holders[keyword], dfs[opening[keyword]], _spots(keyword, holders[keyword])
-        evidence, texts = _keyword_evidence(keyword, mine, spots, whole=True)
+        evidence, texts = _keyword_evidence(keyword, mine, spots)
         chosen = _choose(evidence, df, first, set(firsts.values()) - {first})
-        surfaces = _surfaces({c[0] for c in chosen}, spots, texts)
-        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine), _examples(first, mine, texts)))
+        whole = partial(_whole, mine) if evidence.opening else partial(iter, texts)
+        surfaces = _surfaces({c[0] for c in chosen}, spots, whole())
+        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine), _examples(first, mine, whole())))
     return entries
 
 
@@ -398,7 +400,12 @@ def _spots(keyword: str, cards: list[_Card]) -> list[list[_Spot | None]]:
     return [[_locate(keyword, v.english_text) for v in card.versions] for card in cards]
 
 
-def _surfaces(keys: set[str], spots: list[list[_Spot | None]], texts: list[list[Clauses]]):
+def _whole(cards: list[_Card]) -> Iterator[list[Clauses]]:
+    """Every n-gram of each French printing of each card, a card at a time (never all held)."""
+    return ([_text_grams(v.french_text) for v in card.versions] for card in cards)
+
+
+def _surfaces(keys: set[str], spots: list[list[_Spot | None]], texts: Iterable[list[Clauses]]):
     """Printed forms of chosen n-grams, those in the keyword's own clause first."""
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     for card_spots, card_texts in zip(spots, texts, strict=True):
@@ -412,15 +419,15 @@ def _surfaces(keys: set[str], spots: list[list[_Spot | None]], texts: list[list[
 
 
 def _keyword_evidence(
-    keyword: str, cards: list[_Card], spots: list[list[_Spot | None]], whole: bool = False
+    keyword: str, cards: list[_Card], spots: list[list[_Spot | None]]
 ) -> tuple[_Evidence, list[list[Clauses]]]:
     """Mark each card's French n-grams by position and shape against the English keyword (`spots`: where it sits
-    in each printing's English text); also give each printing's clauses with their n-grams, all of them when
-    `whole`, else only those the evidence reads (those opening a clause when the keyword opens its own)."""
+    in each printing's English text); also give each printing's clauses with the n-grams read (those opening a
+    clause when the keyword opens its own, else all)."""
     located = [s for per_card in spots for s in per_card if s is not None]
     opening = sum(s.start for s in located) > len(located) / 2
     followers = Counter(s.follower for s in located)
-    texts = [[_text_grams(v.french_text, opening and not whole) for v in card.versions] for card in cards]
+    texts = [[_text_grams(v.french_text, opening) for v in card.versions] for card in cards]
     found = []
     for card_spots, card_texts in zip(spots, texts, strict=True):
         hits: Hits = {}
@@ -448,7 +455,7 @@ def _mark(hits: Hits, grams: Grams, here: _Spot | None, spot: _Spot | None, open
             hits[key] = (old[0] or placed, old[1] or shaped)
 
 
-def _examples(key: str, cards: list[_Card], texts: list[list[Clauses]]) -> list[ExampleCard]:
+def _examples(key: str, cards: list[_Card], texts: Iterable[list[Clauses]]) -> list[ExampleCard]:
     """Cards whose French text holds the n-gram."""
     found = []
     for card, card_texts in zip(cards, texts, strict=True):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from kb.link.lexicon import ExampleCard, FrenchTerm, LexiconEntry, Variant, _stem_en, _stem_fr
@@ -139,8 +140,9 @@ class _Lines:
 
     english: list[tuple[str, ...]] = field(default_factory=list)
     """English stems of each line, each once (a tuple: a pool has tens of thousands of lines)."""
-    printed: list[list[tuple[str, list[tuple[str, int, int]]]]] = field(default_factory=list)
-    """Per line: its printings, each as (text, [(stem, start, end) of each word])."""
+    printed: list[list[tuple[str, tuple]]] = field(default_factory=list)
+    """Per line: its printings, each as (text, (stem, start, end, stem, start, end…) of its words: flat, since a
+    pool's lines hold hundreds of thousands; `_triples` reads them)."""
     owner: list[int] = field(default_factory=list)
     """Index of the card each line belongs to."""
     sets: list[list[list[str]]] = field(default_factory=list)
@@ -174,66 +176,54 @@ def _line_words(text: str) -> list[list[str]]:
 def _aligned_lines(cards: list[_Card]) -> _Lines:
     """Pair the lines of printings whose English and French texts have as many lines."""
     lines = _Lines()
-    index: dict[tuple[int, int], int] = {}
-    stems_en: list[set[str]] = []
     for ci, card in enumerate(cards):
+        units: dict[int, int] = {}  # the card's line -> its index in `lines`
+        stems_en: list[set[str]] = []  # the English stems of the card's lines, all printings'
         for version in card.versions:
             english = _line_words(version.english_text)
             french_lines = [line for line in version.french_text.splitlines() if _line_words(line)]
             if len(english) != len(french_lines) or not english:
                 continue
             for li, (en, fr) in enumerate(zip(english, french_lines, strict=True)):
-                if (ci, li) not in index:
-                    index[(ci, li)] = len(lines.owner)
+                if li not in units:
+                    units[li] = len(lines.owner)
                     stems_en.append(set())
                     lines.printed.append([])
                     lines.owner.append(ci)
                     lines.sets.append([])
                     lines.stems.append([])
-                unit = index[(ci, li)]
+                unit = units[li]
                 for word in en:
                     key = _stem_en(_fold(word))
-                    stems_en[unit].add(key)
+                    stems_en[unit - len(lines.english)].add(key)
                     lines.english_forms[key][word.lower()] += 1
                 fr = _REMINDER.sub(" ", fr)
-                words = [
-                    (_stem_fr(_fold(m.group())), m.start(), m.end())
+                words = tuple(
+                    part
                     for m in _WORD.finditer(fr)
                     if m.end() - m.start() > 1
-                ]
+                    for part in (_stem_fr(_fold(m.group())), m.start(), m.end())
+                )
                 lines.printed[unit].append((fr, words))
                 lines.sets[unit].append(version.sets)
-                lines.stems[unit].append(tuple(dict.fromkeys(w[0] for w in words)))
-    lines.english = [tuple(stems) for stems in stems_en]
+                lines.stems[unit].append(tuple(dict.fromkeys(words[::3])))
+        lines.english += [tuple(stems) for stems in stems_en]  # the card's lines are done: held as tuples
     return lines
 
 
 def mine_words(cards: list[_Card]) -> list[LexiconEntry]:
     """Entries for words of aligned lines whose stems pair up strongly (Dice over lines)."""
     lines = _aligned_lines(cards)
-    every = range(len(lines.owner))
-    df = Counter(k for u in lines.english for k in u), Counter(k for u in every for k in lines.french(u))
-    pairs: dict[str, Counter[str]] = defaultdict(Counter)  # English stem -> French stem -> lines (no pair tuples)
-    for unit, en in enumerate(lines.english):
-        fr_kept = [k for k in lines.french(unit) if df[1][k] >= WORD_MIN_LINES]
-        for e in en:
-            if df[0][e] >= WORD_MIN_LINES:
-                pairs[e].update(fr_kept)
-    best_english: dict[str, tuple[float, int, str]] = {}
-    for e, counts in pairs.items():
-        for f, both in counts.items():
-            candidate = (2 * both / (df[0][e] + df[1][f]), both, e)
-            best_english[f] = max(candidate, best_english.get(f, candidate))
-    del pairs
-    grouped: dict[str, list[tuple[str, int, float]]] = defaultdict(list)
-    for f, (dice, both, e) in sorted(best_english.items()):
-        if dice >= WORD_MIN_DICE and both >= WORD_MIN_LINES:
-            grouped[e].append((f, both, round(dice, 9)))
-    holding: dict[str, set[int]] = defaultdict(set)
-    for unit in every:
+    holding: dict[str, set[int]] = defaultdict(set)  # French stem -> its lines
+    for unit in range(len(lines.owner)):
         for stem in lines.french(unit):
             holding[stem].add(unit)
-    claimed = {f for chosen in grouped.values() for f, _, _ in chosen} | set(df[0])  # English: a printing in English
+    df = Counter(k for u in lines.english for k in u)
+    grouped: dict[str, list[tuple[str, int, float]]] = defaultdict(list)
+    for f, (dice, both, e) in sorted(_best_english(lines, holding, df).items()):
+        if dice >= WORD_MIN_DICE and both >= WORD_MIN_LINES:
+            grouped[e].append((f, both, round(dice, 9)))
+    claimed = {f for chosen in grouped.values() for f, _, _ in chosen} | set(df)  # English: a printing in English
     holding_en: dict[str, list[int]] = defaultdict(list)
     for unit, stems in enumerate(lines.english):
         for stem in stems:
@@ -247,8 +237,21 @@ def mine_words(cards: list[_Card]) -> list[LexiconEntry]:
         examples = [ExampleCard(cards[ci].name, cards[ci].versions[0].french_name) for ci in _first(units, lines)]
         phrase = {chosen[0][0], *(c[0] for c in chosen[1:] if _together(chosen[0][0], c[0], holding))}
         variants = _variants(terms[0].text, chosen[0][0], phrase, holding_en[e], lines, holding, claimed, cards)
-        entries.append(LexiconEntry(english, "word", terms, chosen[0][2], df[0][e], tuple(examples), variants))
+        entries.append(LexiconEntry(english, "word", terms, chosen[0][2], df[e], tuple(examples), variants))
     return entries
+
+
+def _best_english(lines: _Lines, holding: dict[str, set[int]], df: Counter[str]) -> dict[str, tuple[float, int, str]]:
+    """French stem -> (Dice, lines together, English stem) of the English stem it pairs with best, both stems on
+    WORD_MIN_LINES lines at least (counted a French stem at a time: no table of every pair)."""
+    best: dict[str, tuple[float, int, str]] = {}
+    for f, units in holding.items():
+        if len(units) < WORD_MIN_LINES:
+            continue
+        together = Counter(e for u in units for e in lines.english[u] if df[e] >= WORD_MIN_LINES)
+        if together:
+            best[f] = max((2 * both / (df[e] + len(units)), both, e) for e, both in together.items())
+    return best
 
 
 @dataclass(slots=True)
@@ -277,7 +280,8 @@ def _variants(
                 keys = [("part", frozenset(present), form) for form in _phrase(text, words, present)[:1]]
                 if head not in here:
                     names = lines.names(lines.owner[unit], cards)
-                    keys += [("other", w, text[a:b].lower()) for w, a, b in words if _stray(w, claimed, names)]
+                    strays = [(w, a, b) for w, a, b in _triples(words) if _stray(w, claimed, names)]
+                    keys += [("other", w, text[a:b].lower()) for w, a, b in strays]
             for key in keys:
                 wording = found[key[:2]]
                 wording.forms[key[-1]] += 1
@@ -324,7 +328,8 @@ def _word_terms(chosen, lines: _Lines, holding: dict[str, set[int]], english: st
 
 def _stem_forms(stem: str, units: list[int], lines: _Lines) -> Counter[str]:
     """How the words with a stem are printed in some lines."""
-    words = (text[a:b].lower() for u in units for text, words in lines.printed[u] for key, a, b in words if key == stem)
+    words = (text[a:b].lower() for u in units for text, words in lines.printed[u] for key, a, b in _triples(words)
+             if key == stem)  # fmt: skip
     return Counter(words) or Counter({stem: 1})
 
 
@@ -333,9 +338,16 @@ def _together(one: str, other: str, holding: dict[str, set[int]]) -> bool:
     return len(holding[one] & holding[other]) >= 0.8 * min(len(holding[one]), len(holding[other]))
 
 
-def _phrase(line: str, words: list[tuple[str, int, int]], stems: set[str]) -> list[str]:
-    """The printed spans of a line running from the first to the last word with one of the stems."""
-    spots = [(a, b) for key, a, b in words if key in stems]
+def _triples(words: tuple) -> Iterator[tuple[str, int, int]]:
+    """A line's words as (stem, start, end), from their flat tuple."""
+    each = iter(words)
+    return zip(each, each, each, strict=True)
+
+
+def _phrase(line: str, words: tuple, stems: set[str]) -> list[str]:
+    """The printed spans of a line running from the first to the last word with one of the stems (`words` flat, as
+    `_Lines.printed` keeps them)."""
+    spots = [(a, b) for key, a, b in _triples(words) if key in stems]
     if not spots:
         return []
     if len(stems) == 1:
