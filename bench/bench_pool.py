@@ -4,7 +4,9 @@ bundled French files), cold and unchanged.
 Each command runs in its own process (`python3 -m kb …`), timed, with its CPU time and peak memory (its own and
 its waited-for children's, from `os.wait4`): first cold (no load cache, no site), then unchanged (the same command
 again, through the load cache). Prints one row per run and the targets: cold `kb check` under 30 s of CPU, its
-peak memory under twice the card data, an unchanged `kb check` under 3 s, a cold `kb build` under 60 s.
+peak memory under twice the card data, an unchanged `kb check` under 3 s, a cold `kb build` under 60 s. A build's
+row says what its time went to, from what `kb build` prints: loading and checking the content, writing the pages,
+and the search index (built and exported for the site).
 
 Run: python bench/bench_pool.py [--pool ../shared/corpus/mtgjson5-pool] [--commands check,search,build]
                                 [--timeout 600] [--keep]
@@ -15,6 +17,7 @@ writes tens of thousands of pages).
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
@@ -55,6 +58,31 @@ def make_content(root: Path, pool: Path) -> tuple[Path, int]:
     return content, sum(path.stat().st_size for path in cards)
 
 
+BUILT = re.compile(
+    r"Built (\d+) pages into .* in ([\d.]+) s \((?:with search index, ([\d.]+) s of it|without search index)\)"
+)
+"""The line `kb build` ends with: pages, seconds of the site's build, of them the search index's."""
+
+
+def build_parts(result: Run) -> dict[str, float] | None:
+    """What a build's wall time went to (`load`: loading and checking, `pages`, `search`), from its output; None
+    when it built nothing (an unchanged site)."""
+    found = BUILT.search(result.output)
+    if found is None:
+        return None
+    site, search = float(found.group(2)), float(found.group(3) or 0)
+    return {"pages_count": int(found.group(1)), "load": result.wall - site, "pages": site - search, "search": search}
+
+
+def build_note(result: Run) -> str:
+    """The parts of a build's time, in words."""
+    parts = build_parts(result)
+    if parts is None:
+        return ""
+    return (f"{parts['pages_count']} pages: load and check {parts['load']:.1f} s, pages {parts['pages']:.1f} s, "
+            f"search index {parts['search']:.1f} s")  # fmt: skip
+
+
 def row(command: str, state: str, result: Run, note: str = "") -> str:
     """One line of the table."""
     status = "ok" if result.status in (0, 1) else f"status {result.status}"
@@ -92,7 +120,8 @@ def main() -> int:
             for state in ("cold", "unchanged"):
                 result = run([*COMMANDS[command], "--content", str(content), *extra], args.timeout)
                 results[(command, state)] = result
-                print(row(command, state, result, result.error if result.status not in (0, 1) else ""), flush=True)
+                note = result.error if result.status not in (0, 1) else build_note(result) if command == "build" else ""
+                print(row(command, state, result, note), flush=True)
         print("targets:")
         for (command, state), limit, what, value in (
             (("check", "cold"), CHECK_CPU, "cold check CPU", lambda r: r.cpu),
@@ -103,6 +132,10 @@ def main() -> int:
             if (command, state) in results:
                 got = value(results[(command, state)])
                 print(f"  {what}: {got:.1f} (target < {limit:.1f}) {'met' if got < limit else 'NOT met'}")
+        if ("build", "cold") in results and (parts := build_parts(results[("build", "cold")])) is not None:
+            rest = parts["load"] + parts["pages"]
+            print(f"  of the cold build: search index {parts['search']:.1f} s; the rest (load and check "
+                  f"{parts['load']:.1f} s, pages {parts['pages']:.1f} s) {rest:.1f} s")  # fmt: skip
     finally:
         if args.keep:
             print(f"kept: {root}")

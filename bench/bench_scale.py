@@ -164,6 +164,8 @@ class Run:
     """The last line of its error output when it failed."""
     page: tuple[str, int] = ("", 0)
     """The largest generated page and its size (build only)."""
+    output: str = ""
+    """What it printed on its standard output."""
 
 
 @dataclass(slots=True)
@@ -181,10 +183,15 @@ class Limits:
 def run(args: list[str], timeout: float) -> Run:
     """Run `kb ARGS` in a new process, stopping it after `timeout` seconds."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "kb", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "kb", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout: list[bytes] = []
     stderr: list[bytes] = []
-    reader = threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True)
-    reader.start()
+    readers = [
+        threading.Thread(target=lambda: stdout.append(proc.stdout.read()), daemon=True),
+        threading.Thread(target=lambda: stderr.append(proc.stderr.read()), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
     status = None
     while True:
         pid, wait_status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -198,9 +205,12 @@ def run(args: list[str], timeout: float) -> Run:
         time.sleep(0.05)
     proc.returncode = status if status is not None else -9  # reaped here: keep Popen from waiting again
     wall = time.perf_counter() - start
-    reader.join(5)
+    for reader in readers:
+        reader.join(5)
     lines = b"".join(stderr).decode(errors="replace").strip().splitlines()
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, status, lines[-1] if lines else "")
+    output = b"".join(stdout).decode(errors="replace")
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(wall, cpu, usage.ru_maxrss * 1024, status, lines[-1] if lines else "", output=output)
 
 
 def largest_page(site: Path) -> tuple[str, int]:

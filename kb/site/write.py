@@ -49,6 +49,8 @@ class BuildReport:
     pages: int
     seconds: float
     search: bool
+    search_seconds: float = 0.0
+    """Of `seconds`, those spent on the search index and its export."""
     kept: tuple[str, ...] = ()
     """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
     replaced: tuple[str, ...] = ()
@@ -83,6 +85,7 @@ def build_site(
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
     new = sibling(target, "new")
+    search_seconds = 0.0
     try:
         if new.exists():
             shutil.rmtree(new)
@@ -94,7 +97,9 @@ def build_site(
         with bar:
             write_pages(data, jobs, new, bar, forced)
             if langs:
+                search_start = time.perf_counter()
                 write_search(new, data)
+                search_seconds = time.perf_counter() - search_start
             bar.update(1)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
@@ -107,7 +112,8 @@ def build_site(
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({type(err).__name__}: {err}); {left_behind(target)}") from err
-    return BuildReport(Path(out), len(jobs), time.perf_counter() - start, bool(langs), tuple(kept), tuple(replaced))
+    seconds = time.perf_counter() - start
+    return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_seconds, tuple(kept), tuple(replaced))
 
 
 def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
