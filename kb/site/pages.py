@@ -8,11 +8,12 @@ leads to the same page in the other tree. What a page shows beyond the site data
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from itertools import zip_longest
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
@@ -34,8 +35,9 @@ def plan(data: SiteData) -> Plan:
     """Every page of the site, with its template and context."""
     shared = {"default_ui": UI_LANGS[0], "ui_langs": UI_LANGS}
     jobs = [Job("index.html", "choose.html", shared), Job("404.html", "404.html", shared)]
-    trees = [[Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}, job.more) for job in tree_jobs(data, ui)]
-             for ui in UI_LANGS]  # fmt: skip
+    indexes = card_indexes(data)
+    trees = [[Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}, job.more)
+              for job in tree_jobs(data, ui, indexes)] for ui in UI_LANGS]  # fmt: skip
     for same in zip_longest(*trees):  # a page in each interface one after the other: their texts rendered once
         jobs += [job for job in same if job is not None]
     return Plan(jobs, data, full_text_jobs(data))
@@ -112,8 +114,9 @@ def _full_text(rule) -> dict:
     return {"text": "".join([*pieces, "\n"])}  # one copy of a giant text, not three
 
 
-def tree_jobs(data: SiteData, ui: str) -> list[Job]:
-    """The pages of one interface language but its card pages (`card_job`), paths relative to its tree."""
+def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> list[Job]:
+    """The pages of one interface language but its card pages (`card_job`), paths relative to its tree (`indexes`:
+    the card index's lists, made once for both trees)."""
     t = words(ui)
     jobs = [
         Job("index.html", "home.html", {"title": "", "current": "home", "loaded": loaded_items(data, ui)}),
@@ -130,7 +133,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         Job("search.html", "search.html", {"title": t["search"], "current": "search",
                                            "search_langs": data.search_langs}),
     ]  # fmt: skip
-    jobs += card_index_jobs(data, ui)
+    jobs += card_index_jobs(data, ui, indexes or card_indexes(data))
     sections = {section["number"]: section for section in data.sections}
     pages = data.rule_pages
     for i, page in enumerate(pages):
@@ -189,25 +192,61 @@ def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
     return [(lang, name, sets) for (lang, name), sets in found.items()]
 
 
-def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
+Index = dict[str, list[tuple[str, str]]]
+"""Language -> (name, path) of each card listed, alphabetical."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardIndexes:
+    """The lists of the card index's pages and of each set's page, each with its links (`<li>…</li>` by language,
+    the same in both interface trees: made once)."""
+
+    parts: list[tuple[Index, dict[str, Markup]]]
+    """The card index, or its parts when it is too large for one page."""
+    sets: dict[str, tuple[Index, dict[str, Markup]]]
+    """Set code -> its cards, sets by code."""
+
+
+def card_indexes(data: SiteData) -> CardIndexes:
+    """The card index's lists and each set's, every name's collation key made once."""
+    keys: dict[str, str] = {}
+
+    def key(pair: tuple[str, str]) -> str:
+        found = keys.get(pair[0])
+        if found is None:
+            found = keys[pair[0]] = sort_name(pair[0])
+        return found
+
+    parts = [(index, _links(index)) for index in index_parts(card_index(data, key))]
+    return CardIndexes(parts, {code: (index, _links(index)) for code, index in set_index(data, key).items()})
+
+
+def _links(index: Index) -> dict[str, Markup]:
+    """Language -> the links of a card list, as the card index shows them."""
+    return {
+        lang: Markup("".join(f'<li><a href="{escape(path)}">{escape(name)}</a></li>\n' for name, path in names))
+        for lang, names in index.items()
+    }
+
+
+def card_index_jobs(data: SiteData, ui: str, indexes: CardIndexes) -> list[Job]:
     """The card index: one page, or its parts (`cards.html`, `cards-2.html`…) when it is too large for one; then
     one page per set (`cards-set-dis.html`), each linked from every page of the index."""
-    t, found = words(ui), index_parts(card_index(data))
+    t, found = words(ui), indexes.parts
     files = ["cards.html"] + [f"cards-{i}.html" for i in range(2, len(found) + 1)]
-    listed = [(file, _first_last(index)) for file, index in zip(files, found, strict=True)] if len(found) > 1 else []
-    by_set = set_index(data)
-    sets = [(set_file(code), code) for code in by_set]
+    listed = [(file, _first_last(part[0])) for file, part in zip(files, found, strict=True)] if len(found) > 1 else []
+    sets = [(set_file(code), code) for code in indexes.sets]
     jobs = []
-    for i, (file, index) in enumerate(zip(files, found, strict=True)):
+    for i, (file, (index, links)) in enumerate(zip(files, found, strict=True)):
         title = t["card_index"]
         if listed:
             title = part_title(title, i + 1, len(listed), ui)
-        ctx = {"title": title, "current": "cards", "index": index, "part": i + 1, "parts": listed,
+        ctx = {"title": title, "current": "cards", "index": index, "links": links, "part": i + 1, "parts": listed,
                "pw": part_words(ui), "sets": sets, "set_code": ""}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
-    for (file, code), index in zip(sets, by_set.values(), strict=True):
-        ctx = {"title": f"{t['card_index']} — {code}", "current": "cards", "index": index, "part": 1, "parts": [],
-               "pw": part_words(ui), "sets": sets, "set_code": code}  # fmt: skip
+    for (file, code), (index, links) in zip(sets, indexes.sets.values(), strict=True):
+        ctx = {"title": f"{t['card_index']} — {code}", "current": "cards", "index": index, "links": links, "part": 1,
+               "parts": [], "pw": part_words(ui), "sets": sets, "set_code": code}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     return jobs
 
@@ -217,8 +256,9 @@ def set_file(code: str) -> str:
     return f"cards-set-{file_slug(code, 'set')}.html"
 
 
-def set_index(data: SiteData) -> dict[str, dict[str, list[tuple[str, str]]]]:
-    """Set code -> language -> (name, path) of each card printed in it, alphabetical; sets by code."""
+def set_index(data: SiteData, key: Callable[[tuple[str, str]], str] = lambda p: sort_name(p[0])) -> dict[str, Index]:
+    """Set code -> language -> (name, path) of each card printed in it, alphabetical (`key`: a name's collation
+    key); sets by code."""
     found: dict[str, dict[str, list[tuple[str, str]]]] = {}
     for card in data.kb.cards:
         for code in card.printings:
@@ -226,7 +266,7 @@ def set_index(data: SiteData) -> dict[str, dict[str, list[tuple[str, str]]]]:
             for lang, name in card.names.items():
                 index.setdefault(lang, []).append((name, data.card_path[card.id]))
     return {
-        code: {lang: sorted(found[code][lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(found[code])}
+        code: {lang: sorted(found[code][lang], key=key) for lang in ordered_langs(found[code])}
         for code in sorted(found, key=str.casefold)
     }
 
@@ -237,13 +277,13 @@ def _first_last(index: dict[str, list[tuple[str, str]]]) -> str:
     return f"{names[0][0]} – {names[-1][0]}" if names else ""
 
 
-def card_index(data: SiteData) -> dict[str, list[tuple[str, str]]]:
-    """Language -> (name, path) of every card, alphabetical."""
+def card_index(data: SiteData, key: Callable[[tuple[str, str]], str] = lambda p: sort_name(p[0])) -> Index:
+    """Language -> (name, path) of every card, alphabetical (`key`: a name's collation key)."""
     index: dict[str, list[tuple[str, str]]] = {}
     for card in data.kb.cards:
         for lang, name in card.names.items():
             index.setdefault(lang, []).append((name, data.card_path[card.id]))
-    return {lang: sorted(index[lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(index)}
+    return {lang: sorted(index[lang], key=key) for lang in ordered_langs(index)}
 
 
 def partial_langs(data: SiteData) -> list[str]:
