@@ -438,6 +438,20 @@ def test_a_keyword_translated_two_ways_keeps_both():
     assert lexicon.english_for("volant") == ("Flying",)
 
 
+def test_every_wording_of_a_keyword_is_a_variant_with_its_cards_and_sets():
+    def card(name: str, french: str, code: str, keyword: bool = True) -> dict:
+        foreign = {"language": "French", "name": name + " fr", "text": french + "Piochez une carte."}
+        return {"name": name, "text": ("Flying\n" if keyword else "") + "Draw a card.", "setCode": code,
+                "keywords": ["Flying"] if keyword else [], "foreignData": [foreign]}  # fmt: skip
+
+    old = [card(f"Old {i}", "Volant\n", "4ED") for i in range(4)]
+    new = [card(f"New {i}", "Vol\n", "M10" if i < 3 else "M11") for i in range(6)]
+    plain = [card(f"Plain {i}", "", "M10", keyword=False) for i in range(6)]
+    (flying,) = mine_lexicon(old + new + plain + [card("New 0", "Vol\n", "M12")]).lookup("Flying", "keyword")
+    assert [(v.text, v.count, v.sets) for v in flying.variants] == [("Vol", 6, ("M10", "M12", "M11")),
+                                                                    ("Volant", 4, ("4ED",))]  # fmt: skip
+
+
 def test_reprints_count_once_and_bad_cards_are_ignored():
     card = {
         "name": "Bird",

@@ -70,7 +70,8 @@ class LexiconEntry:
     examples: tuple[ExampleCard, ...]
     """Up to three cards showing the first translation."""
     variants: tuple[Variant, ...] = ()
-    """Every wording of the term the cards print, most lines first (rules words; empty for the others)."""
+    """Every wording of the term the cards print, most lines (cards, for keywords) first: a rules word's, a keyword's
+    where the keyword is printed (types: none)."""
 
     @property
     def best(self) -> str:

@@ -38,7 +38,7 @@ from functools import lru_cache, partial
 from itertools import islice
 from typing import Any
 
-from kb.link.lexicon import CATEGORIES, ExampleCard, FrenchTerm, Lexicon, LexiconEntry, _stem_fr
+from kb.link.lexicon import CATEGORIES, ExampleCard, FrenchTerm, Lexicon, LexiconEntry, Variant, _stem_fr
 from kb.sources.text import fold
 
 MAX_WORDS = 5
@@ -341,14 +341,14 @@ def _overlaps(one: str, other: str) -> bool:
     return f" {one} " in f" {other} " or f" {other} " in f" {one} "
 
 
-def _entry(english: str, category: str, chosen, surfaces, evidence: int, examples) -> LexiconEntry:
-    """Build an entry from chosen keys, their printed forms and example cards."""
+def _entry(english: str, category: str, chosen, surfaces, evidence: int, examples, variants=()) -> LexiconEntry:
+    """Build an entry from chosen keys, their printed forms, example cards and the wordings printed."""
     terms = []
     for key, count, _ in chosen:
         forms = [form for form, _ in surfaces[key].most_common()]
         terms.append(FrenchTerm(forms[0], count, tuple(forms[1:4])))
     terms.sort(key=lambda t: -t.count)
-    return LexiconEntry(english, category, tuple(terms), chosen[0][2], evidence, tuple(examples[:3]))
+    return LexiconEntry(english, category, tuple(terms), chosen[0][2], evidence, tuple(examples[:3]), variants)
 
 
 # --- keywords ---------------------------------------------------------------------------------
@@ -379,8 +379,9 @@ def _mine_keywords(cards: list[_Card]) -> list[LexiconEntry]:
         evidence, texts = _keyword_evidence(keyword, mine, spots)
         chosen = _choose(evidence, df, first, set(firsts.values()) - {first})
         whole = partial(_whole, mine) if evidence.opening else partial(iter, texts)
-        surfaces = _surfaces({c[0] for c in chosen}, spots, whole())
-        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine), _examples(first, mine, whole())))
+        surfaces, variants = _surfaces({c[0] for c in chosen}, mine, spots, whole())
+        examples = _examples(first, mine, whole())
+        entries.append(_entry(keyword, "keyword", chosen, surfaces, len(mine), examples, variants))
     return entries
 
 
@@ -405,17 +406,27 @@ def _whole(cards: list[_Card]) -> Iterator[list[Clauses]]:
     return ([_text_grams(v.french_text) for v in card.versions] for card in cards)
 
 
-def _surfaces(keys: set[str], spots: list[list[_Spot | None]], texts: Iterable[list[Clauses]]):
-    """Printed forms of chosen n-grams, those in the keyword's own clause first."""
+def _surfaces(
+    keys: set[str], cards: list[_Card], spots: list[list[_Spot | None]], texts: Iterable[list[Clauses]]
+) -> tuple[dict[str, Counter[str]], tuple[Variant, ...]]:
+    """Printed forms of chosen n-grams, those in the keyword's own clause first; and every wording printed where the
+    keyword is (case aside), with its cards and sets, most cards first."""
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
-    for card_spots, card_texts in zip(spots, texts, strict=True):
-        for spot, clauses in zip(card_spots, card_texts, strict=True):
+    wordings: dict[str, tuple[Counter[str], set[int], dict[str, None]]] = {}
+    for ci, (card, card_spots, card_texts) in enumerate(zip(cards, spots, texts, strict=True)):
+        for version, spot, clauses in zip(card.versions, card_spots, card_texts, strict=True):
             for place, grams in clauses:
                 for key, surface, start, _ in grams:
                     if key in keys:
                         placed = spot is not None and place == spot.place and start == spot.start
                         surfaces[key][surface] += 1 + 1000 * placed
-    return surfaces
+                        if placed:
+                            forms, held, sets = wordings.setdefault(_fold(surface), (Counter(), set(), {}))
+                            forms[surface] += 1
+                            held.add(ci)
+                            sets.update(dict.fromkeys(version.sets))
+    variants = [Variant(forms.most_common(1)[0][0], len(held), tuple(sets)) for forms, held, sets in wordings.values()]
+    return surfaces, tuple(sorted(variants, key=lambda v: (-v.count, v.text)))
 
 
 def _keyword_evidence(
