@@ -11,8 +11,16 @@ import click
 from kb.commands.options import content_option, diagnostics, echo, json_text, load_or_exit
 
 
-def document_counts(kb, doc) -> dict[str, int]:
-    """Counts for one document: rule kinds, examples, glossary, references; or FAQ records."""
+def all_document_counts(kb) -> dict[str, dict[str, int]]:
+    """Counts for every document (rulings and notes counted in one pass: a pool has hundreds of card files)."""
+    rulings = Counter(r.source_document for r in kb.rulings)
+    notes = Counter(n.document for n in kb.notes)
+    return {doc.id: document_counts(kb, doc, rulings, notes) for doc in kb.documents}
+
+
+def document_counts(kb, doc, rulings: Counter | None = None, notes: Counter | None = None) -> dict[str, int]:
+    """Counts for one document: rule kinds, examples, glossary, references; or FAQ records (`rulings`, `notes`:
+    their counts by document, when already made)."""
     if doc.kind == "rules":
         rules = [r for r in kb.rules if r.document == doc.id]
         kinds = Counter(r.kind for r in rules)
@@ -29,11 +37,9 @@ def document_counts(kb, doc) -> dict[str, int]:
             "references_resolved": resolved,
             "references_unresolved": len(refs) - resolved,
         }
-    return {
-        "cards": len(kb.cards_by_document.get(doc.id, ())),
-        "rulings": sum(1 for r in kb.rulings if r.source_document == doc.id),
-        "notes": sum(1 for n in kb.notes if n.document == doc.id),
-    }
+    rulings = Counter(r.source_document for r in kb.rulings) if rulings is None else rulings
+    notes = Counter(n.document for n in kb.notes) if notes is None else notes
+    return {"cards": len(kb.cards_by_document.get(doc.id, ())), "rulings": rulings[doc.id], "notes": notes[doc.id]}
 
 
 def edition_lines(kb) -> list[str]:
@@ -96,7 +102,7 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
 
     kb = load_or_exit(content)
     found = diagnostics(kb)
-    counts = {doc.id: document_counts(kb, doc) for doc in kb.documents}
+    counts = all_document_counts(kb)
     totals = {sev: sum(1 for d in found if d.severity == sev) for sev in ("error", "warning", "note")}
     if as_json:
         payload = {
