@@ -115,10 +115,20 @@ def _rule_entry(kb, key: str, number: str, per: dict, order: int, current: bool)
     texts = {lang: "\n".join((r.text, *r.examples)).strip() for lang, r in per.items()}
     context = {lang: "\n".join(_ancestor_titles(kb, r)) for lang, r in per.items()}
     heads = {lang: (*([titles[lang]] if lang in titles else []), *defined_symbols(r.text)) for lang, r in per.items()}
+    for lang, r in per.items():  # the rule opening a titled rule defines its topic (121.1 under Drawing a Card)
+        opened = _opened(kb, r)
+        if opened and lang not in titles:
+            heads[lang] = (*heads[lang], opened)
     heads = {lang: h for lang, h in heads.items() if h}
     editions = {lang: kb.edition_of(r).id for lang, r in per.items()}
     own = {lang: r.number for lang, r in per.items() if r.number != number}
     return Entry("rule", key, titles, texts, number, None, context, order, heads, editions, current, numbers=own)
+
+
+def _opened(kb, rule) -> str:
+    """The heading of the rule's parent when the rule is its first child, else ''."""
+    parent = kb.edition_of(rule).rules.get(rule.parent) if rule.parent else None
+    return heading(parent) if parent is not None and parent.children[:1] == (rule.number,) else ""
 
 
 def _ancestor_titles(kb, rule) -> list[str]:

@@ -19,7 +19,7 @@ from kb.search.text import LangText, query_tokens
 
 PAIRS = (("fr", "en"), ("en", "fr"))
 """(source, target) languages of the tables: the lexicon is French–English."""
-COMMON = 0.05
+COMMON = 0.1
 """An entry whose English term is one word found in more than this share of the English documents is left out."""
 
 

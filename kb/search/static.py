@@ -1,21 +1,22 @@
-"""The site's search index: the Whoosh index exported as JSON files that `templates/static/kbsearch.js` reads.
+"""The site's search index: the Whoosh index of the current editions exported as JSON files that
+`templates/static/kbsearch.js` reads.
 
-Nothing is computed anew here: the files hold what Whoosh's reader has, so the browser ranks as `kb search` does.
+Nothing is ranked anew here: the files hold what Whoosh's reader has (terms, postings, field lengths, stored fields)
+and the scores Whoosh's BM25F gives them, so the browser ranks as `kb search` does.
 
-- `core.json`: the ranking constants, the languages, stop words and the lexicon's translation tables, and per
-  document what filtering needs: its kind (a digit per document, an index into KINDS), its languages (a bit per
-  language of `langs`), its rule number;
-- `vocab-<k>.json`: each language's words as folded -> [frequency, index forms...] (`words_<lang>`), a word in
-  shard `hash(word) % VOCAB`;
+- `core.json`: the ranking constants, the languages, stop words, the lexicon's translation tables and its terms
+  indexed as one token, the numbers a translation gives other rules, and per document what filtering needs: its
+  kind (a digit per document, an index into KINDS), its languages (a bit per language of `langs`), its rule number;
+- `vocab-<k>.json`: each language's words as folded -> [documents holding it, index forms...], a word in shard
+  `hash(its first letter) % VOCAB` (a spelling correction keeps the first letter: it reads one shard);
 - `forms-<k>.json`: the index forms, by their first STEM_MIN letters (a word's stem prefix is found in one shard);
-- `names-<k>.json`: card-name words -> [the documents holding them, their number in the whole index], by their
-  first NAME_MIN letters;
-- `terms-<k>.json`: a term's postings in every field: `{term: {field: [[documents], [scores], df]}}`, the scores
-  being Whoosh's BM25F score of the term in the document (boost 1) and `df` its document frequency in the whole
-  index (the idf of the query's words), `hash(term) % TERMS`;
-- `rank-<k>.json`: the headwords and cited rules of RANK documents, for the re-rank;
+- `names-<k>.json`: card-name words -> [the documents holding them, their number], by their first NAME_MIN letters;
+- `terms-<k>.json`: a term's postings in each text field: `{term: {field: [[documents], [scores], df]}}`, the
+  scores being Whoosh's BM25F score of the term in the document (boost 1) and `df` its document frequency (the
+  idf of the query's words); a word as written (`=word`) has its documents only, `hash(term) % TERMS`;
+- `rank-<k>.json`: the headwords, ancestors' headings and cited rules of RANK documents, for the re-rank;
 - `docs-<k>.json`: what DOCS documents show in results (id, page, titles, names, texts, editions, ancestors'
-  headings).
+  headings, own numbers).
 
 `hash` is the 32-bit FNV-1a of the UTF-8 bytes, in both languages.
 """
@@ -27,20 +28,22 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+from whoosh.scoring import bm25
+
 from kb.model.numbers import TYPED_PATTERN
 from kb.search import index as search_index
 from kb.search import lookup, rank, results
 from kb.search.analysis import lang_text
 from kb.search.query import KINDS
-from kb.search.text import STOP
+from kb.search.text import EXACT, STOP
 from kb.search.writer import KIND_BOOSTS
 
-FORMAT = 3
+FORMAT = 4
 """Version of the files' layout, checked by the JavaScript."""
 VOCAB, FORMS, NAMES = 32, 32, 16
-TERM_BYTES = 12_000
+TERM_BYTES = 8_000
 """About how large a postings shard is."""
-RANK, DOCS = 128, 8
+RANK, DOCS = 64, 8
 """Documents per rank-data and per display-data file."""
 TEXT_MAX = 4000
 """Characters of a text kept for its snippet."""
@@ -56,60 +59,40 @@ def fnv1a(text: str) -> int:
 
 def constants() -> dict:
     """The ranking constants, so that the JavaScript never copies a number by hand."""
-    return {
-        "TOP": rank.TOP,
-        "RERANK": rank.RERANK,
-        "COVERAGE_POWER": rank.COVERAGE_POWER,
-        "HEAD_BONUS": rank.HEAD_BONUS,
-        "HEAD_SHARE": rank.HEAD_SHARE,
-        "CITED_BONUS": rank.CITED_BONUS,
-        "FIELDS": search_index.FIELDS,
-        "EXACT": search_index.EXACT,
-        "NAME": search_index.NAME,
-        "NAME_LIMIT": search_index.NAME_LIMIT,
-        "MAX_SLOTS": lookup.MAX_SLOTS,
-        "MAX_WORD": lookup.MAX_WORD,
-        "STEM_MIN": lookup.STEM_MIN,
-        "STEM_FACTOR": lookup.STEM_FACTOR,
-        "FUZZY_FACTOR": lookup.FUZZY_FACTOR,
-        "TRANSLATED": lookup.TRANSLATED,
-        "NAME_MIN": lookup.NAME_MIN,
-        "SNIPPET": results.SNIPPET,
-        "LEAD": results.LEAD,
-        "VOCAB": VOCAB,
-        "FORMS": FORMS,
-        "NAMES": NAMES,
-        "RANK": RANK,
-        "DOCS": DOCS,
-        "BOOSTS": KIND_BOOSTS,
+    found = {
+        name: getattr(module, name)
+        for module, names in (
+            (rank, "TOP RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS SECTION_BONUS HEAD_SHARE THROUGH CITED_BONUS"),
+            (search_index, "NAME NAME_LIMIT"),
+            (lookup, "MAX_SLOTS MAX_WORD STEM_MIN STEM_FACTOR FUZZY_FACTOR TRANSLATED NAME_MIN CORRECT_PREFIX"),
+            (results, "SNIPPET LEAD"),
+        )
+        for name in names.split()
     }
+    return found | {"VOCAB": VOCAB, "FORMS": FORMS, "NAMES": NAMES, "RANK": RANK, "DOCS": DOCS, "BOOSTS": KIND_BOOSTS}
 
 
 def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> dict:
-    """Write the site's search files of an open `SearchIndex` into `folder`: its documents of the current editions,
-    numbered in Whoosh's order; `url_of(stored fields)` gives the page of a document (None: the site does not show
-    it). Return a summary."""
+    """Write the site's search files of an open `SearchIndex` (of the current editions) into `folder`, documents
+    numbered as Whoosh numbers them; `url_of(stored fields)` gives the page of a document (None: the site does not
+    show it). Return a summary."""
     folder.mkdir(parents=True, exist_ok=True)
     searcher = index.searcher
     reader = searcher.reader()
-    every = [searcher.stored_fields(d) for d in range(searcher.doc_count_all())]
-    kept = [d for d, s in enumerate(every) if s["data"]["current"]]
-    site_id = {d: k for k, d in enumerate(kept)}
-    stored = [every[d] for d in kept]
-    n = len(stored)
-    langs = index.langs
-    terms = _postings(searcher, langs, site_id)
+    stored = [searcher.stored_fields(d) for d in range(searcher.doc_count_all())]
+    n, langs = len(stored), index.langs
+    terms = _postings(searcher, langs)
     shards = max(1, sum(len(json.dumps(v)) for v in terms.values()) // TERM_BYTES)
     core = {
         "format": FORMAT,
         "langs": list(langs),
-        "n": searcher.doc_count_all(),
-        "docs": n,
+        "n": n,
         "c": constants() | {"TERMS": shards},
         "pattern": TYPED_PATTERN,
         "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
         "lexicon": index.tables.lexicon,
         "phrases": {lang: sorted(p) for lang, p in index.tables.phrases.items()},
+        "numbering": index.numbering,
         "kinds": "".join(str(KINDS.index(s["kind"])) for s in stored),
         "langsOf": [
             sum(1 << k for k, x in enumerate(langs) if x in s["data"]["texts"] or x in s["data"]["titles"])
@@ -120,24 +103,18 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
     }
     _dump(folder / "core.json", core)
     _sharded(folder, "terms", terms, shards, lambda term: fnv1a(term) % shards)
-    vocab = {
-        (lang, w): [reader.frequency(f"words_{lang}", w), *forms]
-        for lang in langs
-        for w, forms in index.tables.vocab.get(lang, {}).items()
+    counts = index.tables.counts
+    vocab = {(x, w): [counts[x].get(w, 0), *forms] for x in langs for w, forms in index.tables.vocab[x].items()}
+    _by_lang(folder, "vocab", vocab, VOCAB, lambda w: fnv1a(w[:1]) % VOCAB)
+    forms = {(lang, f): 1 for lang in langs for fs in index.tables.vocab[lang].values() for f in fs}
+    _by_lang(folder, "forms", forms, FORMS, lambda f: fnv1a(f[: lookup.STEM_MIN]) % FORMS)
+    names = {
+        w: [list(reader.postings("name", w).all_ids()), reader.doc_frequency("name", w)] for w in _terms(reader, "name")
     }
-    _by_lang(folder, "vocab", vocab, VOCAB, lambda w: fnv1a(w) % VOCAB)
-    forms = {(lang, f): 1 for lang in langs for fs in index.tables.vocab.get(lang, {}).values() for f in fs}
-    stem = lookup.STEM_MIN
-    _by_lang(folder, "forms", forms, FORMS, lambda f: fnv1a(f[:stem]) % FORMS)
-    names = {}
-    for w in _field_terms(reader, "name"):
-        docs = [site_id[d] for d in reader.postings("name", w).all_ids() if d in site_id]
-        if docs:
-            names[w] = [docs, reader.doc_frequency("name", w)]
     _sharded(folder, "names", names, NAMES, lambda w: fnv1a(w[: lookup.NAME_MIN]) % NAMES)
+    ranked = [index.about(d)[1:] for d in range(n)]
     for k in range(0, n, RANK):
-        part = [[s["data"]["heads"], s["data"]["cites"]] for s in stored[k : k + RANK]]
-        _dump(folder / f"rank-{k // RANK}.json", part)
+        _dump(folder / f"rank-{k // RANK}.json", ranked[k : k + RANK])
     shown = 0
     for k in range(0, n, DOCS):
         part = []
@@ -146,36 +123,47 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
             shown += url is not None
             data = s["data"]
             texts = {lang: t[:TEXT_MAX] for lang, t in data["texts"].items()}
-            part.append([s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"]])
+            row = [s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
+            part.append(row)
         _dump(folder / f"docs-{k // DOCS}.json", part)
     return {"documents": n, "shown": shown, "term_shards": shards}
 
 
-def _field_terms(reader, field: str) -> list[str]:
+def _terms(reader, field: str) -> list[str]:
     """The terms of a field (none when the schema lacks it)."""
     if field not in reader.schema:
         return []
     return [t.decode("utf-8") if isinstance(t, bytes) else t for t in reader.lexicon(field)]
 
 
-def _postings(searcher, langs: tuple[str, ...], site_id: dict[int, int]) -> dict[str, dict[str, list]]:
-    """term -> field -> [documents, Whoosh's BM25F scores, document frequency] of every scored field of the index
-    (the site's documents only, by their site number)."""
+def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
+    """term -> field -> [documents, Whoosh's BM25F scores, document frequency] of every term of the text fields (a
+    word as written: its documents alone; stop words, which only phrases ask for, left out)."""
     found: dict[str, dict[str, list]] = defaultdict(dict)
-    reader = searcher.reader()
-    for field in (f"{name}_{lang}" for lang in langs for name in (*search_index.FIELDS, "words")):
-        for term in _field_terms(reader, field):
-            if term.startswith(STOP):  # stop words: only phrases hold them, which the browser finds in the texts
+    n = searcher.doc_count_all()
+    for field in (f"body_{lang}" for lang in langs):
+        lengths = [searcher.doc_field_length(d, field, 1) for d in range(n)]
+        avgfl = searcher.avg_field_length(field) or 1
+        for term in _terms(searcher.reader(), field):
+            if term.startswith(STOP):
                 continue
-            m = searcher.postings(field, term)
-            docs, scores = [], []
-            while m.is_active():
-                if m.id() in site_id:
-                    docs.append(site_id[m.id()])
-                    scores.append(m.score())
-                m.next()
-            if docs:
-                found[term][field] = [docs, scores, reader.doc_frequency(field, term)]
+            items = _weights(searcher.reader().postings(field, term))
+            docs = [d for d, _ in items]
+            if term.startswith(EXACT):
+                found[term][field] = [docs, [], len(docs)]
+                continue
+            idf = searcher.idf(field, term)
+            scores = [bm25(idf, w, lengths[d], avgfl, search_index.B, search_index.K1) for d, w in items]
+            found[term][field] = [docs, scores, len(docs)]
+    return found
+
+
+def _weights(matcher) -> list[tuple[int, float]]:
+    """(document, weight) of a term's postings: the weight as scored (the parts' word weights included)."""
+    found = []
+    while matcher.is_active():
+        found.append((matcher.id(), matcher.weight()))
+        matcher.next()
     return found
 
 

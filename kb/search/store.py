@@ -28,11 +28,12 @@ class IndexNotWritable(OSError):
     """The build folder cannot hold the index (read-only, or a file in the way)."""
 
 
-def index_root(content: Path) -> Path:
-    """The slot of a content folder: `<build>/index/<folder name>-<hash of its absolute path>`."""
+def index_root(content: Path, every: bool = False) -> Path:
+    """The slot of a content folder: `<build>/index/<folder name>-<hash of its absolute path>` for the index of
+    the current editions, with `-every` for that of every edition."""
     absolute = str(content.resolve())
     tag = sha256(absolute.encode()).hexdigest()[:10]
-    return build_dir(content) / "index" / f"{content.resolve().name}-{tag}"
+    return build_dir(content) / "index" / f"{content.resolve().name}-{tag}{'-every' if every else ''}"
 
 
 def index_key(content: Path, version: str, files: str | None = None) -> str:

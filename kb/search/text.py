@@ -29,6 +29,9 @@ KIND_NAMES = ("symbol", "stats", "word")
 STOP = "~"
 """A stop word is indexed as `~word`, apart from every word's forms (French `le` is a stop word and the form of
 `les`): only phrases ask for it."""
+EXACT = "="
+"""A word as written (folded) is also indexed as `=word` when it differs from its first index form: a query's
+word as typed asks for it too."""
 FRENCH_EXTRA = {
     "l",
     "d",
@@ -87,6 +90,13 @@ def tokens(text: str) -> list[Token]:
     return [(m.start(), m.end(), *analyse(m.lastindex, m.group())) for m in TOKEN.finditer(text)]
 
 
+def group_of(written: str) -> int:
+    """The TOKEN group of a token as written (1 symbol, 2 stats, 3 word)."""
+    if written.startswith("{"):
+        return 1
+    return 2 if "/" in written else 3
+
+
 @lru_cache(maxsize=1 << 16)
 def analyse(group: int, written: str) -> tuple[str, str, str]:
     """(kind, folded, raw) of a token as written (cached: texts repeat their words)."""
@@ -109,6 +119,22 @@ class LangText:
     """Stop words, accented and folded."""
     _forms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _stems: dict[str, str] = field(default_factory=dict, repr=False)
+    _terms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+
+    def terms(self, written: str) -> tuple[str, ...]:
+        """Index terms of a token as written: `~word` for a stop word, else its forms and, for a word that differs
+        from its first form, `=word` (remembered: texts repeat their words)."""
+        found = self._terms.get(written)
+        if found is None:
+            kind, folded, raw = analyse(group_of(written), written)
+            if kind == "word" and self.is_stop(folded):
+                found = (STOP + folded,)
+            else:
+                found = self.forms((0, 0, kind, folded, raw))
+                if kind == "word" and folded != found[0]:
+                    found = (*found, EXACT + folded)
+            self._terms[written] = found
+        return found
 
     def forms(self, token: Token) -> tuple[str, ...]:
         """Index forms of a token: a word stemmed then folded, and folded then stemmed; a symbol as itself."""
