@@ -180,3 +180,24 @@ def test_with_the_2012_edition_loaded_no_older_numbering_is_found_and_the_check_
         "no older edition loaded numbered that rule 701.21 (2012-07-01: 701.22): the original's citation is the "
         "evidence"
     )
+
+
+def test_the_site_names_the_confirming_edition_and_never_links_a_number_it_cannot_reconcile(tmp_path):
+    from kb.site.write import build_site
+
+    content = _editions(tmp_path)
+    french = (content / "fr" / "cr-703.txt").read_text(encoding="utf-8")
+    (content / "fr" / "cr-703.txt").write_text(french.replace("(cf. règle 904)", "(cf. règle 100.1)"), "utf-8")
+    site = build_site(load(content), tmp_path / "site", search=False).out
+    for ui, confirmed, unlinked in (
+        ("fr", " ; 701.3 était son numéro dans l’édition du 1er mai 2018", "que son original (2020) ne cite pas"),
+        ("en", "; 701.3 was its number in the edition of May 1, 2018", "which its original (2020) does not cite"),
+    ):
+        html = (site / ui / "rules" / "703.html").read_text(encoding="utf-8")
+        row = html.split('id="703.4a"')[1]
+        cell = row.split('<div class="cell" data-col="fr" lang="fr">')[1].split("</div>")[0]
+        linked = cell.split(">701.3</a>")[0].rsplit("<a ", 1)[1]
+        assert 'href="../rules/701.html#701.4"' in linked and "ref-miscited" in linked
+        assert confirmed in cell.split(">701.3</a>")[1].split("</abbr>")[0]
+        assert '<span class="ref-dated ref-miscited">100.1</span><abbr class="cite-flag"' in cell
+        assert unlinked in cell and "#100.1" not in cell  # the number its original does not cite: no link

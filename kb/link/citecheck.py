@@ -116,8 +116,16 @@ def _evidence(m: Miscitation, date: str) -> str:
         return f"{', '.join(_date(ed) for ed in m.confirmed)} numbered that rule {m.cited}, as the translation does"
     if not m.older:
         return f"no edition older than {date} is loaded: the original's citation is the evidence"
-    then = "; ".join(f"{_date(ed)}: {num or 'none'}" for ed, num in m.older)
-    return f"no older edition loaded numbered that rule {m.cited} ({then}): the original's citation is the evidence"
+    then = []
+    for i, (ed, num) in enumerate(m.older):
+        if num is None and i + 1 < len(m.older) and all(n is None for _, n in m.older[i:]):
+            then.append(f"{_date(ed)} and before: none")  # the rule was not there yet
+            break
+        then.append(f"{_date(ed)}: {num or 'none'}")
+    return (
+        f"no older edition loaded numbered that rule {m.cited} ({'; '.join(then)}): the original's citation is the "
+        "evidence"
+    )
 
 
 def _date(edition: str) -> str:
