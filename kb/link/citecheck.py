@@ -52,6 +52,7 @@ def miscitations(
     differ, by_content = amended
     out = []
     for number, rule in mine.rules.items():
+        # the rule of that number in `source`, unless it says otherwise: then the rule its content matched, if any
         original = by_content[number].ref_number if number in by_content else None if number in differ else number
         theirs = source.rules.get(original) if original is not None else None
         if theirs is None:

@@ -121,7 +121,8 @@ class Miscitation:
     """The number of its original in that edition (`703.4d`)."""
     meant: Reading | None
     """What the original cites in its place (`701.22`), read in `edition` and followed to today (`701.32`): the
-    rule the citation is linked to; None when the original cites nothing in its place (not linked, reported)."""
+    rule the citation is linked to; None when the original cites nothing in its place, or nothing it may be (of
+    another section or kind, and numbered so by no older edition): not linked, reported."""
     literal: Reading
     """The cited number itself read in `edition` (`701.21`, Planeswalk then, `701.31` today): never linked."""
     older: tuple[tuple[str, str | None], ...] = ()
