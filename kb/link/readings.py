@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kb.model.base import KnowledgeBase
-from kb.model.links import Reading
+from kb.model.lineage import Lineage
+from kb.model.links import Edition, Reading
 from kb.model.numbers import rule_number
 
 
@@ -29,14 +30,18 @@ def read(kb: KnowledgeBase, edition: str | None, number: str) -> Reading:
     """Read a number in an edition's numbering and say what rule of today it is."""
     if edition is None or kb.reference is None:
         return Reading(number, None, "unknown", None)
-    today = kb.primary[kb.reference]
+    return follow(kb.links.lineage.get(kb.reference), kb.primary[kb.reference], edition, number)
+
+
+def follow(chain: Lineage | None, today: Edition, edition: str, number: str) -> Reading:
+    """Read a number in the numbering of an edition of today's language (`chain`: its lineage) and follow it to
+    today's edition."""
     if edition == today.id:
         return (
             Reading(number, edition, "same", number)
             if number in today.rules
             else Reading(number, edition, "absent", None)
         )
-    chain = kb.links.lineage.get(kb.reference)
     if chain is None or edition not in chain.editions or today.id not in chain.editions:
         return Reading(number, edition, "unknown", None)
     k = chain.editions.index(edition)

@@ -10,7 +10,7 @@ from kb.link.readings import numbering_of, read, readings
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
-from kb.model.links import Reading
+from kb.model.links import Miscitation, Reading
 from kb.model.numbers import sort_key
 from kb.parse.refs import find_references
 from kb.site import parts
@@ -40,6 +40,9 @@ class SiteData:
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
     today: dict[str, dict[str, Reading]] = field(default_factory=dict)
     """Language -> a number it cites but does not have -> how it reads today (`kb.link.readings.read`)."""
+    miscited: dict[tuple[str, str], dict[str, Miscitation]] = field(default_factory=dict)
+    """(language, a translated rule's own number) -> the numbers it cites that its original does not, each read as
+    the number its original cites in its place (`kb.link.citecheck`): linked so, and flagged."""
     numbering_years: dict[str, str] = field(default_factory=dict)
     """Translation -> the year of the numbering its text uses ('' when that edition is not loaded), for the
     translations numbered otherwise than today's rules (the note saying so on the home and rule pages)."""
@@ -140,6 +143,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
             data.rows.setdefault(lang, {})[rule.number] = number
     data.texts = Previews(data, numbers)
     data.today = _today(kb)
+    data.miscited = {(m.lang, m.number): kb.miscited(m.lang, m.number) for m in kb.links.alignment.miscitations}
     data.dated_citations = _dated_citations(kb)
     data.numbering_years = _numbering_years(kb)
     _paths(data)

@@ -525,6 +525,16 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "jump_own_undated": "{n} du texte {lang} (sa numérotation) → {today} aujourd’hui",
         "jump_today": "{n} aujourd’hui : {title}",
         "jump_choice": "Deux règles portent le numéro {n}",
+        "miscited": (
+            "La traduction cite {cited}, numérotation antérieure ; son original ({year}) cite {meant}, aujourd’hui "
+            "{today}"
+        ),
+        "miscited_gone": (
+            "La traduction cite {cited}, numérotation antérieure ; son original ({year}) cite {meant}, qui n’a plus "
+            "de règle aujourd’hui"
+        ),
+        "miscited_older": " ; {cited} était son numéro dans l’édition du {date}",
+        "miscited_none": "La traduction cite {cited}, que son original ({year}) ne cite pas : pas de lien",
     },
     "en": {
         "own_row": "{lang} {n} ({year})",
@@ -548,6 +558,15 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "jump_own_undated": "{n} of the {lang} text (its own numbering) → {today} today",
         "jump_today": "{n} today: {title}",
         "jump_choice": "Two rules are numbered {n}",
+        "miscited": (
+            "The translation cites {cited}, an older numbering; its original ({year}) cites {meant}, today {today}"
+        ),
+        "miscited_gone": (
+            "The translation cites {cited}, an older numbering; its original ({year}) cites {meant}, which no rule "
+            "of today continues"
+        ),
+        "miscited_older": "; {cited} was its number in the edition of {date}",
+        "miscited_none": "The translation cites {cited}, which its original ({year}) does not cite: not linked",
     },
 }
 """Words for the translations' own numbering (own rows, the note on it), kept apart to be moved as one block."""
@@ -580,6 +599,18 @@ def long_date(iso: str | None, ui: str) -> str:
     if ui == "fr":
         return f"{'1er' if day.day == 1 else day.day} {month} {day.year}"
     return f"{month} {day.day}, {day.year}"
+
+
+def miscited_title(m, ui: str) -> str:
+    """What the flag on a translation's citation its original does not make says (`m`: a `Miscitation`)."""
+    t, year = WORDS[ui], m.literal.year
+    if m.meant is None:
+        return t["miscited_none"].format(cited=m.cited, year=year)
+    key = "miscited" if m.meant.today else "miscited_gone"
+    said = t[key].format(cited=m.cited, year=year, meant=m.meant.number, today=m.meant.today)
+    if m.confirmed:  # the newest older edition that numbered the rule so: why the translation's number is older
+        said += t["miscited_older"].format(cited=m.cited, date=long_date(m.confirmed[0].split(":", 1)[-1], ui))
+    return said
 
 
 def other_ui(ui: str) -> str:

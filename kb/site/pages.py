@@ -22,6 +22,7 @@ from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
+from kb.site.render import cite_flag
 from kb.site.terms import keyword_rules
 from kb.sources import file_slug, sort_name
 from kb.sources import search_fold as fold
@@ -98,7 +99,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
         Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources"}),
         Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
                                            "coverage": coverage(data), "only_groups": only_groups(data),
-                                           "stale": stale_diffs(data.kb), "mismatches": mismatches(data)}),
+                                           "stale": stale_diffs(data.kb), "mismatches": mismatches(data, ui)}),
         Job("search.html", "search.html", {"title": t["search"], "current": "search",
                                            "search_langs": data.search_langs}),
     ]  # fmt: skip
@@ -321,15 +322,22 @@ def jump_map(data: SiteData) -> dict:
     return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}
 
 
-def mismatches(data: SiteData) -> list[dict]:
-    """Aligned rules whose references differ, each number with the row showing it today:
-    `{"row", "edition", "cells": {lang: (number, row, [(target, row)])}}`."""
+def mismatches(data: SiteData, ui: str) -> list[dict]:
+    """Aligned rules whose references differ, each number with the row showing it today and, for a number the
+    translation cites that its original does not, the flag saying so (`cite_flag`, else ""):
+    `{"row", "edition", "cells": {lang: (number, row, [(target, row, flag)])}}`."""
     out = []
     for m in data.kb.links.alignment.reference_mismatches:
         cells = {}
         for lang in data.langs:
             number = m.get("numbers", {}).get(lang, m["number"])
-            found = [(target, _row_of(data, lang, m.get("edition"), target)) for target in m.get(lang, ())]
+            fixes = data.miscited.get((lang, number), {})
+            found = [
+                (target, fixes[target].meant.today if fixes[target].meant else None, cite_flag(fixes[target], ui))
+                if target in fixes
+                else (target, _row_of(data, lang, m.get("edition"), target), "")
+                for target in m.get(lang, ())
+            ]
             cells[lang] = (number, _row_of(data, lang, m.get("edition"), number), found)
         out.append({"row": m["number"], "edition": m.get("edition"), "cells": cells})
     return out

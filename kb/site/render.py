@@ -4,7 +4,7 @@ Three kinds of text, three renderings: rule text (`Linker.text`, `paragraphs`), 
 Gatherer rulings (`plain`: no markdown at all), and FAQ prose (`prose`: inline markdown only, emphasis and
 links). All three draw `{…}` symbols and link cited rules. Everything returned is `Markup` built from escaped
 pieces. Words inside the text (tooltips of references) are in the text's language; interface words are not
-made here.
+made here (the flag on a translation's citation its original does not make says it in `kb.site.labels`' words).
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
+from kb.model.links import Miscitation
+from kb.model.records import EMPTY
 from kb.parse.refs import find_references
+from kb.site.labels import miscited_title
 from kb.sources import file_slug
 from kb.sources.text import APOSTROPHES
 
@@ -45,6 +48,7 @@ REF_WORDS = {
            "dated": "Rule {n} as numbered on {date}: today’s {today}",
            "dated_missing": "Rule {n} as numbered on {date}: no rule of today follows from it",
            "renumbered": "rule {n} of {year} is numbered {today} today",
+           "miscited": "{n} → {today}: the original ({year}) cites {meant} here",
            "removed": "Rule {n} of {year}, removed since: its history", "merged": "Rule {n} of {year}, merged "
            "since into another rule: its history", "unknown": "Rule {n} as numbered in the edition this text was "
            "translated from, which is not loaded: not linked (today’s {n} may be another rule)"},
@@ -53,6 +57,7 @@ REF_WORDS = {
            "dated": "Règle {n} numérotée au {date} : aujourd’hui {today}",
            "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle",
            "renumbered": "la règle {n} de {year} est numérotée {today} aujourd’hui",
+           "miscited": "{n} → {today} : l’original ({year}) cite ici {meant}",
            "removed": "Règle {n} de {year}, supprimée depuis : son historique", "merged": "Règle {n} de {year}, "
            "fusionnée depuis avec une autre règle : son historique", "unknown": "Règle {n} numérotée comme "
            "l’édition dont ce texte est traduit, qui n’est pas chargée : pas de lien (la règle {n} d’aujourd’hui "
@@ -183,6 +188,11 @@ class Linker:
     """Rendered texts shared by the pages of a build: key -> (HTML, preview ids it needs)."""
     parts: dict[str, str] = field(default_factory=dict)
     """Row -> its page, for the rows of a cut rule that are not on its first page (`SiteData.row_parts`)."""
+    miscited: Mapping[tuple[str, str], Mapping[str, Miscitation]] = field(default_factory=dict)
+    """(language, a translated rule's own number) -> the numbers it cites that its original does not
+    (`KnowledgeBase.miscited`): linked as what the original cites in their place, and flagged."""
+    ui: str = ""
+    """The page's interface language: the language of the flags' words (the text's own when none)."""
     previews: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """Preview element id -> (language, number, text), filled while rendering."""
     _recording: list[dict[str, None]] = field(default_factory=list)
@@ -251,6 +261,28 @@ class Linker:
         cls = "ref ref-other" if where != lang else "ref"
         return f'<a class="{cls}" href="{href}" aria-describedby="{pid}"{extra}>{label}</a>'
 
+    def _miscited(self, m: Miscitation, lang: str, label: str) -> str:
+        """A number a translation cites that its original does not: linked to today's rule of the number its
+        original cites in its place (none when it cites none), never to the number's own rule; flagged."""
+        flag = cite_flag(m, self.ui or lang)
+        meant = m.meant
+        if meant is None:
+            return f'<span class="ref-dated ref-miscited">{label}</span>{flag}'
+        if meant.today is None:
+            return self._unread(meant, lang, label) + flag
+        found = self.target(meant.today, lang, own=False)
+        if found is None:
+            title = escape(_words(REF_WORDS, lang)["missing"].format(n=meant.today))
+            return f'<span class="ref-missing" title="{title}">{label}</span>{flag}'
+        href, where, row = found
+        said = _words(REF_WORDS, lang)["miscited"].format(n=m.cited, today=row, meant=meant.number, year=meant.year)
+        extra = f' hreflang="{where}"' if where != lang else ""
+        cls = "ref ref-other ref-miscited" if where != lang else "ref ref-miscited"
+        pid = self.preview_id(row, where)
+        return (
+            f'<a class="{cls}" href="{href}" aria-describedby="{pid}"{extra} title="{escape(said)}">{label}</a>{flag}'
+        )
+
     def _unread(self, reading, lang: str, label: str) -> str:
         """A number that has no rule of today: its history when lineage says it went, else marked unlinked."""
         words = _words(REF_WORDS, lang)
@@ -260,13 +292,18 @@ class Linker:
         page = f"changes/{file_slug(reading.gone[0])}--{file_slug(reading.gone[1])}.html"
         return f'<a class="ref-gone" href="{self.root}{page}#was-{escape(reading.number)}" title="{title}">{label}</a>'
 
-    def text(self, text: str, lang: str) -> Markup:
-        """Escape rule text, linking every cited rule and drawing symbols."""
-        return self.cached(("text", lang, text), lambda: self._linked(text, lang, None, None))
+    def text(self, text: str, lang: str, rule: str | None = None) -> Markup:
+        """Escape rule text, linking every cited rule and drawing symbols (`rule`: the number of the rule whose
+        text it is, whose citations are checked against its original's)."""
+        fixes = self.miscited.get((lang, rule), {}) if rule else {}
+        key = ("text", lang, text, rule, self.ui) if fixes else ("text", lang, text)  # flags: the interface's words
+        return self.cached(key, lambda: self._linked(text, lang, None, None, fixes))
 
-    def paragraphs(self, text: str, lang: str) -> Markup:
-        """Rule text split into `<p>` per line."""
-        return self.cached(("par", lang, text), lambda: self._paragraphs(text, lang, None))
+    def paragraphs(self, text: str, lang: str, rule: str | None = None) -> Markup:
+        """Rule text split into `<p>` per line (`rule`: as for `text`)."""
+        fixes = self.miscited.get((lang, rule), {}) if rule else {}
+        key = ("par", lang, text, rule, self.ui) if fixes else ("par", lang, text)
+        return self.cached(key, lambda: self._paragraphs(text, lang, None, None, fixes))
 
     def plain(
         self, text: str, lang: str, names: dict[str, str] | None = None, dated: tuple[Mapping, str] | None = None
@@ -354,9 +391,9 @@ class Linker:
         for used in self._recording:
             used[pid] = None
 
-    def _paragraphs(self, text: str, lang: str, names, dated: tuple | None = None) -> str:
+    def _paragraphs(self, text: str, lang: str, names, dated: tuple | None = None, fixes: Mapping = EMPTY) -> str:
         """`<p>` per non-empty line, each linked."""
-        return "".join(f"<p>{self._linked(p, lang, names, dated)}</p>" for p in text.split("\n") if p.strip())
+        return "".join(f"<p>{self._linked(p, lang, names, dated, fixes)}</p>" for p in text.split("\n") if p.strip())
 
     def _dated_link(self, number: str, lang: str, label: str, citations: Mapping, date: str) -> str:
         """`dated_link` as a str of HTML; `label` is already escaped."""
@@ -367,10 +404,11 @@ class Linker:
         title = words["dated"].format(n=number, date=date, today=today) if today != number else ""
         return self._rule_link(today, lang, label, True, title, own=False)
 
-    def _linked(self, text: str, lang: str, names, dated: tuple | None) -> str:
+    def _linked(self, text: str, lang: str, names, dated: tuple | None, fixes: Mapping = EMPTY) -> str:
         """Escaped text with symbols, cited rules linked and, when `names` is `(name -> path, linked)`, card names.
 
-        `dated` (`(citations, date)`) reads the cited numbers as a dated ruling's (see `plain`)."""
+        `dated` (`(citations, date)`) reads the cited numbers as a dated ruling's (see `plain`); `fixes` (cited
+        number -> `Miscitation`) are the numbers of a translated rule that its original does not cite."""
         spans = [(r.start, r.end, r.targets[0]) for r in find_references(text, lang)]
         cards = _name_spans(text, names[0], names[1], spans) if names and names[0] else []
         out, pos = [], 0
@@ -381,6 +419,8 @@ class Linker:
                 out.append(f'<a href="{escape(self.root + what[5:])}">{label}</a>')
             elif dated is not None:
                 out.append(self._dated_link(what, lang, label, *dated))
+            elif what in fixes:
+                out.append(self._miscited(fixes[what], lang, label))
             else:
                 out.append(self._rule_link(what, lang, label, True))
             pos = end
@@ -409,6 +449,11 @@ class Linker:
             else:
                 out.append(escape(token.content))
         return "".join(out)
+
+
+def cite_flag(m: Miscitation, ui: str) -> Markup:
+    """The mark after a translation's citation its original does not make, saying so in the interface's words."""
+    return Markup(f'<abbr class="cite-flag" lang="{escape(ui)}" title="{escape(miscited_title(m, ui))}">≠</abbr>')
 
 
 def _name_spans(

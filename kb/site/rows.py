@@ -118,7 +118,8 @@ def _cell(
             aligned=edition_name(kb, kb.primary[lang].id, ui), edition=edition_name(kb, edition, ui)
         )
         tags += f'<span class="ed-tag" lang="{escape(ui)}" title="{escape(title)}">{escape(shown)}</span>\n'
-    body = ln.cached(("cell", lang, row.number), lambda: _cell_text(row, lang, ln))
+    key = ("cell", lang, row.number, ui) if (lang, rule.number) in data.miscited else ("cell", lang, row.number)
+    body = ln.cached(key, lambda: _cell_text(row, lang, ln))  # flagged citations: in the interface's words
     citing = row.cited_by.get(lang)
     if citing:  # the links are the same in every interface, the words around them the interface's
         links = ln.cached(("cited", lang, row.number), lambda: _cited_links(citing, lang, ln))
@@ -151,9 +152,9 @@ def _cell_text(row: Row, lang: str, ln: Linker) -> str:
     rule = row.cells[lang]
     example = CELL_WORDS.get(lang, CELL_WORDS["en"])
     out = [f'<p class="rule-title">{escape(rule.title)}</p>\n'] if rule.title else []
-    out.append(ln.paragraphs(parts.shown_text(rule.text), lang) + "\n")
+    out.append(ln.paragraphs(parts.shown_text(rule.text), lang, rule.number) + "\n")
     out += [
-        f'<p class="example"><em>{escape(example)}</em> {ln.text(parts.shown_text(e), lang)}</p>\n'
+        f'<p class="example"><em>{escape(example)}</em> {ln.text(parts.shown_text(e), lang, rule.number)}</p>\n'
         for e in rule.examples
     ]
     return "".join(out)

@@ -123,7 +123,16 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.add(target.parent)
         where = _where(job)
-        linker = render.Linker(where["root"], data.rows, data.texts, data.today, cache, data.row_parts)
+        linker = render.Linker(
+            where["root"],
+            data.rows,
+            data.texts,
+            data.today,
+            cache,
+            data.row_parts,
+            data.miscited,
+            job.context.get("ui", ""),
+        )
         html = env.get_template(job.template).render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
         target.write_text(html, encoding="utf-8")
         bar.update(1)
