@@ -61,25 +61,15 @@ def references_today(kb: KnowledgeBase, rule: Rule) -> list[dict[str, Any]] | No
 
     A number its original does not cite (`kb.link.citecheck`) has the status `miscited`: `today` is then today's
     rule of what the original cites in its place (null when it cites nothing there), never the number's own."""
-    from kb.link.readings import numbering_of, read
+    from kb.link.readings import cited_today
 
-    if rule.lang == kb.reference or kb.edition_of(rule).id != getattr(kb.primary.get(rule.lang), "id", None):
+    found = cited_today(kb, rule)
+    if found is None:
         return None
-    edition, mine, out = numbering_of(kb, rule.lang), kb.primary[rule.lang].rules, []
-    miscited = kb.miscited(rule.lang, rule.number)
-    for target in rule.references:
-        m = miscited.get(target)
-        if m is not None:
-            today = m.meant.today if m.meant is not None else None
-            found = {"numbering": m.edition, "status": "miscited", "today": today, "miscited": miscited_json(m)}
-        elif target in mine:  # a rule of the same text: today's rule it is paired with
-            pair = kb.pair(rule.lang, target)
-            found = {"numbering": edition, "status": "own", "today": pair and pair.ref_number, "miscited": None}
-        else:
-            reading = read(kb, edition, target)
-            found = {"numbering": reading.edition, "status": reading.status, "today": reading.today, "miscited": None}
-        out.append({"target": target, **found})
-    return out
+    return [
+        {"target": t, "numbering": ed, "status": st, "today": today, "miscited": m and miscited_json(m)}
+        for t, ed, st, today, m in found
+    ]
 
 
 def miscited_json(m: Miscitation) -> dict[str, Any]:

@@ -60,6 +60,30 @@ def follow(chain: Lineage | None, today: Edition, edition: str, number: str) -> 
     return Reading(number, edition, status, now, None, round(confidence, 3))
 
 
+def cited_today(kb: KnowledgeBase, rule) -> list[tuple[str, str | None, str, str | None, object]] | None:
+    """For a rule of a translation's current text, each number it cites as (number, the numbering it is read in,
+    status, today's rule or None, its miscitation or None): a number its original does not cite
+    (`kb.link.citecheck`) stands for today's rule of what the original cites in its place (status `miscited`); a
+    rule of the same text for the rule it is paired with today (`own`); any other number is read in the
+    numbering of its text's edition and followed to today. None for a rule of the reference language or of
+    another edition."""
+    if rule.lang == kb.reference or kb.edition_of(rule).id != getattr(kb.primary.get(rule.lang), "id", None):
+        return None
+    edition, mine, out = numbering_of(kb, rule.lang), kb.primary[rule.lang].rules, []
+    miscited = kb.miscited(rule.lang, rule.number)
+    for target in rule.references:
+        m = miscited.get(target)
+        if m is not None:
+            out.append((target, m.edition, "miscited", m.meant.today if m.meant is not None else None, m))
+        elif target in mine:
+            pair = kb.pair(rule.lang, target)
+            out.append((target, edition, "own", pair.ref_number if pair else None, None))
+        else:
+            reading = read(kb, edition, target)
+            out.append((target, reading.edition, reading.status, reading.today, None))
+    return out
+
+
 def readings(kb: KnowledgeBase, lang: str) -> dict[str, Reading]:
     """Every number a language's current text (rules and glossary) cites and does not hold itself, read."""
     if lang not in kb.primary:

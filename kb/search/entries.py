@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kb.link.readings import cited_today
 from kb.model import card_name
 from kb.sources import fold
 
@@ -56,6 +57,9 @@ class Entry:
     numbers: dict[str, str] = field(default_factory=dict)
     """A rule's own number in each language whose rule has another number than the row's (French 120.4 in
     today's row 121.4)."""
+    cites: tuple[str, ...] | None = None
+    """Today's numbers of the rules a current rule's texts cite (a translation's citations read in its own
+    numbering); None: read from the texts."""
 
 
 def current_editions(kb) -> dict:
@@ -122,7 +126,16 @@ def _rule_entry(kb, key: str, number: str, per: dict, order: int, current: bool)
     heads = {lang: h for lang, h in heads.items() if h}
     editions = {lang: kb.edition_of(r).id for lang, r in per.items()}
     own = {lang: r.number for lang, r in per.items() if r.number != number}
-    return Entry("rule", key, titles, texts, number, None, context, order, heads, editions, current, numbers=own)
+    cites = tuple(sorted({c for r in per.values() for c in _cites(kb, r) if c and c != number})) if current else None
+    return Entry(
+        "rule", key, titles, texts, number, None, context, order, heads, editions, current, numbers=own, cites=cites
+    )
+
+
+def _cites(kb, rule) -> list[str | None]:
+    """Today's numbers of the rules a rule cites (a translation's, read in its text's numbering)."""
+    found = cited_today(kb, rule)
+    return list(rule.references) if found is None else [today for _, _, _, today, _ in found]
 
 
 def _opened(kb, rule) -> str:

@@ -145,7 +145,9 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict) -
 
 
 def _cited(entry: Entry) -> list[str]:
-    """The ids of the rules an entry's texts cite (same edition for a rule of another edition)."""
+    """The ids of the rules an entry cites (same edition for a rule of another edition)."""
+    if entry.cites is not None:
+        return list(entry.cites)
     suffix = "@" + entry.id.split("@", 1)[1] if "@" in entry.id else ""
     cited = {m for text in entry.texts.values() for m in IN_TEXT.findall(text)} - {entry.number}
     return sorted(c + suffix for c in cited)
