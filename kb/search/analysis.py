@@ -97,6 +97,20 @@ class FormsFilter(Filter):
                         yield t
 
 
+class MarkFilter(Filter):
+    """One token per word for the highlighter: the first of its index terms a query asks for, else its first."""
+
+    def __init__(self, lang: str, asked: frozenset[str]) -> None:
+        self.lang, self.asked = lang, asked
+
+    def __call__(self, tokens):
+        lt, asked = lang_text(self.lang), self.asked
+        for t in tokens:
+            terms = lt.terms(t.text)
+            t.text = next((x for x in terms if x in asked), terms[0])
+            yield t
+
+
 class FoldFilter(Filter):
     """Words folded as written (no stemming, stop words kept): card names."""
 
@@ -109,6 +123,11 @@ class FoldFilter(Filter):
 def forms_analyzer(lang: str, phrases: frozenset[str] = frozenset()):
     """The analyzer of a language's text field (`FormsFilter` lower-cases as it folds)."""
     return RegexTokenizer(PLAIN.pattern) | FormsFilter(lang, phrases)
+
+
+def mark_analyzer(lang: str, asked: frozenset[str]):
+    """The analyzer the highlighter reads a text with (`MarkFilter`)."""
+    return RegexTokenizer(PLAIN.pattern) | MarkFilter(lang, asked)
 
 
 def fold_analyzer():

@@ -24,17 +24,16 @@ from whoosh.scoring import BM25F
 from whoosh.spelling import ListCorrector
 
 from kb.model.numbers import descends, sort_key
-from kb.search.analysis import forms_analyzer, lang_text
+from kb.search.analysis import lang_text, mark_analyzer
 from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots
 from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
-from kb.search.rank import TOP, Hit, rerank
+from kb.search.rank import KIND_BOOSTS, TOP, Hit, rerank
 from kb.search.results import LEAD, MARK, SNIPPET, SearchResult, clip
-from kb.search.store import IndexNotWritable, current, index_root
+from kb.search.store import IndexDamaged, IndexNotWritable, current, index_root, read_tables
 from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
 from kb.search.text import EXACT as EXACT_MARK
 from kb.search.text import STOP, query_tokens
-from kb.search.writer import KIND_BOOSTS, IndexDamaged, build, own_numbering, read_tables, write_index
 
 __all__ = [
     "IndexNotWritable",
@@ -48,7 +47,6 @@ __all__ = [
     "index_root",
     "open_index",
     "parse_query",
-    "write_index",
 ]
 
 INDEX_VERSION = 10
@@ -77,6 +75,8 @@ def index_key(content: Path, kb=None, every: bool = False) -> str:
 
 def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict | None = None, every=False) -> Path:
     """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
+    from kb.search.writer import write_index  # late: searching an index already built needs no writer
+
     return _publish(root, key, lambda folder: write_index(folder, items, lexicon, numbering, every))
 
 
@@ -96,6 +96,13 @@ def _entries(kb):
     from kb.search.entries import entries
 
     return entries(kb)
+
+
+def own_numbering(kb) -> dict:
+    """A translation's rules that today's numbering puts elsewhere (`kb.search.writer.own_numbering`)."""
+    from kb.search import writer
+
+    return writer.own_numbering(kb)
 
 
 def _load(content: Path):
@@ -142,6 +149,8 @@ def memory_index(
 ) -> SearchIndex:
     """An index of some entries (and a lexicon's translation tables), in memory only (`every`: of every edition,
     else of the current ones, and another edition asked for is built then)."""
+    from kb.search.writer import build
+
     items = list(items)
     ix, info = build(_Memory(), items, lexicon, numbering, every)
     others = None if every else (lambda: memory_index(items, lexicon, unsaved, numbering, True))
@@ -236,8 +245,10 @@ class SearchIndex:
         ranked = rerank(found, weights, all(s.stop for s in made), self.about)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
-    def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet:
-        """The documents the filters let through (computed once per combination)."""
+    def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet | None:
+        """The documents the filters let through (computed once per combination); None: every one."""
+        if langs == self.langs and kinds == KINDS and not editions:
+            return None
         key = (langs, kinds, editions)
         if key not in self._filters:
             docs = self.searcher.docs_for_query(_filter(langs, kinds, editions))
@@ -326,7 +337,7 @@ class SearchIndex:
         today's 121.4): first when the number was typed in that language's words (`règle 120.4`) or only that
         language is searched, else second."""
         number, numbers = parsed.number, self._number_of
-        found = [d for d in self.searcher.docs_for_query(Prefix("number", number)) if d in allowed]
+        found = [d for d in self.searcher.docs_for_query(Prefix("number", number)) if allowed is None or d in allowed]
         found = [d for d in found if descends(numbers[d], number)]
         found.sort(key=lambda d: (self._keys[d] != numbers[d], sort_key(numbers[d]), d))
         docs = found[:limit]
@@ -334,7 +345,8 @@ class SearchIndex:
             today = own.get(number)
             if not today or lang not in langs:
                 continue
-            there = [d for d in self.searcher.docs_for_query(Term("key", today)) if d in allowed and d not in docs]
+            there = [d for d in self.searcher.docs_for_query(Term("key", today)) if d not in docs]
+            there = [d for d in there if allowed is None or d in allowed]
             at = 0 if parsed.number_lang == lang or langs == (lang,) else min(1, len(docs))
             docs[at:at] = there
         return [self.result_of(d) for d in docs[:limit]]
@@ -504,7 +516,8 @@ class _Marks(highlight.Formatter):
 def _highlight(text: str, terms: set[str], lang: str) -> str:
     """The best window of a text around its matched words (Whoosh's highlighter), or '' when none matches."""
     fragmenter = highlight.ContextFragmenter(maxchars=SNIPPET, surround=LEAD)
-    found = highlight.highlight(text, frozenset(terms), forms_analyzer(lang), fragmenter, _Marks(), top=1)
+    asked = frozenset(terms)
+    found = highlight.highlight(text, asked, mark_analyzer(lang, asked), fragmenter, _Marks(), top=1)
     if not found:
         return ""
     flat = found.replace("\n", " ").strip()

@@ -43,6 +43,8 @@ about Discard; `deathtouch trample` is about neither alone)."""
 THROUGH = 0.75
 """What a headword named only through the query's translations counts, against one named by its words as typed
 (a French word's own texts rank above the English rule it names)."""
+KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
+"""Score factor of each kind of result (a ruling a little below the rule it applies)."""
 CITED_BONUS = 0.3
 """Score factor up to 1 + this for a rule cited by the other hits."""
 

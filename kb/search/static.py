@@ -36,7 +36,6 @@ from kb.search import lookup, rank, results
 from kb.search.analysis import lang_text
 from kb.search.query import KINDS
 from kb.search.text import EXACT, STOP
-from kb.search.writer import KIND_BOOSTS
 
 FORMAT = 4
 """Version of the files' layout, checked by the JavaScript."""
@@ -69,7 +68,14 @@ def constants() -> dict:
         )
         for name in names.split()
     }
-    return found | {"VOCAB": VOCAB, "FORMS": FORMS, "NAMES": NAMES, "RANK": RANK, "DOCS": DOCS, "BOOSTS": KIND_BOOSTS}
+    return found | {
+        "VOCAB": VOCAB,
+        "FORMS": FORMS,
+        "NAMES": NAMES,
+        "RANK": RANK,
+        "DOCS": DOCS,
+        "BOOSTS": rank.KIND_BOOSTS,
+    }
 
 
 def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> dict:

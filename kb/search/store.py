@@ -5,6 +5,8 @@ Pure Python (no whoosh): `kb.search.index` passes the function that writes an in
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import secrets
 import shutil
@@ -22,6 +24,13 @@ YOUNG = 60
 """Seconds during which a superseded index folder may still be another process's fresh build."""
 ABANDONED = 3600
 """Seconds after which an unfinished build (`tmp-`) or pointer (`CURRENT.`) is abandoned."""
+
+
+TABLES = "tables.json"
+
+
+class IndexDamaged(ValueError):
+    """An index folder whose files do not read back as written."""
 
 
 class IndexNotWritable(OSError):
@@ -103,3 +112,21 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
     else:
         path.unlink(missing_ok=True)
+
+
+def write_tables(folder: Path, info: dict) -> None:
+    """Write `tables.json`, its SHA-256 on its last line."""
+    text = json.dumps(info, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    (folder / TABLES).write_bytes(text + b"\n" + hashlib.sha256(text).hexdigest().encode() + b"\n")
+
+
+def read_tables(folder: Path) -> dict:
+    """Read `tables.json` back; IndexDamaged when it is missing, cut or altered."""
+    try:
+        blob = (folder / TABLES).read_bytes()
+    except OSError as err:
+        raise IndexDamaged(f"cannot read {TABLES}: {err.strerror}") from err
+    text, _, digest = blob.rstrip(b"\n").rpartition(b"\n")
+    if hashlib.sha256(text).hexdigest().encode() != digest:
+        raise IndexDamaged(f"{TABLES} does not match its checksum")
+    return json.loads(text)

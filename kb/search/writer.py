@@ -12,8 +12,6 @@ or of every edition (`every`: built when a query first asks for another edition)
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,15 +21,9 @@ from kb.model.numbers import IN_TEXT, kind_of, parent_of
 from kb.search.analysis import body, lang_text, schema
 from kb.search.entries import Entry
 from kb.search.lexicon import lexicon_phrases, tables
+from kb.search.rank import KIND_BOOSTS
+from kb.search.store import write_tables
 from kb.search.text import KIND, PLAIN, TEXT, analyse, group_of, tokens
-
-TABLES = "tables.json"
-KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
-"""Score factor of each kind of result."""
-
-
-class IndexDamaged(ValueError):
-    """An index folder whose files do not read back as written."""
 
 
 def write_index(
@@ -183,21 +175,3 @@ def _editions(entries: list[Entry]) -> dict[str, list[str]]:
     for e in entries:
         (current if e.current else other).update(e.editions.values())
     return {"current": sorted(current), "other": sorted(other - current)}
-
-
-def write_tables(folder: Path, info: dict) -> None:
-    """Write `tables.json`, its SHA-256 on its last line."""
-    text = json.dumps(info, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
-    (folder / TABLES).write_bytes(text + b"\n" + hashlib.sha256(text).hexdigest().encode() + b"\n")
-
-
-def read_tables(folder: Path) -> dict:
-    """Read `tables.json` back; IndexDamaged when it is missing, cut or altered."""
-    try:
-        blob = (folder / TABLES).read_bytes()
-    except OSError as err:
-        raise IndexDamaged(f"cannot read {TABLES}: {err.strerror}") from err
-    text, _, digest = blob.rstrip(b"\n").rpartition(b"\n")
-    if hashlib.sha256(text).hexdigest().encode() != digest:
-        raise IndexDamaged(f"{TABLES} does not match its checksum")
-    return json.loads(text)
