@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from functools import partial
 from math import log
 from pathlib import Path
 
@@ -89,6 +90,17 @@ def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
         return root / live[1]
     kb = kb if kb is not None else _load(content)
     return publish(root, key, _entries(kb), kb.lexicon, own_numbering(kb), every)
+
+
+def prepare(content: Path, kb) -> Callable[[], None] | None:
+    """What makes the index of the current editions of `content` up to date, as a function of no argument holding
+    the knowledge base's entries (not the knowledge base: it is sent to another process), or None when the index is
+    up to date already."""
+    root, key = index_root(content), index_key(content, kb)
+    live = current(root)
+    if live and live[0] == key and (root / live[1]).is_dir():
+        return None
+    return partial(publish, root, key, list(_entries(kb)), kb.lexicon, own_numbering(kb), False)
 
 
 def _entries(kb):

@@ -47,10 +47,11 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
     ix = storage.create_index(schema(langs, phrases))
     vocab: dict[str, dict[str, list[str]]] = {lang: {} for lang in langs}
     counts: dict[str, dict[str, int]] = {lang: {} for lang in langs}
+    seen: dict[str, dict[str, str]] = {lang: {} for lang in langs}
     writer = ix.writer()  # one segment: the corrector and the site read the same counts
     try:
         for entry in kept:
-            writer.add_document(**_document(entry, langs, vocab, counts))
+            writer.add_document(**_document(entry, langs, vocab, counts, seen))
         writer.commit()
     except BaseException:
         writer.cancel()
@@ -100,7 +101,7 @@ def _langs(entries: list[Entry]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda lang: ({"fr": 0, "en": 1}.get(lang, 2), lang)))
 
 
-def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict) -> dict:
+def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, seen: dict) -> dict:
     """The Whoosh fields of one entry (its words added to the vocabulary and counted)."""
     doc_langs = [lang for lang in langs if lang in entry.texts or lang in entry.titles]
     fields = {
@@ -118,7 +119,7 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict) -
         }
         parts["ctx"] = entry.context.get(lang, "")
         fields[f"body_{lang}"] = body(parts)
-        _add_words(vocab[lang], counts[lang], parts.values(), lang)
+        _add_words(vocab[lang], counts[lang], parts.values(), lang, seen[lang])
     heads = [_head_forms(h, lang) for lang, hs in entry.heads.items() for h in hs]
     sections = [_head_forms(h, lang) for lang, ctx in entry.context.items() for h in ctx.split("\n") if h]
     fields["rank"] = (KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry))
@@ -145,22 +146,27 @@ def _cited(entry: Entry) -> list[str]:
     return sorted(c + suffix for c in cited)
 
 
-def _add_words(vocab: dict[str, list[str]], counts: dict[str, int], texts: Iterable[str], lang: str) -> None:
+def _add_words(
+    vocab: dict[str, list[str]], counts: dict[str, int], texts: Iterable[str], lang: str, seen: dict
+) -> None:
     """Add a document's words (as folded) with their index forms to a language's vocabulary, and count it once for
-    each of them."""
+    each of them; `seen`: each word as written already added -> its folded word ('' for a stop word)."""
     lt = lang_text(lang)
-    seen: set[str] = set()
+    words = set()
     for written in {w for text in texts for w in PLAIN.findall(text)}:
-        kind, word, raw = analyse(group_of(written), written)
-        if kind == "word" and lt.is_stop(word):
-            continue
-        if word not in seen:
-            seen.add(word)
-            counts[word] = counts.get(word, 0) + 1
-        known = vocab.setdefault(word, [])
-        for form in lt.forms((0, 0, kind, word, raw)):
-            if form not in known:
-                known.append(form)
+        word = seen.get(written)
+        if word is None:
+            kind, word, raw = analyse(group_of(written), written)
+            if kind == "word" and lt.is_stop(word):
+                word = ""
+            else:
+                known = vocab.setdefault(word, [])
+                known += [f for f in lt.forms((0, 0, kind, word, raw)) if f not in known]
+            seen[written] = word
+        if word:
+            words.add(word)
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
 
 
 def _head_forms(head: str, lang: str) -> list[str]:

@@ -48,9 +48,17 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
+def index_builder(kb):
+    """A function (of no argument, to run in another process) that makes the content's search index up to date,
+    and what it needs: the knowledge base's entries, lexicon and numbering, never the knowledge base itself."""
+    from kb.search.index import prepare  # late: importing the site must not load the search package
+
+    return prepare(Path(kb.content), kb)
+
+
 def write_search(site: Path, data: SiteData) -> dict:
     """Write the search index of the site's records into `<site>/search/`; return its summary."""
-    from kb.search.index import open_index  # late: importing the site must not load the search package
+    from kb.search.index import open_index
     from kb.search.static import write_static
 
     kb = data.kb

@@ -11,6 +11,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import write_search
+from kb.site.searchpages import index_builder, write_search
 from kb.sources.paths import TEMPLATES
 
 
@@ -87,8 +88,12 @@ def build_site(
         data = gather(kb)
         jobs = plan(data)
         bar = progress(length=len(jobs) + 1) if progress else _NoBar()
-        with bar:
+        with bar, ProcessPoolExecutor(max_workers=1) as pool:
+            indexing = index_builder(kb) if langs else None
+            indexed = pool.submit(indexing) if indexing else None  # the search index is built while pages render
             write_pages(data, jobs, new, bar, forced)
+            if indexed is not None:
+                indexed.result()
             if langs:
                 write_search(new, data)
             bar.update(1)
