@@ -182,6 +182,16 @@ def test_a_phone_tags_stacked_cells_keeps_ruling_headers_and_all_letters(tab, ur
     assert all(b["x"] >= 0 and b["x"] + b["width"] <= 360 for b in rights)  # none hidden past the edge
 
 
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_symbols_are_drawn_whole(tab, url):
+    """Chapter symbols, the Planeswalker and chaos symbols, hybrids of three parts: none cut by its box."""
+    clipped = "[...document.querySelectorAll('main .ms')].filter(e => e.scrollWidth > e.clientWidth + 1)"
+    for path in ("en/rules/107.html", "fr/rules/714.html"):
+        go(tab, url, path)
+        assert tab.locator("main .ms-chapter").count() >= 3
+        assert tab.evaluate(clipped + ".map(e => e.getAttribute('aria-label'))") == []
+
+
 class _SubPath(http.server.SimpleHTTPRequestHandler):
     """The site served under `SUB` only, with its 404 page for anything missing (as project pages are)."""
 

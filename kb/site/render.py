@@ -22,6 +22,7 @@ from kb.sources import file_slug
 from kb.sources.text import APOSTROPHES
 
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
+_STUCK = re.compile(r"[,.;:!?)\]”’»]*")
 _APOS = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
 _DASHES = re.compile(r"(?<![-!<])--(?![->])")
 _FR_BEFORE = re.compile(r" (?=[:;!?»])")
@@ -32,14 +33,22 @@ COLOURS = {
 }
 SYMBOL_WORDS = {
     "en": {"mana": "{c} mana", "generic": "{n} generic mana", "hybrid": "hybrid {a} or {b} mana", "or": "or",
-           "T": "tap", "Q": "untap", "P": "Phyrexian", "sep": ": "},
+           "phyrexian": "Phyrexian {c} mana", "hybrid_phyrexian": "hybrid Phyrexian {a} or {b} mana",
+           "chapter": "chapter symbol {n}", "T": "tap", "Q": "untap", "PW": "Planeswalker symbol",
+           "CHAOS": "chaos symbol", "E": "energy", "TK": "ticket", "H": "Phyrexian symbol", "sep": ": "},
     "fr": {"mana": "mana {c}", "generic": "{n} mana générique", "hybrid": "mana hybride {a} ou {b}", "or": "ou",
-           "T": "engager", "Q": "dégager", "P": "phyrexian", "sep": " : "},
+           "phyrexian": "mana phyrexian {c}", "hybrid_phyrexian": "mana hybride phyrexian {a} ou {b}",
+           "chapter": "symbole de chapitre {n}", "T": "engager", "Q": "dégager", "PW": "symbole de planeswalker",
+           "CHAOS": "symbole du chaos", "E": "énergie", "TK": "ticket", "H": "symbole phyrexian", "sep": " : "},
 }  # fmt: skip
 RENDER_CACHE_CHARS = 500_000
 """Characters of rendered HTML a build keeps for its next pages (`RenderCache`): enough for a page's texts in both
 interface trees and its neighbours' previews (on 5 MB of rules, as fast as 2 M characters, and 6 MB less held)."""
-GLYPHS = {"T": "↷", "Q": "↶"}
+PHYREXIAN = "Φ"
+"""The glyph standing for the Phyrexian part of a symbol (`{W/P}`) and for the Phyrexian symbol `{H}`."""
+GLYPHS = {"T": "↷", "Q": "↶", "H": PHYREXIAN}
+_CHAPTER = re.compile(r"r([IVX]+|N\d*)")
+"""A Saga's chapter symbol as the rules write it: `{rN}`, `{rN1}` (chapter N1), `{rIII}`."""
 REF_WORDS = {
     "en": {"other": "No {lang} text for rule {n}: links to the {other} rule", "missing": "Rule {n} is not loaded",
            "dated": "Rule {n} as numbered on {date}: today’s {today}",
@@ -77,26 +86,49 @@ def _words(table: dict[str, dict[str, str]], lang: str) -> dict[str, str]:
 
 
 def mana_symbol(code: str, lang: str = "en") -> Markup:
-    """Draw one mana symbol (`W`, `2`, `G/U`, `T`) as a styled span with a text alternative in `lang`."""
+    """Draw one symbol (`W`, `2`, `G/U`, `W/U/P`, `T`, a Saga's chapter `rN`, `PW`) as a styled span with a text
+    alternative in `lang`; a symbol of more than one character is drawn as wide as its characters need."""
     words, colours = _words(SYMBOL_WORDS, lang), _words(COLOURS, lang)
     parts = code.upper().split("/")
-    if len(parts) == 2 and all(p in colours or p.isdigit() or p == "P" for p in parts):
-        a, b = (colours.get(p, words["P"] if p == "P" else p) for p in parts)
-        label = escape(f"{{{code}}}{words['sep']}{words['hybrid'].format(a=a, b=b)}")
-        halves = "".join(f'<span class="ms-half ms-{p.lower()}">{escape(p)}</span>' for p in parts)
-        return Markup(f'<span class="ms ms-hybrid" role="img" aria-label="{label}" title="{label}">{halves}</span>')
+    if len(parts) > 1 and all(p in colours or p.isdigit() or p == "P" for p in parts):
+        return _hybrid(code, parts, words, colours)
+    chapter = _CHAPTER.fullmatch(code)
+    if chapter:
+        numeral = chapter.group(1)
+        label = escape(f"{{{code}}}{words['sep']}{words['chapter'].format(n=numeral)}")
+        return Markup(
+            f'<span class="ms ms-chapter" role="img" aria-label="{label}" title="{label}">{escape(numeral)}</span>'
+        )
     key = parts[0]
     if key in colours:
         what, glyph = words["mana"].format(c=colours[key]), key
     elif key in GLYPHS:
         what, glyph = words[key], GLYPHS[key]
-    elif key.isdigit():
+    elif key.isdigit() or key in ("X", "Y", "Z"):
         what, glyph = words["generic"].format(n=key), key
     else:
-        what, glyph = "", key
+        what, glyph = words.get(key, ""), key  # `PW`, `CHAOS`, `E`…: the symbols named in the words
     label = escape(f"{{{code}}}{words['sep']}{what}" if what else f"{{{code}}}")
     kind = key.lower() if key.isalnum() else "other"
-    return Markup(f'<span class="ms ms-{kind}" role="img" aria-label="{label}" title="{label}">{escape(glyph)}</span>')
+    wide = " ms-wide" if len(glyph) > 1 else ""
+    return Markup(
+        f'<span class="ms ms-{kind}{wide}" role="img" aria-label="{label}" title="{label}">{escape(glyph)}</span>'
+    )
+
+
+def _hybrid(code: str, parts: list[str], words: dict[str, str], colours: dict[str, str]) -> Markup:
+    """A hybrid or Phyrexian symbol (`G/U`, `2/W`, `W/P`, `W/U/P`): one slice per part, named in the label."""
+    named = [colours.get(p, p) for p in parts if p != "P"]
+    if "P" in parts and len(named) == 1:
+        what = words["phyrexian"].format(c=named[0])
+    else:
+        key = "hybrid_phyrexian" if "P" in parts else "hybrid"
+        what = words[key].format(a=named[0], b=f" {words['or']} ".join(named[1:]))
+    label = escape(f"{{{code}}}{words['sep']}{what}")
+    halves = "".join(
+        f'<span class="ms-half ms-{p.lower()}">{escape(PHYREXIAN if p == "P" else p)}</span>' for p in parts
+    )
+    return Markup(f'<span class="ms ms-hybrid" role="img" aria-label="{label}" title="{label}">{halves}</span>')
 
 
 def mana_cost(symbols: Iterable[str], lang: str = "en") -> Markup:
@@ -123,8 +155,11 @@ def _symbols(text: str, lang: str) -> str:
     out, pos = [], 0
     for m in _SYMBOL.finditer(text):
         out.append(escape(text[pos : m.start()]))
-        out.append(mana_symbol(m.group(1), lang))
-        pos = m.end()
+        symbol, pos = mana_symbol(m.group(1), lang), m.end()
+        stuck = _STUCK.match(text, pos)  # `{1},`: the comma never starts the next line alone
+        if stuck and stuck.group():
+            symbol, pos = Markup(f'<span class="nb">{symbol}{escape(stuck.group())}</span>'), stuck.end()
+        out.append(symbol)
     out.append(escape(text[pos:]))
     return "".join(out)
 
