@@ -1,10 +1,12 @@
 """One language per interface: no interface string of the other language in the interface parts of any page of
 either tree of the default site (the parts whose language, inherited through `lang`, is the tree's).
 
-The word list is the site's own table of interface strings (`kb.site.labels.WORDS`): each string of the other
-language, cut at its placeholders, is looked for in what the page shows in the interface's language, its text
-and its tooltips, labels and placeholders alike. A label of the other language ending in a colon ("Cited by:")
-is also looked for in the texts themselves, where the interface's words have no business either.
+The word list is the site's own tables of interface strings (`kb.site.labels.WORDS`, and the tooltips of rule
+references, `kb.site.render.REF_WORDS`): each string of the other language, cut at its placeholders, is looked
+for in what the page shows in the interface's language, and in every tooltip, label and placeholder wherever it
+stands (a reference's tooltip inside a French text of the English interface speaks English too); only a drawn
+symbol's label follows the text it stands in. A label of the other language ending in a colon ("Cited by:") is
+also looked for in the texts themselves, where the interface's words have no business either.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from kb.site.labels import UI_LANGS, WORDS, other_ui
+from kb.site.render import REF_WORDS
 
 SHOWN_ATTRS = ("title", "aria-label", "placeholder", "alt", "data-title")
 """Attributes a reader sees or hears."""
@@ -36,9 +39,10 @@ class Interface(HTMLParser):
         _, lang, skipped = self.stack[-1]
         lang = (values.get("lang") or lang).split("-")[0]
         skipped = skipped or tag in SKIPPED
+        symbol = "ms" in (values.get("class") or "").split()  # `{W}`: read as part of its text, in its language
         if not skipped:
             shown = [values[a] or "" for a in SHOWN_ATTRS if values.get(a)]
-            (self.mine if lang == self.ui else self.rest).extend(shown)
+            (self.rest if symbol or (lang != self.ui and _content_label(tag, values)) else self.mine).extend(shown)
         if tag not in VOID:
             self.stack.append((tag, lang, skipped))
 
@@ -54,6 +58,11 @@ class Interface(HTMLParser):
             (self.mine if lang == self.ui else self.rest).append(data)
 
 
+def _content_label(tag: str, values: dict[str, str | None]) -> bool:
+    """Whether an element's label is content rather than interface words (a card side is labelled by its name)."""
+    return tag == "section" and "card-side" in (values.get("class") or "")
+
+
 def _norm(text: str) -> str:
     """Spaces of any kind as one space."""
     return re.sub(r"[\s\u00a0\u202f]+", " ", text).strip()
@@ -63,9 +72,10 @@ def foreign_strings(ui: str) -> list[tuple[str, str]]:
     """(key, fragment) of the other language's interface strings that the interface's own strings never hold:
     fragments between placeholders of at least two words or a word of eight letters."""
     other = other_ui(ui)
-    own = " | ".join(_norm(v) for v in WORDS[ui].values())
+    tables = (WORDS, REF_WORDS)
+    own = " | ".join(_norm(v) for table in tables for v in table[ui].values())
     found = []
-    for key, value in WORDS[other].items():
+    for key, value in (item for table in tables for item in table[other].items()):
         for piece in re.split(r"\{[^}]*\}", value):
             piece = _norm(piece).strip(" ,;·(")
             words = [w for w in piece.split() if sum(c.isalpha() for c in w) >= 2]
@@ -95,6 +105,17 @@ def test_the_word_list_finds_words_of_the_other_language():
     """The check would see the English label of the citing rules and the French one of the search box."""
     assert ("cited_by", "Cited by:") in foreign_strings("fr")
     assert any(piece == "Rechercher une règle, un mot, une carte" for _, piece in foreign_strings("en"))
+    assert ("other", "absente du texte") in foreign_strings("en")  # a reference's tooltip
+
+
+def test_tooltips_are_interface_words_wherever_they_stand():
+    """A tooltip inside a French text of the English interface is the interface's; a symbol's label is the text's."""
+    parser = Interface("en")
+    parser.feed(
+        '<div lang="fr"><a title="Règle 704 absente du texte français">704</a>'
+        '<span class="ms ms-w" role="img" aria-label="{W} : mana blanc">W</span></div>'
+    )
+    assert parser.mine == ["Règle 704 absente du texte français"] and "{W} : mana blanc" in parser.rest
 
 
 @pytest.mark.parametrize("ui", UI_LANGS)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup, escape
 
 from kb.parse.refs import find_references
+from kb.site.labels import long_date
 from kb.sources import file_slug
 from kb.sources.text import APOSTROPHES
 
@@ -172,6 +173,39 @@ def number_page(number: str) -> str | None:
     return f"rules/{head}.html" if len(head) == 3 else None
 
 
+_TIP = re.compile("\x1e([a-z_]+)((?:\x1f[^\x1e\x1f]*)*)\x1e")
+
+
+def tip(key: str, *args: str) -> str:
+    """A reference's tooltip (`REF_WORDS[…][key]`) as a mark that `localise` writes in the page's interface language:
+    the renderings of texts are shared by both interface trees, their tooltips are each tree's own."""
+    return "\x1e" + key + "".join("\x1f" + str(escape(arg)) for arg in args) + "\x1e"
+
+
+def localise(html: str, ui: str) -> str:
+    """A page with the tooltip marks of its references (`tip`) written in the interface's language."""
+    if "\x1e" not in html:
+        return html
+    return _TIP.sub(lambda m: str(escape(tip_text(m.group(1), m.group(2).split("\x1f")[1:], ui))), html)
+
+
+def tip_text(key: str, args: list[str], ui: str) -> str:
+    """A tooltip's words in the interface's language, from the arguments its mark holds."""
+    words, names = _words(REF_WORDS, ui), _words(LANG_WORDS, ui)
+    if key == "other":
+        number, lang, where = args
+        return words["other"].format(n=number, lang=names.get(lang, lang), other=names.get(where, where))
+    if key == "renumbered":  # `502.2 (2015) → 502.3: rule 502.2 of 2015 is numbered 502.3 today`
+        number, year, today = args
+        moved = f"{number} ({year}) → {today}" if year else f"{number} → {today}"
+        return f"{moved}{SEPARATORS.get(ui, ': ')}{words['renumbered'].format(n=number, year=year, today=today)}"
+    if key in ("dated", "dated_missing"):
+        number, date, *today = args
+        return words[key].format(n=number, date=long_date(date, ui), today="".join(today))
+    number, *year = args
+    return words[key].format(n=number, year="".join(year))
+
+
 class RenderCache:
     """Rendered texts kept for the next pages, the least recently used dropped beyond `limit` characters: a
     rule's text is rendered once for its page in both interface trees (rendered one after the other) and for the
@@ -262,25 +296,20 @@ class Linker:
         `own` false for today's reference number (see `target`)."""
         mine = own and number not in self.rows.get(lang, {})
         reading = self.today.get(lang, {}).get(number) if mine else None
-        words = _words(REF_WORDS, lang)
         if reading is not None and reading.today is None and reading.status != "absent":
             return self._unread(reading, lang, label)
         found = self.target(number, lang, own)
         if found is None:
-            return f'<span class="ref-missing" title="{escape(words["missing"].format(n=number))}">{label}</span>'
+            return f'<span class="ref-missing" title="{tip("missing", number)}">{label}</span>'
         href, where, row = found
-        extra = f' title="{escape(title)}"' if title else ""
+        extra = f' title="{title}"' if title else ""  # a tip's mark (`tip`), never escaped twice
         pid = self.preview_id(row, where) if preview else ""
         if reading is not None and reading.status == "renumbered":  # say it: `502.2 (2015) → 502.3`
-            moved = f"{number} ({reading.year}) → {row}" if reading.year else f"{number} → {row}"
-            said = words["renumbered"].format(n=number, year=reading.year, today=row)
-            title = f"{moved}{SEPARATORS.get(lang, ': ')}{said}"
-            extra = f' hreflang="{where}" title="{escape(title)}"' if where != lang else f' title="{escape(title)}"'
+            title = tip("renumbered", number, reading.year or "", row)
+            extra = f' hreflang="{where}" title="{title}"' if where != lang else f' title="{title}"'
             pid = self.preview_id(f"{row}~{number}~{reading.year}", where) if preview else ""
         elif where != lang:
-            names = _words(LANG_WORDS, lang)
-            title = words["other"].format(n=number, lang=names.get(lang, lang), other=names.get(where, where))
-            extra = f' hreflang="{where}" title="{escape(title)}"'
+            extra = f' hreflang="{where}" title="{tip("other", number, lang, where)}"'
         if not preview:
             return f'<a href="{href}"{extra}>{label}</a>'
         cls = "ref ref-other" if where != lang else "ref"
@@ -288,8 +317,7 @@ class Linker:
 
     def _unread(self, reading, lang: str, label: str) -> str:
         """A number that has no rule of today: its history when lineage says it went, else marked unlinked."""
-        words = _words(REF_WORDS, lang)
-        title = escape(words[reading.status].format(n=reading.number, year=reading.year or "?"))
+        title = tip(reading.status, reading.number, reading.year or "?")
         if reading.gone is None:
             return f'<span class="ref-dated" title="{title}">{label}</span>'
         page = f"changes/{file_slug(reading.gone[0])}--{file_slug(reading.gone[1])}.html"
@@ -395,11 +423,10 @@ class Linker:
 
     def _dated_link(self, number: str, lang: str, label: str, citations: Mapping, date: str) -> str:
         """`dated_link` as a str of HTML; `label` is already escaped."""
-        words, today = _words(REF_WORDS, lang), citations.get(number)
+        today = citations.get(number)
         if today is None:
-            title = escape(words["dated_missing"].format(n=number, date=date))
-            return f'<span class="ref-dated" title="{title}">{label}</span>'
-        title = words["dated"].format(n=number, date=date, today=today) if today != number else ""
+            return f'<span class="ref-dated" title="{tip("dated_missing", number, date)}">{label}</span>'
+        title = tip("dated", number, date, today) if today != number else ""
         return self._rule_link(today, lang, label, True, title, own=False)
 
     def _linked(self, text: str, lang: str, names, dated: tuple | None) -> str:
