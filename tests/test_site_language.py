@@ -32,7 +32,7 @@ class Interface(HTMLParser):
 
     def __init__(self, ui: str) -> None:
         super().__init__(convert_charrefs=True)
-        self.ui, self.stack, self.mine, self.rest = ui, [("", ui, False)], [], []
+        self.ui, self.stack, self.mine, self.rest, self.title = ui, [("", ui, False)], [], [], []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
@@ -40,9 +40,11 @@ class Interface(HTMLParser):
         lang = (values.get("lang") or lang).split("-")[0]
         skipped = skipped or tag in SKIPPED
         symbol = "ms" in (values.get("class") or "").split()  # `{W}`: read as part of its text, in its language
+        own = (values.get("lang") or self.ui).split("-")[0]  # an element's own lang: its words too (the ui switch)
         if not skipped:
             shown = [values[a] or "" for a in SHOWN_ATTRS if values.get(a)]
-            (self.rest if symbol or (lang != self.ui and _content_label(tag, values)) else self.mine).extend(shown)
+            content = symbol or own != self.ui or (lang != self.ui and _content_label(tag, values))
+            (self.rest if content else self.mine).extend(shown)
         if tag not in VOID:
             self.stack.append((tag, lang, skipped))
 
@@ -53,9 +55,11 @@ class Interface(HTMLParser):
                 break
 
     def handle_data(self, data: str) -> None:
-        _, lang, skipped = self.stack[-1]
+        tag, lang, skipped = self.stack[-1]
         if not skipped and data.strip():
             (self.mine if lang == self.ui else self.rest).append(data)
+            if tag == "title":  # a page's title names its rule in the rule's language: no element to tag it
+                self.title.append(data)
 
 
 def _content_label(tag: str, values: dict[str, str | None]) -> bool:
@@ -132,3 +136,41 @@ def test_no_interface_string_of_the_other_language(site, ui):
                 bad.append(f"{page.relative_to(site)}: {key} {piece!r}")
         bad += [f"{page.relative_to(site)}: raw {m.group(0)!r}" for m in RAW_ID.finditer(mine)]
     assert not bad, f"{len(bad)} foreign strings, e.g.\n" + "\n".join(dict.fromkeys(bad[:40]))
+
+
+OTHER_WORDS = {
+    "fr": {"the", "of", "and", "with", "from", "rule", "rules", "see", "this", "is", "are", "for", "which", "that"},
+    "en": {"dans", "des", "du", "les", "une", "aucune", "règle", "règles", "avec", "aux", "sont", "pour", "cette"},
+}
+"""Words only the other language writes: in what a page shows as the interface's language, they are text of the
+other language left without its `lang` (a French card name, a note's title), or interface words no table holds."""
+BRANDS = ("Magic: The Gathering", "Wizards of the Coast")
+
+
+@pytest.mark.parametrize("ui", UI_LANGS)
+def test_no_untagged_text_of_the_other_language(site, ui):
+    """Every page of the `ui` tree: no word only the other language writes among what is shown as the interface's
+    (its title aside: a rule's title in its own language, where no element can say so)."""
+    bad = []
+    for page in sorted((site / ui).rglob("*.html")):
+        parser = Interface(ui)
+        parser.feed(page.read_text(encoding="utf-8"))
+        title = set(parser.title)
+        for chunk in parser.mine:
+            if chunk in title:
+                continue
+            for brand in BRANDS:
+                chunk = chunk.replace(brand, "")
+            words = set(re.findall(r"[^\W\d_]+", chunk.lower()))
+            if words & OTHER_WORDS[ui]:
+                bad.append(f"{page.relative_to(site)}: {_norm(chunk)[:90]!r}")
+    assert not bad, f"{len(bad)} untagged, e.g.\n" + "\n".join(dict.fromkeys(bad[:40]))
+
+
+def test_a_page_in_one_language_only_says_so(site):
+    """The English interface says the FAQ is French only; the home page names it in its language, tagged."""
+    faq = (site / "en" / "faq" / "fr-faq-discorde-2006.html").read_text(encoding="utf-8")
+    assert '<p class="lang-note" lang="en">This FAQ is in French only: no English version is loaded.' in faq
+    assert 'class="lang-note"' not in (site / "fr" / "faq" / "fr-faq-discorde-2006.html").read_text(encoding="utf-8")
+    home = (site / "en" / "index.html").read_text(encoding="utf-8")
+    assert '<strong>FAQ in French: <span lang="fr">Foire Aux Questions : Discorde/Dissension</span></strong>' in home

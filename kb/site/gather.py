@@ -62,9 +62,9 @@ class SiteData:
     glossary: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     """Language -> (anchor, index in kb.glossary), alphabetical."""
     mentions: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
-    """(language, rule number) -> (label, site path) of the rulings and notes citing it."""
+    """(language, rule number) -> (item, site path) of the rulings' cards and the notes citing it (`mention_label`)."""
     card_mentions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    """Card id -> (label, site path) of the other cards' rulings and the notes naming it."""
+    """Card id -> (item, site path) of the other cards whose rulings name it and the notes naming it."""
     letters: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Language -> (letter, anchor of its first glossary entry), for the A–Z bar."""
     rule_labels: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -281,27 +281,47 @@ def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card
 
 
 def _mentions(data: SiteData) -> None:
-    """Backlinks from rulings and notes to the rules and cards they cite, as (label, site path)."""
+    """Backlinks from rulings and notes to the rules and cards they cite, as (item, site path): one per page linked
+    to (a card ruled on in French and in English is one link), named as each interface names it (`mention_label`)."""
     for key, ids in data.kb.rule_mentions.items():
-        found = [_mention(data, item_id, key[0]) for item_id in ids]
-        data.mentions[key] = list(dict.fromkeys(m for m in found if m is not None))
+        data.mentions[key] = _unique_paths(_mention(data, item_id) for item_id in ids)
     for card_id, ids in data.kb.card_mentions.items():
-        found = [_mention(data, item_id, None) for item_id in ids]
-        data.card_mentions[card_id] = list(dict.fromkeys(m for m in found if m is not None))
+        data.card_mentions[card_id] = _unique_paths(_mention(data, item_id) for item_id in ids)
 
 
-def _mention(data: SiteData, item_id: str, lang: str | None) -> tuple[str, str] | None:
-    """(label, site path) of a ruling (its card's page) or a note (its anchor on the FAQ page)."""
+def _unique_paths(found) -> list[tuple[str, str]]:
+    """The (item, path) pairs found, the first for each path."""
+    paths: dict[str, str] = {}
+    for item in found:
+        if item is not None:
+            paths.setdefault(item[1], item[0])
+    return [(item, path) for path, item in paths.items()]
+
+
+def _mention(data: SiteData, item_id: str) -> tuple[str, str] | None:
+    """(`card:<id>` or `note:<id>`, site path) of a ruling (its card's page) or a note (its anchor on the FAQ page)."""
     ruling = data.kb.ruling.get(item_id)
     if ruling is not None:
         card = data.kb.card.get(ruling.card)
         if card is None or card.id not in data.card_path:
             return None
-        return card_name(card, lang or ruling.lang), data.card_path[card.id]
+        return f"card:{card.id}", data.card_path[card.id]
     note = data.kb.note.get(item_id)
     if note is None or note.id not in data.note_path:
         return None
-    return note.title, data.note_path[note.id]
+    return f"note:{note.id}", data.note_path[note.id]
+
+
+def mention_label(kb: KnowledgeBase, item: str, ui: str) -> tuple[str, str]:
+    """(label, its language) of a mention (`card:<id>`, `note:<id>`): a card by its name in the interface's language
+    when it has one, a note by its title."""
+    kind, _, key = item.partition(":")
+    if kind == "card":
+        card = kb.card[key]
+        lang = ui if card.names.get(ui) else next(iter(card.names), ui)
+        return card_name(card, lang), lang
+    note = kb.note[key]
+    return note.title, note.lang
 
 
 def _contents(data: SiteData, numbers: list[str]) -> None:

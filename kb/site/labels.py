@@ -141,7 +141,12 @@ WORDS: dict[str, dict[str, str]] = {
         "numbering": "sans date, numérotation de {year}",
         "rules_count": "{n} règles",
         "glossary_count": "{n} termes de glossaire",
-        "faq_item": "FAQ : {title}",
+        "faq_item": "FAQ en {lang}",
+        "faq_only": (
+            "Cette FAQ n’existe qu’en {lang} : aucune version en {other} n’est chargée. Son texte est présenté tel "
+            "qu’il est écrit ; la page de chaque carte met ses décisions à côté de celles, en {other}, qui disent la "
+            "même chose."
+        ),
         "cards_item": "Données de cartes : {n} cartes",
         "sources_title": "À propos des sources",
         "sources_intro": "Les fichiers lus pour construire ce site, tels qu’ils ont été reconnus.",
@@ -378,7 +383,11 @@ WORDS: dict[str, dict[str, str]] = {
         "numbering": "undated, {year} numbering",
         "rules_count": "{n} rules",
         "glossary_count": "{n} glossary terms",
-        "faq_item": "FAQ: {title}",
+        "faq_item": "FAQ in {lang}",
+        "faq_only": (
+            "This FAQ is in {lang} only: no {other} version is loaded. Its text is shown as written; each card’s page "
+            "sets its rulings beside the {other} rulings that say the same."
+        ),
         "cards_item": "Card data: {n} cards",
         "sources_title": "About the sources",
         "sources_intro": "The files read to build this site, as they were recognised.",

@@ -266,7 +266,9 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
         items.append({"label": label, "date": date, "detail": " · ".join(detail)})
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
-        items.append({"label": t["faq_item"].format(title=info.title or info.document), "date": date, "detail": ""})
+        label = t["faq_item"].format(lang=lang_label(info.lang, ui))
+        items.append({"label": label, "title": info.title or info.document, "title_lang": info.lang, "date": date,
+                      "detail": ""})  # fmt: skip
     for doc in kb.documents:
         if doc.kind == "cards":
             cards = len(kb.cards_by_document.get(doc.id, ()))
