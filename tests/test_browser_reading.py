@@ -192,6 +192,25 @@ def test_symbols_are_drawn_whole(tab, url):
         assert tab.evaluate(clipped + ".map(e => e.getAttribute('aria-label'))") == []
 
 
+def test_card_sides_line_up_their_power_and_toughness(tab, url):
+    """Side by side, each face is as tall as its counterpart: P/T on one line at the bottom of both boxes."""
+    go(tab, url, f"en/{ISPERIA}")
+    boxes = [tab.locator(".pt").nth(i).bounding_box() for i in range(2)]
+    faces = [tab.locator(".face").nth(i).bounding_box() for i in range(2)]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 2 and abs(faces[0]["height"] - faces[1]["height"]) < 2
+    assert tab.locator(".card-side").first.get_attribute("lang") == "en"  # the interface's language first
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_search_box_placeholder_is_never_cut(tab, url):
+    fits = """e => { const c = document.createElement('canvas').getContext('2d'), s = getComputedStyle(e);
+      c.font = s.font; return c.measureText(e.placeholder).width
+        <= e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"""
+    for ui in ("fr", "en"):
+        go(tab, url, f"{ui}/rules/121.html")
+        assert tab.locator("#q-top").evaluate(fits), tab.locator("#q-top").get_attribute("placeholder")
+
+
 class _SubPath(http.server.SimpleHTTPRequestHandler):
     """The site served under `SUB` only, with its 404 page for anything missing (as project pages are)."""
 

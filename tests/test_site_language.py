@@ -174,3 +174,30 @@ def test_a_page_in_one_language_only_says_so(site):
     assert 'class="lang-note"' not in (site / "fr" / "faq" / "fr-faq-discorde-2006.html").read_text(encoding="utf-8")
     home = (site / "en" / "index.html").read_text(encoding="utf-8")
     assert '<strong>FAQ in French: <span lang="fr">Foire Aux Questions : Discorde/Dissension</span></strong>' in home
+
+
+@pytest.mark.parametrize(("ui", "other"), [("fr", "en"), ("en", "fr")])
+def test_each_interface_names_cards_in_its_language_first(site, ui, other):
+    """The card index, a set's page and a card page (its sides and its rulings' columns): the interface's first."""
+    for path in ("cards.html", "cards-set-dis.html"):
+        html = (site / ui / path).read_text(encoding="utf-8")
+        assert html.index(f'id="ci-{ui}"') < html.index(f'id="ci-{other}"'), path
+    card = (site / ui / "cards" / "isperia-the-inscrutable.html").read_text(encoding="utf-8")
+    assert card.index(f'<section class="card-side" data-col="{ui}"') < card.index(
+        f'<section class="card-side" data-col="{other}"'
+    )
+    assert card.index(f'class="ruling" data-col="{ui}"') < card.index(f'class="ruling" data-col="{other}"')
+
+
+def test_card_texts_and_rulings_say_where_and_when_they_come_from(site):
+    """The French printed text is dated by its printing, the English one is the Oracle wording; an FAQ ruling
+    carries its FAQ's date."""
+    html = (site / "fr" / "cards" / "isperia-the-inscrutable.html").read_text(encoding="utf-8")
+    french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]
+    english = html.split('<section class="card-side" data-col="en" lang="en"')[1].split("</section>")[0]
+    assert '<p class="side-source" lang="fr">Texte imprimé : DIS, 5 mai 2006</p>' in french
+    assert '<p class="side-source" lang="fr">Texte Oracle (la formulation de référence)</p>' in english
+    ruling = html.split('class="ruling" data-col="fr"')[1].split("</div>")[0]
+    assert '<time datetime="2006-03-17" lang="fr">17 mars 2006</time> · Foire Aux Questions' in ruling
+    english_ui = (site / "en" / "cards" / "isperia-the-inscrutable.html").read_text(encoding="utf-8")
+    assert '<p class="side-source" lang="en">Printed text: DIS, May 5, 2006</p>' in english_ui

@@ -140,10 +140,26 @@ def _quoted(data: SiteData, notes) -> dict:
 
 def _card_context(data: SiteData, card: Card, keywords, ui: str) -> dict:
     """The part of a card page's context made as it is rendered: its sides, rulings and keywords."""
-    sides = card_sides(card)
+    sides = sorted(card_sides(card), key=lambda side: side["lang"] != ui)  # the interface's language first
     text = "\n".join(face["text"] for side in sides if side["lang"] == ui for face in side["faces"])
     found = card_keywords(keywords, card, text, data.kb.lexicon, ui)
-    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found, "printed": other_printed_names(card)}
+    for side in sides:
+        side["said"] = side_said(data.kb, card, side["source"], ui)
+    rulings, printed = ruling_rows(data, card, ui), other_printed_names(card)
+    return {"sides": sides, "rulings": rulings, "keywords": found, "printed": printed}
+
+
+def side_said(kb, card: Card, source: tuple[str, tuple[str, ...], str | None], ui: str) -> str:
+    """Where a card side's text comes from, with its date, in the interface's words."""
+    t, (kind, sets, date) = words(ui), source
+    if kind == "printed":
+        key = "text_printed_dated" if date else "text_printed"
+        return t[key].format(sets=", ".join(sets), date=long_date(date, ui))
+    if kind == "faq":
+        document = next((d.id for d in kb.documents if d.source == card.source.path), None)
+        date = next((f.last_modified for f in kb.faqs if f.document == document), None)
+        return t["text_faq_dated" if date else "text_faq"].format(date=long_date(date, ui))
+    return t["text_oracle"]
 
 
 def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -159,10 +175,10 @@ def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
 def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
     """The card index: one page, or its parts (`cards.html`, `cards-2.html`…) when it is too large for one; then
     one page per set (`cards-set-dis.html`), each linked from every page of the index."""
-    t, found = words(ui), index_parts(card_index(data))
+    t, found = words(ui), [ui_first(index, ui) for index in index_parts(card_index(data))]
     files = ["cards.html"] + [f"cards-{i}.html" for i in range(2, len(found) + 1)]
     listed = [(file, _first_last(index)) for file, index in zip(files, found, strict=True)] if len(found) > 1 else []
-    by_set = set_index(data)
+    by_set = {code: ui_first(index, ui) for code, index in set_index(data).items()}
     sets = [(set_file(code), code) for code in by_set]
     jobs = []
     for i, (file, index) in enumerate(zip(files, found, strict=True)):
@@ -177,6 +193,11 @@ def card_index_jobs(data: SiteData, ui: str) -> list[Job]:
                "pw": part_words(ui), "sets": sets, "set_code": code}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     return jobs
+
+
+def ui_first(by_lang: dict, ui: str) -> dict:
+    """A mapping by language with the interface's language first (its names head each interface's lists)."""
+    return dict(sorted(by_lang.items(), key=lambda item: item[0] != ui))
 
 
 def set_file(code: str) -> str:
@@ -349,7 +370,8 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
 
 def card_sides(card: Card) -> list[dict]:
     """The card's text in each language, French first: `[{lang, faces: [{name, cost, type, text, power,
-    toughness}]}]`, from the printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces'."""
+    toughness}], source}]`, from the printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces';
+    `source` says where the text comes from (`_side_source`)."""
     langs = {face.lang for face in card.faces} | {key[:-5] for key in card.oracle if key.endswith("_text")}
     sides = []
     for lang in ordered_langs(list(langs)):
@@ -367,8 +389,22 @@ def card_sides(card: Card) -> list[dict]:
                 "text": texts[i] if texts else face.text,
             })  # fmt: skip
         if faces:
-            sides.append({"lang": lang, "faces": faces})
+            sides.append({"lang": lang, "faces": faces, "source": _side_source(card, lang, texts is not None)})
     return sides
+
+
+def _side_source(card: Card, lang: str, from_data: bool) -> tuple[str, tuple[str, ...], str | None]:
+    """Where a side's text comes from: (`oracle`, (), None) for the card data's own language (today's reference
+    wording), (`printed`, sets, release date) for a printing in another language, (`faq`, (), None) for a text only
+    an FAQ prints."""
+    if not from_data:
+        return "faq", (), None
+    printed = [p for p in card.printed if p.lang == lang]
+    if not printed:
+        return "oracle", (), None
+    shown = card.oracle.get(f"{lang}_text")
+    found = next((p for p in printed if p.text == shown), printed[0])
+    return "printed", found.sets, found.released
 
 
 def _split(value: str | None, separator: str, count: int) -> list[str] | None:
@@ -379,14 +415,15 @@ def _split(value: str | None, separator: str, count: int) -> list[str] | None:
     return parts if len(parts) == count else None
 
 
-def ruling_rows(data: SiteData, card: Card) -> dict:
+def ruling_rows(data: SiteData, card: Card, ui: str = "") -> dict:
     """A card's rulings, each with the ruling of the other language saying the same (`translation_of`):
     `{"langs", "rows": [{lang: ruling}], "plain": {id: bool}, "source": {id: label}, "heads": {lang: labels},
-    "where": {lang: card-data label or ""}}`, FAQ rulings first in their order, then the rest."""
+    "where": {lang: card-data label or ""}, "dates": {id: its date, else its FAQ's}}`, FAQ rulings first in their
+    order, then the rest; the interface's language's column first."""
     groups = data.card_rulings[card.id]
     plain = {r.id: group[3] for group in groups for r in group[2]}
     source = {r.id: group[1] for group in groups for r in group[2]}
-    langs = ordered_langs(list(dict.fromkeys(group[0] for group in groups)))
+    langs = sorted(ordered_langs(list(dict.fromkeys(group[0] for group in groups))), key=lambda lang: lang != ui)
     placed: set[str] = set()
     rows = []
     for ruling in (r for group in groups for r in group[2]):
@@ -403,7 +440,10 @@ def ruling_rows(data: SiteData, card: Card) -> dict:
     for lang, label, _rulings, is_plain in groups:
         heads[lang] = f"{heads[lang]}, {label}" if lang in heads else label
         where.setdefault(lang, label if is_plain else "")
-    return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where}
+    faq_dates = {info.document: info.last_modified for info in data.kb.faqs}
+    dates = {r.id: r.date or faq_dates.get(r.source_document) for group in groups for r in group[2]}
+    return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where,
+            "dates": dates}  # fmt: skip
 
 
 def keyword_index(data: SiteData) -> dict[str, str]:
