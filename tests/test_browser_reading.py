@@ -167,11 +167,21 @@ def test_single_language_lines_stay_near_75_characters(tab, url):
 
 @pytest.mark.parametrize("tab", [360], indirect=True)
 def test_a_phone_tags_stacked_cells_keeps_ruling_headers_and_all_letters(tab, url):
-    go(tab, url, "fr/rules/121.html")
-    tags = tab.evaluate(
-        "[...document.querySelectorAll('[id=\"121.1\"] .cell')].map(c => getComputedStyle(c, '::before').content)"
-    )
+    before = "c => getComputedStyle(c, '::before').content"
+    go(tab, url, "fr/rules/703.html")
+    tags = tab.evaluate(f"[...document.querySelectorAll('[id=\"703.1\"] .cell')].map({before})")
     assert tags == ['"fr"', '"en"']  # shown in capitals
+    go(tab, url, "fr/rules/121.html")  # a French cell naming its own number says FR there, once
+    tags = tab.evaluate(f"[...document.querySelectorAll('[id=\"121.1\"] .cell')].map({before})")
+    assert tags == ["none", '"en"']
+    row = tab.locator('[id="121.1"]')
+    assert row.inner_text().count("FR") == 1 and "FR 120.1 (2015)" in row.inner_text()
+    for row in ('[id="121.1"]', '[id="703.1"]'):
+        if row == '[id="703.1"]':
+            go(tab, url, "fr/rules/703.html")
+        number = tab.locator(f"{row} > .num").bounding_box()
+        text = tab.locator(f'{row} .cell[lang="fr"] > p').first.bounding_box()
+        assert text["y"] >= number["y"] + number["height"] - 1  # below the number: no line indented beside it
     go(tab, url, f"fr/{ISPERIA}")
     head = tab.evaluate("getComputedStyle(document.querySelector('.ruling[data-col=\"fr\"]'), '::before').content")
     assert head.startswith('"Français — ')
