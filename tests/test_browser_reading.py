@@ -89,6 +89,11 @@ def test_changes_page_is_short_grouped_and_opens_all(tab, url):
         < text.index("Renvois mis à jour seulement")
         < text.index("Renumérotations seules")
     )
+    excerpt = tab.locator(".change-section .excerpt").first
+    assert excerpt.is_visible() and len(excerpt.inner_text()) > 20  # each line says what changed
+    line = tab.locator(".change-section .change").first.bounding_box()
+    assert line["height"] < 32  # one line, at 1280 px
+    assert tab.locator(".change-rule").count() > 100  # grouped under their rules' titles
     details = tab.locator(".change-section details")
     total = details.count()
     assert total > 1000 and tab.locator(".change-section details[open]").count() == 0

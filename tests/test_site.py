@@ -897,6 +897,15 @@ def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
     assert "<del>his or her</del> <ins>their</ins>" in substantive
     assert '<span class="kind k-moved">déplacée <span class="hint">depuis la section 7</span>' in substantive
     assert '<span class="old-num">120–120.7</span> → <a href="../rules/121.html#121">121</a>–121.7' in renumbered
+    # under its rule's title, each change shows an excerpt: its first edit in context, an added rule's first words
+    assert (
+        '<h4 class="change-rule"><a href="../rules/101.html">101</a>. <span lang="en">The Magic Golden Rules</span> '
+        '<span class="count">(6)</span></h4>'
+    ) in substantive
+    row = substantive.split('<a href="../rules/101.html#101.4">101.4</a>')[1].split("</summary>")[0]
+    assert '<span class="excerpt" lang="en">…player chooses a creature <del>he or she controls</del>' in row
+    added = substantive.split('<a href="../rules/101.html#101.4e">101.4e</a>')[1].split("</summary>")[0]
+    assert '<span class="kind k-added">ajoutée</span> <span class="excerpt" lang="en">If multiple players' in added
     assert "Changes to the English rules from September 26, 2015 to January 16, 2026" in read(
         site_bundled, f"en/{path}"
     )
