@@ -226,6 +226,19 @@ def test_the_search_box_placeholder_is_never_cut(tab, url):
         assert tab.locator("#q-top").evaluate(fits), tab.locator("#q-top").get_attribute("placeholder")
 
 
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_glossary_filters_its_terms_by_french_words(tab, url):
+    go(tab, url, "fr/glossary.html")
+    box = tab.locator("#gloss-q")
+    box.fill("cimetiere")  # accents aside: the word French cards print for Graveyard
+    assert tab.locator("#gloss-n").inner_text() == "1 terme trouvé"
+    assert tab.locator("#g-en-graveyard").is_visible() and not tab.locator("#g-en-library").is_visible()
+    box.fill("piétinement")  # a printed-card name
+    assert tab.locator("#g-en-trample").is_visible()
+    box.fill("")
+    assert tab.locator("#g-en-library").is_visible() and tab.locator("#gloss-n").inner_text() == ""
+
+
 class _SubPath(http.server.SimpleHTTPRequestHandler):
     """The site served under `SUB` only, with its 404 page for anything missing (as project pages are)."""
 

@@ -201,3 +201,21 @@ def test_card_texts_and_rulings_say_where_and_when_they_come_from(site):
     assert '<time datetime="2006-03-17" lang="fr">17 mars 2006</time> · Foire Aux Questions' in ruling
     english_ui = (site / "en" / "cards" / "isperia-the-inscrutable.html").read_text(encoding="utf-8")
     assert '<p class="side-source" lang="en">Printed text: DIS, May 5, 2006</p>' in english_ui
+
+
+def test_the_glossary_speaks_to_a_french_reader(site):
+    """A French intro; beside an English term its printed-card name, or the words French cards print for it (links
+    that search the site), marked as found on printed cards; every term filterable by those words."""
+    html = (site / "fr" / "glossary.html").read_text(encoding="utf-8")
+    assert '<p class="lead">Les termes du jeu tels que les Règles complètes les définissent' in html
+    assert '<label for="gloss-q">Filtrer les termes</label>' in html
+    assert '<div class="entry" id="g-en-graveyard" data-find="Graveyard | cimetière">' in html
+    assert '<div class="entry" id="g-en-trample" data-find="Trample | Piétinement">' in html
+    graveyard = html.split('id="g-en-graveyard"')[1].split("</div>")[0]
+    assert (
+        '<dd class="card-words" lang="fr">Sur les cartes en français\u00a0: '
+        '<a href="search.html?q=cimeti%C3%A8re">cimetière</a><abbr class="lex-mark"'
+    ) in graveyard
+    trample = html.split('id="g-en-trample"')[1].split("</div>")[0]
+    assert "Piétinement" in trample and 'class="lex-mark"' in trample
+    assert 'class="card-words"' not in (site / "en" / "glossary.html").read_text(encoding="utf-8")

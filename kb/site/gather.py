@@ -17,7 +17,7 @@ from kb.site import parts
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
 from kb.site.rulepages import Row, RulePage, Run, make_row, own_row, rule_pages, runs
 from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
-from kb.site.terms import glossary_labels, lexicon_labels
+from kb.site.terms import glossary_labels, glossary_words, lexicon_labels
 from kb.sources import file_slug, slug, sort_name, unique
 
 PREVIEW_CHARS = 500
@@ -72,6 +72,9 @@ class SiteData:
     `Contact mortel`), shown in lists and titles; filled from a lexicon when one is given to `gather`."""
     glossary_labels: dict[tuple[str, int], str] = field(default_factory=dict)
     """(language, index in kb.glossary) -> a headword in a language whose glossary is not loaded (printed cards)."""
+    glossary_words: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    """(language, index in kb.glossary) -> words the cards of a language whose glossary is not loaded print for the
+    term (`terms.glossary_words`)."""
     histories: dict[str, list[PageHistory]] = field(default_factory=dict)
     """Rule page head -> the history of its rules in each language with several editions."""
     changes: list[ChangesPage] = field(default_factory=list)
@@ -150,6 +153,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     _contents(data, numbers)
     _glossary(data)
     data.glossary_labels = glossary_labels(kb)
+    data.glossary_words = glossary_words(kb)
     data.stale = frozenset(s.ref_number for s in kb.links.alignment.stale)
     return data
 

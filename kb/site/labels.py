@@ -87,6 +87,19 @@ WORDS: dict[str, dict[str, str]] = {
         "az": "Index alphabétique",
         "glossary_missing": "Aucun glossaire {lang} n’est chargé : voici le glossaire {other}.",
         "glossary_none": "Aucun glossaire n’est chargé.",
+        "glossary_intro": (
+            "Les termes du jeu tels que les Règles complètes les définissent, de A à Z, chacun avec les règles qui "
+            "en disent plus."
+        ),
+        "glossary_cards_intro": (
+            "À côté d’un terme anglais, son nom sur les cartes imprimées en français quand il est connu, et les mots "
+            "que ces cartes emploient pour lui : un lien cherche ce mot dans tout le site."
+        ),
+        "glossary_find": "Filtrer les termes",
+        "glossary_find_hint": "cimetière, graveyard…",
+        "glossary_found": "{n} termes trouvés",
+        "glossary_found_one": "1 terme trouvé",
+        "card_words": "Sur les cartes en {lang}",
         "obsolete": "obsolète",
         "entries": "{n} termes",
         "card_index": "Index des cartes",
@@ -335,6 +348,18 @@ WORDS: dict[str, dict[str, str]] = {
         "az": "A to Z",
         "glossary_missing": "No {lang} glossary is loaded: here is the {other} one.",
         "glossary_none": "No glossary is loaded.",
+        "glossary_intro": (
+            "The game’s terms as the Comprehensive Rules define them, A to Z, each with the rules that say more."
+        ),
+        "glossary_cards_intro": (
+            "Beside a term, its name on cards printed in {lang} where it is known, and the words those cards use for "
+            "it: a link searches the whole site for that word."
+        ),
+        "glossary_find": "Filter the terms",
+        "glossary_find_hint": "graveyard, cimetière…",
+        "glossary_found": "{n} terms found",
+        "glossary_found_one": "1 term found",
+        "card_words": "On cards in {lang}",
         "obsolete": "obsolete",
         "entries": "{n} terms",
         "card_index": "Card index",

@@ -58,6 +58,11 @@ class Plan:
         yield from self._tail
 
 
+def _has_terms(data: SiteData, ui: str) -> bool:
+    """Whether the glossary shows printed-card terms or words in the interface's language (and so their legend)."""
+    return any(lang == ui for lang, _ in [*data.glossary_labels, *data.glossary_words])
+
+
 def card_job(data: SiteData, card: Card, keywords: dict[str, str], ui: str) -> Job:
     """A card's page in an interface tree."""
     name = card.names.get(ui) or next(iter(card.names.values()), card.id)
@@ -94,7 +99,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
                                                "terms": any((ui, p.head) in data.rule_labels for p in data.rule_pages
                                                             if ui not in p.titles)}),
         Job("glossary.html", "glossary.html", {"title": t["glossary"], "current": "glossary",
-                                               "terms": any(lang == ui for lang, _ in data.glossary_labels)}),
+                                               "terms": _has_terms(data, ui)}),
         Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources"}),
         Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
                                            "coverage": coverage(data), "only_groups": only_groups(data),

@@ -17,8 +17,12 @@ KEYWORD_RULE = "702"
 are verbs it gives in some conjugated form, so they are left unlabelled)."""
 TYPE_SECTION = "3"
 """The section of card types: its rules are titled with a type in the plural (`302. Creatures`)."""
-HEADWORD_CATEGORIES = ("type", "subtype")
+HEADWORD_CATEGORIES = ("type", "subtype", "supertype")
 """Lexicon categories whose terms can stand as glossary headwords (beside keyword abilities)."""
+WORD_SCORE = 0.9
+"""A rules word's translation this sure (and not listed as doubtful) gives a glossary entry its cards' words."""
+WORDS_SHOWN = 3
+"""Printed wordings of a rules word shown under a glossary entry, the most printed first."""
 
 
 def _sure(kb: KnowledgeBase) -> dict[tuple[str, str], str] | None:
@@ -109,4 +113,31 @@ def glossary_labels(kb: KnowledgeBase) -> dict[tuple[str, int], str]:
         term = next((sure[(key, c)] for c in categories if (key, c) in sure), None)
         if term and term.casefold() != entry.term.casefold():
             found[("fr", index)] = term
+    return found
+
+
+def glossary_words(kb: KnowledgeBase) -> dict[tuple[str, int], tuple[str, ...]]:
+    """("fr", index in `kb.glossary` of an English entry with no French headword) -> the words French cards print
+    for it (`graveyard` -> `cimetière`; `damage` -> `blessures`, `dégâts`): words to search the site with, shown as
+    found on printed cards. Only where no French glossary is loaded, from the lexicon's surest rules words."""
+    lexicon = getattr(kb, "lexicon", None)
+    if lexicon is None or kb.reference != "en" or any(entry.lang == "fr" for entry in kb.glossary):
+        return {}
+    unsure = {(e.english, e.category) for e in lexicon.unsure()}
+    words = {
+        fold(e.english).strip(): e
+        for e in lexicon.entries
+        if e.category == "word" and e.score >= WORD_SCORE and (e.english, e.category) not in unsure
+    }
+    headwords = glossary_labels(kb)
+    found = {}
+    for index, entry in enumerate(kb.glossary):
+        word = words.get(fold(entry.term).strip()) if entry.lang == "en" else None
+        if word is None or ("fr", index) in headwords:
+            continue
+        shown = [v.text for v in word.variants] or [word.best]
+        same = {entry.term.casefold()}
+        kept = [w for w in dict.fromkeys(shown) if w.casefold() not in same][:WORDS_SHOWN]
+        if kept:
+            found[("fr", index)] = tuple(kept)
     return found

@@ -131,6 +131,31 @@
     });
   }
 
+  /* The glossary's filter: the terms whose headword, aliases, printed-card name or words hold what is typed
+     (case, accents and apostrophes aside). */
+  function fold(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[’‘ʼ]/g, "'");
+  }
+
+  function initGlossaryFilter() {
+    var box = document.querySelector(".gloss-find");
+    var input = document.getElementById("gloss-q"), out = document.getElementById("gloss-n");
+    if (!box || !input) { return; }
+    var entries = Array.prototype.map.call(document.querySelectorAll(".entry[data-find]"), function (e) {
+      return [e, fold(e.dataset.find)];
+    });
+    box.hidden = false;
+    input.addEventListener("input", function () {
+      var q = fold(input.value.trim()), n = 0;
+      entries.forEach(function (pair) {
+        var hit = !q || pair[1].indexOf(q) >= 0;
+        pair[0].hidden = !hit;
+        n += hit ? 1 : 0;
+      });
+      out.textContent = !q ? "" : n === 1 ? out.dataset.one : (out.dataset.words || "{n}").replace("{n}", n);
+    });
+  }
+
   /* On a phone the header's search box is narrow: its short placeholder, never one cut off. */
   function initPlaceholder() {
     var input = document.getElementById("q-top");
@@ -263,7 +288,7 @@
 
   function init() {
     initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); initNumberBox();
-    initPlaceholder();
+    initPlaceholder(); initGlossaryFilter();
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();
