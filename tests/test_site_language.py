@@ -219,3 +219,10 @@ def test_the_glossary_speaks_to_a_french_reader(site):
     trample = html.split('id="g-en-trample"')[1].split("</div>")[0]
     assert "Piétinement" in trample and 'class="lex-mark"' in trample
     assert 'class="card-words"' not in (site / "en" / "glossary.html").read_text(encoding="utf-8")
+
+
+def test_a_rule_page_title_carries_the_printed_card_term(site):
+    """The browser's title of an English-only rule names it in French where French cards do, marked as such."""
+    html = (site / "fr" / "rules" / "302.html").read_text(encoding="utf-8")
+    assert "<title>302. Creatures · Créature* — Règles de Magic</title>" in html
+    assert "<title>302. Creatures — Magic Rules</title>" in (site / "en" / "rules" / "302.html").read_text("utf-8")

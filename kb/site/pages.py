@@ -58,6 +58,14 @@ class Plan:
         yield from self._tail
 
 
+def page_title(data: SiteData, page, ui: str) -> str:
+    """A rule page's title (`302. Creatures · Créature*`): its number, its title, and the interface's printed-card
+    term when the title is in another language (marked as the page explains)."""
+    shown, lang = page.title_in(ui)
+    term = data.rule_labels.get((ui, page.head)) if lang != ui else None
+    return f"{page.head}. {shown}".rstrip(". ") + (f" · {term}*" if term else "")
+
+
 def _has_terms(data: SiteData, ui: str) -> bool:
     """Whether the glossary shows printed-card terms or words in the interface's language (and so their legend)."""
     return any(lang == ui for lang, _ in [*data.glossary_labels, *data.glossary_words])
@@ -112,7 +120,7 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
     pages = data.rule_pages
     for i, page in enumerate(pages):
         nav = {"prev": pages[i - 1] if i else None, "next": pages[i + 1] if i + 1 < len(pages) else None}
-        title = f"{page.head}. {page.title_in(ui)[0]}".rstrip(". ")
+        title = page_title(data, page, ui)
         if page.parts:
             title = part_title(title, page.part, len(page.parts), ui)
         section = sections[page.head[0]]
