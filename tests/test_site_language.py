@@ -226,3 +226,19 @@ def test_a_rule_page_title_carries_the_printed_card_term(site):
     html = (site / "fr" / "rules" / "302.html").read_text(encoding="utf-8")
     assert "<title>302. Creatures · Créature* — Règles de Magic</title>" in html
     assert "<title>302. Creatures — Magic Rules</title>" in (site / "en" / "rules" / "302.html").read_text("utf-8")
+
+
+def test_a_split_card_the_card_data_leaves_unnamed_in_french_takes_the_faq_s_name(site, bundled_kb):
+    """MTGJSON gives Hit // Run no French name; the French FAQ writes « Coup/Fuite », and the card's printed text
+    says « Le Coup inflige »: the French side, the title and the index say Coup // Fuite, said to be the FAQ's."""
+    from kb.site.cardnames import faq_names
+
+    assert faq_names(bundled_kb) == {"hit-run": {"fr": ("Coup", "Fuite")}}
+    card = (site / "fr" / "cards" / "hit-run.html").read_text(encoding="utf-8")
+    assert '<h1 class="card-title"><span class="h-title" lang="fr">Coup // Fuite</span>' in card
+    assert "Nom français tel que la FAQ l’écrit" in card
+    french = card.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]
+    assert "<span>Coup</span>" in french and "<span>Fuite</span>" in french and "Hit" not in french
+    assert '<a href="cards/hit-run.html">Coup // Fuite</a>' in (site / "fr" / "cards.html").read_text("utf-8")
+    faq = (site / "fr" / "faq" / "fr-faq-discorde-2006.html").read_text(encoding="utf-8")
+    assert '<a href="../cards/hit-run.html">Coup</a>' in faq  # the FAQ's mention now leads to the card

@@ -14,6 +14,7 @@ from kb.model.links import Reading
 from kb.model.numbers import sort_key
 from kb.parse.refs import find_references
 from kb.site import parts
+from kb.site.cardnames import faq_names
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
 from kb.site.rulepages import Row, RulePage, Run, make_row, own_row, rule_pages, runs
 from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
@@ -83,6 +84,9 @@ class SiteData:
     """Rows whose translation was made from an edition whose text changed since."""
     full_texts: dict[tuple[str, str], str] = field(default_factory=dict)
     """(language, row) -> file of the full text (from the site's root) of a rule too long to be shown whole."""
+    faq_names: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Card id -> language -> its faces' names as an FAQ of that language writes them, where the card data has none
+    (`cardnames.faq_names`: « Coup/Fuite »)."""
     own_rows: dict[str, tuple[str, Rule]] = field(default_factory=dict)
     """Key of a translation's row of its own (`fr-703.4h`) -> (its language, its rule)."""
     _made: dict[tuple[str, int], tuple[tuple[Row, ...], tuple[Run, ...]]] = field(default_factory=dict, repr=False)
@@ -114,15 +118,34 @@ class SiteData:
             return own[1] if own[0] == lang else None
         return self.kb.aligned(number).get(lang)
 
+    def names(self, card: Card) -> Mapping[str, str]:
+        """A card's full name per language: the card data's, and the names an FAQ gives it (`cardnames`)."""
+        extra = self.faq_names.get(card.id)
+        if not extra:
+            return card.names
+        return {**card.names, **{lang: " // ".join(faces) for lang, faces in extra.items() if lang not in card.names}}
+
+    def name(self, card: Card, lang: str) -> str:
+        """A card's name in a language, else its first name (`card_name`, with the names an FAQ gives it)."""
+        names = self.names(card)
+        return names.get(lang) or next(iter(names.values()), card.id)
+
+    def face_name(self, card: Card, index: int, lang: str) -> str:
+        """A split card's face name in a language (the FAQ's when the card data has none), else its first name."""
+        face = card.faces[index]
+        extra = self.faq_names.get(card.id, {}).get(lang)
+        return face.names.get(lang) or (extra[index] if extra else card_name(face, lang))
+
     def card_links(self, card_ids, lang: str, skip: str | None = None) -> dict[str, str]:
-        """Names (in `lang`, and of each face) -> page of the given cards, for linking them in FAQ prose."""
+        """Names (in `lang`, and of each face) -> page of the given cards and of the cards an FAQ names (`Coup/Fuite`),
+        for linking them in FAQ prose."""
         links: dict[str, str] = {}
-        for cid in card_ids:
+        for cid in dict.fromkeys([*card_ids, *self.faq_names]):
             card = self.kb.card.get(cid)
             if card is None or cid == skip or cid not in self.card_path:
                 continue
-            name = card_name(card, lang)
-            faces = [card_name(face, lang) for face in card.faces] + name.split(" // ")
+            name = self.name(card, lang)
+            faces = [self.face_name(card, i, lang) for i in range(len(card.faces))] + name.split(" // ")
             for each in dict.fromkeys([name, *faces]):
                 links.setdefault(each, self.card_path[cid])
         return links
@@ -145,6 +168,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     data.today = _today(kb)
     data.dated_citations = _dated_citations(kb)
     data.numbering_years = _numbering_years(kb)
+    data.faq_names = faq_names(kb)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
     _mentions(data)
@@ -316,15 +340,15 @@ def _mention(data: SiteData, item_id: str) -> tuple[str, str] | None:
     return f"note:{note.id}", data.note_path[note.id]
 
 
-def mention_label(kb: KnowledgeBase, item: str, ui: str) -> tuple[str, str]:
+def mention_label(data: SiteData, item: str, ui: str) -> tuple[str, str]:
     """(label, its language) of a mention (`card:<id>`, `note:<id>`): a card by its name in the interface's language
     when it has one, a note by its title."""
     kind, _, key = item.partition(":")
     if kind == "card":
-        card = kb.card[key]
-        lang = ui if card.names.get(ui) else next(iter(card.names), ui)
-        return card_name(card, lang), lang
-    note = kb.note[key]
+        names = data.names(data.kb.card[key])
+        lang = ui if names.get(ui) else next(iter(names), ui)
+        return names.get(lang, key), lang
+    note = data.kb.note[key]
     return note.title, note.lang
 
 

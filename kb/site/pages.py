@@ -73,7 +73,7 @@ def _has_terms(data: SiteData, ui: str) -> bool:
 
 def card_job(data: SiteData, card: Card, keywords: dict[str, str], ui: str) -> Job:
     """A card's page in an interface tree."""
-    name = card.names.get(ui) or next(iter(card.names.values()), card.id)
+    name = data.name(card, ui)
     ctx = {"title": name, "current": "cards:item", "card": card, "ui": ui}
     return Job(f"{ui}/{data.card_path[card.id]}", "card.html", ctx, partial(_card_context, data, card, keywords, ui))
 
@@ -153,13 +153,15 @@ def _quoted(data: SiteData, notes) -> dict:
 
 def _card_context(data: SiteData, card: Card, keywords, ui: str) -> dict:
     """The part of a card page's context made as it is rendered: its sides, rulings and keywords."""
-    sides = sorted(card_sides(card), key=lambda side: side["lang"] != ui)  # the interface's language first
+    sides = sorted(card_sides(card, data), key=lambda side: side["lang"] != ui)  # the interface's language first
     text = "\n".join(face["text"] for side in sides if side["lang"] == ui for face in side["faces"])
     found = card_keywords(keywords, card, text, data.kb.lexicon, ui)
     for side in sides:
         side["said"] = side_said(data.kb, card, side["source"], ui)
     rulings, printed = ruling_rows(data, card, ui), other_printed_names(card)
-    return {"sides": sides, "rulings": rulings, "keywords": found, "printed": printed}
+    named = [lang for lang in data.faq_names.get(card.id, {}) if lang not in card.names]
+    return {"sides": sides, "rulings": rulings, "keywords": found, "printed": printed, "names": data.names(card),
+            "faq_named": named}  # fmt: skip
 
 
 def side_said(kb, card: Card, source: tuple[str, tuple[str, ...], str | None], ui: str) -> str:
@@ -224,7 +226,7 @@ def set_index(data: SiteData) -> dict[str, dict[str, list[tuple[str, str]]]]:
     for card in data.kb.cards:
         for code in card.printings:
             index = found.setdefault(code, {})
-            for lang, name in card.names.items():
+            for lang, name in data.names(card).items():
                 index.setdefault(lang, []).append((name, data.card_path[card.id]))
     return {
         code: {lang: sorted(found[code][lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(found[code])}
@@ -242,7 +244,7 @@ def card_index(data: SiteData) -> dict[str, list[tuple[str, str]]]:
     """Language -> (name, path) of every card, alphabetical."""
     index: dict[str, list[tuple[str, str]]] = {}
     for card in data.kb.cards:
-        for lang, name in card.names.items():
+        for lang, name in data.names(card).items():
             index.setdefault(lang, []).append((name, data.card_path[card.id]))
     return {lang: sorted(index[lang], key=lambda p: sort_name(p[0])) for lang in ordered_langs(index)}
 
@@ -350,7 +352,7 @@ def jump_map(data: SiteData) -> dict:
         numbers.setdefault(section["number"], f"contents.html#{section['number']}")
     cards = {}
     for card in data.kb.cards:
-        for name in (*card.names.values(), *(p.name for p in card.printed if p.name)):  # every printed name
+        for name in (*data.names(card).values(), *(p.name for p in card.printed if p.name)):  # every printed name
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])
@@ -381,7 +383,7 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
     return data.rows.get(lang, {}).get(number) or (reading.today if reading is not None else number)
 
 
-def card_sides(card: Card) -> list[dict]:
+def card_sides(card: Card, data: SiteData | None = None) -> list[dict]:
     """The card's text in each language, French first: `[{lang, faces: [{name, cost, type, text, power,
     toughness}], source}]`, from the printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces';
     `source` says where the text comes from (`_side_source`)."""
@@ -396,6 +398,8 @@ def card_sides(card: Card) -> list[dict]:
             if texts is None and not own:
                 continue
             name = face.names.get(lang) or (card_name(card, lang) if len(card.faces) == 1 else card_name(face, lang))
+            if data is not None and len(card.faces) > 1:
+                name = data.face_name(card, i, lang)  # the FAQ's « Coup » where the card data names none
             faces.append({
                 "name": name, "cost": face.mana_cost, "power": face.power, "toughness": face.toughness,
                 "type": types[i] if types else (face.type_line if own else ""),

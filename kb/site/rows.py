@@ -55,7 +55,7 @@ def run_rows(
 
 def mention_link(data: SiteData, item: str, path: str, ui: str, root: str) -> Markup:
     """A link to a card or note citing a rule or naming a card, named in the interface's language when it can be."""
-    label, lang = mention_label(data.kb, item, ui)
+    label, lang = mention_label(data, item, ui)
     tag = f' lang="{escape(lang)}"' if lang != ui else ""
     return Markup(f'<a href="{escape(root + path)}"{tag}>{escape(label)}</a>')
 
