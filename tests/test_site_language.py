@@ -242,3 +242,14 @@ def test_a_split_card_the_card_data_leaves_unnamed_in_french_takes_the_faq_s_nam
     assert '<a href="cards/hit-run.html">Coup // Fuite</a>' in (site / "fr" / "cards.html").read_text("utf-8")
     faq = (site / "fr" / "faq" / "fr-faq-discorde-2006.html").read_text(encoding="utf-8")
     assert '<a href="../cards/hit-run.html">Coup</a>' in faq  # the FAQ's mention now leads to the card
+
+
+def test_a_whole_rule_preview_and_the_english_seed_s_title(site):
+    """A reference to a whole rule (704) previews the start of its first rules, not its title alone; the English
+    seed, whose first line is a French heading, is listed without a title rather than under that French line."""
+    html = (site / "fr" / "rules" / "121.html").read_text(encoding="utf-8")
+    preview = html.split('<div id="pv-en-704" lang="en">')[1].split("</div>")[0]
+    assert preview.startswith("<b>704</b> State-Based Actions 704.1 State-based actions are game actions")
+    sources = (site / "en" / "sources.html").read_text(encoding="utf-8")
+    row = sources.split("<code>content/en/cr-120-drawing-a-card.txt</code>")[1].split("</tr>")[0]
+    assert '<td lang="en">—</td>' in row and "Règles" not in row
