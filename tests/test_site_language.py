@@ -253,3 +253,16 @@ def test_a_whole_rule_preview_and_the_english_seed_s_title(site):
     sources = (site / "en" / "sources.html").read_text(encoding="utf-8")
     row = sources.split("<code>content/en/cr-120-drawing-a-card.txt</code>")[1].split("</tr>")[0]
     assert '<td lang="en">—</td>' in row and "Règles" not in row
+
+
+def test_one_word_rule_titles_carry_the_noun_french_cards_print(site):
+    """`404. Graveyard · Cimetière*`, `120. Damage · Blessures*` (a single word before a phrase); never a verb's
+    imperative (406. Exile: « exilez ») nor a participle (115. Targets: « ciblée »)."""
+    side = (site / "fr" / "rules" / "404.html").read_text(encoding="utf-8").split('<nav class="side"')[1]
+    side = side.split("</nav>")[0]
+    assert '404. <span lang="en">Graveyard</span><span class="lex"> · <i lang="fr">Cimetière</i>' in side
+    assert '406. <span lang="en">Exile</span></a>' in side
+    damage = (site / "fr" / "rules" / "120.html").read_text(encoding="utf-8")
+    assert "<title>120. Damage · Blessures* — Règles de Magic</title>" in damage
+    targets = (site / "fr" / "rules" / "115.html").read_text(encoding="utf-8")
+    assert "<title>115. Targets — Règles de Magic</title>" in targets

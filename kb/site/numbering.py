@@ -49,12 +49,10 @@ def own_numbers(data: SiteData, paths: dict[str, str]) -> dict:
 
 
 def _title(data: SiteData, number: str, ui: str) -> list[str]:
-    """[what today's rule of a number is called in an interface, its language]: its rule's title (the interface's
-    when known, else a printed-card term, else the title in the language that has one)."""
+    """[what today's rule of a number is called in an interface, its language]: its rule's title, the interface's
+    when known, else the title in the language that has one (a printed-card term, which the box cannot mark as
+    such, is left out)."""
     head = number.split(".")[0]
-    label = data.rule_labels.get((ui, number)) or data.rule_labels.get((ui, head))
-    if label:
-        return [label, ui]
     titles = {lang: rule.title for lang, rule in data.kb.aligned(head).items() if rule.title}
     if ui in titles:
         return [titles[ui], ui]

@@ -7,6 +7,8 @@ left out: a wrong French name is worse than the English one alone.
 
 from __future__ import annotations
 
+import re
+
 from kb.model.base import KnowledgeBase
 from kb.sources import fold
 
@@ -36,7 +38,7 @@ def _sure(kb: KnowledgeBase) -> dict[tuple[str, str], str] | None:
     for entry in lexicon.entries:
         if entry.category != "word" and entry.french and (entry.english, entry.category) not in unsure:
             found.setdefault((fold(entry.english).strip(), entry.category), _capital(entry.french[0].text))
-    return found
+    return {**found, **_nouns(kb)}
 
 
 def _capital(term: str) -> str:
@@ -71,9 +73,14 @@ def lexicon_labels(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
         for number, rule in kb.primary["en"].rules.items()
         if number.startswith(TYPE_SECTION) and rule.kind == "rule" and rule.title
     }
+    nouns = {
+        number: rule.title
+        for number, rule in kb.primary["en"].rules.items()
+        if rule.kind == "rule" and rule.title and len(rule.title.split()) == 1 and number not in types
+    }  # `401. Library`, `120. Damage`: a one-word title the cards print as a noun
     french = kb.primary.get("fr")
     found = {}
-    for category, named in (("keyword", keywords), ("type", types)):
+    for category, named in (("keyword", keywords), ("type", types), ("word", nouns)):
         for number, english in named.items():
             if french is not None and "fr" in kb.aligned(number):
                 continue
@@ -84,12 +91,36 @@ def lexicon_labels(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
     return found
 
 
+def _nouns(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
+    """(folded English word, `word`) -> the French form French cards print for it as a noun, for the lexicon's surest
+    rules words: a single word first (`dégâts` rather than `inflige des blessures`), never a verb's imperative
+    (`exilez`), a participle (`ciblée`) or a phrase opening on a preposition (`sur le champ de bataille`)."""
+    lexicon, found = kb.lexicon, {}
+    unsure = {(e.english, e.category) for e in lexicon.unsure()}
+    for entry in lexicon.entries:
+        if entry.category != "word" or entry.score < WORD_SCORE or (entry.english, entry.category) in unsure:
+            continue
+        forms = [f for f in dict.fromkeys([entry.best, *(v.text for v in entry.variants)]) if _noun_like(f)]
+        forms.sort(key=lambda form: len(form.split()) > 1)  # a single word first, else the first phrase
+        if forms:
+            found[(fold(entry.english).strip(), "word")] = _capital(forms[0])
+    return found
+
+
+_NOT_NOUNS = re.compile(r"(?:ez|ées?)$|^(?:sur|dans|en|à|au|aux|de|des|du|le|la|les|un|une) ", re.IGNORECASE)
+
+
+def _noun_like(form: str) -> bool:
+    """Whether a printed form can stand as a heading: not an imperative, a participle or a prepositional phrase."""
+    return bool(form) and not _NOT_NOUNS.search(form)
+
+
 def _lookup(sure: dict[tuple[str, str], str], english: str, category: str) -> str | None:
     """The French term of an English one, a plural title taken in the singular (`Sorceries` -> `Sorcery`) for
     card types."""
     key = fold(english).strip()
     found = sure.get((key, category))
-    if found or category != "type":
+    if found or category not in ("type", "word"):
         return found
     for plural, singular in (("ies", "y"), ("s", "")):
         if key.endswith(plural) and (found := sure.get((key[: -len(plural)] + singular, category))):
