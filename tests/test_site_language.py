@@ -266,3 +266,11 @@ def test_one_word_rule_titles_carry_the_noun_french_cards_print(site):
     assert "<title>120. Damage · Blessures* — Règles de Magic</title>" in damage
     targets = (site / "fr" / "rules" / "115.html").read_text(encoding="utf-8")
     assert "<title>115. Targets — Règles de Magic</title>" in targets
+
+
+def test_the_report_writes_numbers_as_each_interface_does(site):
+    """`1 518 (100 %)` in French, `1,518 (100%)` in English."""
+    french = (site / "fr" / "report.html").read_text(encoding="utf-8")
+    english = (site / "en" / "report.html").read_text(encoding="utf-8")
+    assert '<td>1\u202f518 <span class="pct">(100\u00a0%)</span></td>' in french
+    assert '<td>1,518 <span class="pct">(100%)</span></td>' in english
