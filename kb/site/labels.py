@@ -358,7 +358,7 @@ WORDS: dict[str, dict[str, str]] = {
             "it: a link searches the whole site for that word."
         ),
         "glossary_find": "Filter the terms",
-        "glossary_find_hint": "graveyard, cimetière…",
+        "glossary_find_hint": "graveyard, trample…",
         "glossary_found": "{n} terms found",
         "glossary_found_one": "1 term found",
         "card_words": "On cards in {lang}",
