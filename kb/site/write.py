@@ -139,7 +139,7 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
             job.context.get("ui", ""),
         )
         html = env.get_template(job.template).render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
-        target.write_text(html, encoding="utf-8")
+        target.write_text(render.localise(html, job.context.get("ui") or UI_LANGS[0]), encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
     stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs, "forced": forced}
