@@ -98,8 +98,12 @@ def test_interface_language_sets_every_label_and_html_lang(tab, site_url, ui, ow
     assert tab.locator("html").get_attribute("lang") == ui
     header = tab.locator("header.top").inner_text() + tab.locator("#site-nav").text_content()
     assert own in tab.locator("#site-nav").text_content() and other not in header
-    lexicon = "b => { const c = b.cloneNode(true); c.querySelectorAll('.lex').forEach(e => e.remove()); return c.textContent; }"
-    assert " · " not in tab.locator("body").evaluate(lexicon)  # no doubled label (a printed-card term is one of its own)
+    # no doubled label anywhere (a printed-card term beside an English title, `.lex`, is one of its own)
+    text = (
+        "b => { const c = b.cloneNode(true); c.querySelectorAll('.lex').forEach(e => e.remove()); "
+        "return c.textContent; }"
+    )
+    assert " · " not in tab.locator("body").evaluate(text)
     assert tab.title().endswith("Règles de Magic" if ui == "fr" else "Magic Rules")
 
 
