@@ -74,6 +74,9 @@ FRENCH_EXTRA = {
 """French elisions, question words and the commonest verbs of questions, on top of the Snowball list."""
 MAX_STEMMED = 40
 """Longer words are indexed as written (no language has such words; a stemmer would take its time on them)."""
+NEGATION = "un"
+"""The English prefix that negates a word (`untapped`, `unblocked`): such a word is also indexed as what it negates,
+so that `can a tapped creature block` finds the rule saying blockers must be untapped."""
 ENGLISH_EXTRA = {"happens", "happen", "get", "gets", "let", "lets", "thing", "things", "much", "many"}
 """Words of English questions that say nothing about the rules (`what happens when…`, `how many…`)."""
 
@@ -137,7 +140,8 @@ class LangText:
         return found
 
     def forms(self, token: Token) -> tuple[str, ...]:
-        """Index forms of a token: a word stemmed then folded, and folded then stemmed; a symbol as itself."""
+        """Index forms of a token: a word stemmed then folded, and folded then stemmed; an English word negated by
+        `un-` also names what it negates (`untapped`: `untap`, `tap`); a symbol as itself."""
         _, _, kind, text, raw = token
         found = self._forms.get(raw)
         if found is None:
@@ -146,6 +150,9 @@ class LangText:
             else:
                 first, second = fold(self._stem(raw)), self._stem(text)
                 found = (first,) if first == second else (first, second)
+                if self.lang == "en" and text.startswith(NEGATION) and len(text) > len(NEGATION) + 4:
+                    base = self._stem(text[len(NEGATION) :])
+                    found += (base,) if base not in found else ()
             self._forms[raw] = found
         return found
 
