@@ -208,12 +208,22 @@ def card_entries(cards: Iterable) -> Iterator[Entry]:
 
 
 def ruling_entries(rulings: Iterable, cards: dict) -> Iterator[Entry]:
-    """One entry per ruling, titled by its card's name."""
+    """One entry per ruling, titled by its card's name; a ruling and the ruling it translates (a French FAQ ruling
+    and the English Gatherer ruling) are one entry, both texts side by side, as a rule's languages are."""
+    rulings = list(rulings)
+    by_id = {r.id: r for r in rulings}
+    done: set[str] = set()
     for r in rulings:
+        if r.id in done:
+            continue
+        other = by_id.get(r.translation_of) if r.translation_of else None
+        both = [r, other] if other is not None and other.id not in done and other.lang != r.lang else [r]
+        done.update(x.id for x in both)
         card = cards.get(r.card)
         names = dict(card.names) if card else {}
-        name = card_name(card, r.lang) if card else r.card
-        yield Entry("ruling", r.id, {}, {r.lang: plain(r.text)}, names=names or None, context={r.lang: name})
+        texts = {x.lang: plain(x.text) for x in both}
+        context = {x.lang: card_name(card, x.lang) if card else x.card for x in both}
+        yield Entry("ruling", r.id, {}, texts, names=names or None, context=context)
 
 
 def plain(text: str) -> str:

@@ -29,7 +29,7 @@ from kb.search.analysis import lang_text, mark_analyzer
 from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots
 from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
 from kb.search.rank import KIND_BOOSTS, TOP, Hit, rerank
-from kb.search.results import LEAD, MARK, SNIPPET, SearchResult, clip
+from kb.search.results import BREAK, LEAD, MARK, SNIPPET, SearchResult, clip
 from kb.search.store import IndexDamaged, IndexNotWritable, current, index_root, read_tables
 from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
@@ -399,7 +399,9 @@ class SearchIndex:
         data = stored["data"]
         doc_langs = [x for x in self.langs if x in data["texts"] or x in data["titles"]]
         every = {t for slot in terms for t in slot if t[0] != "name"}
+        typed = {t for slot in terms for t, via in slot.items() if t[0] != "name" and not via}
         matched = [x for x in langs if any(held(doc, t) for t in every if t[0] == f"body_{x}")]
+        matched.sort(key=lambda x: not any(held(doc, t) for t in typed if t[0] == f"body_{x}"))  # as typed first
         snippets = {}
         for lang in doc_langs:
             forms = {t[1] for t in every if t[0] == f"body_{lang}"}
@@ -532,8 +534,8 @@ def _highlight(text: str, terms: set[str], lang: str) -> str:
     found = highlight.highlight(text, asked, mark_analyzer(lang, asked), fragmenter, _Marks(), top=1)
     if not found:
         return ""
-    flat = found.replace("\n", " ").strip()
-    start = text.replace("\n", " ").find(flat.replace(MARK[0], "").replace(MARK[1], "")[:40])
+    flat = found.replace("\n", BREAK).strip()
+    start = text.replace("\n", BREAK).find(flat.replace(MARK[0], "").replace(MARK[1], "")[:40])
     return ("…" if start > 0 else "") + flat + ("…" if start >= 0 and start + len(flat) < len(text) - 4 else "")
 
 

@@ -24,6 +24,7 @@ and the scores Whoosh's BM25F gives them, so the browser ranks as `kb search` do
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -35,7 +36,7 @@ from kb.search import index as search_index
 from kb.search import lookup, rank, results
 from kb.search.analysis import lang_text
 from kb.search.query import KINDS
-from kb.search.text import EXACT, STOP
+from kb.search.text import EXACT, STOP, SYMBOL
 
 FORMAT = 4
 """Version of the files' layout, checked by the JavaScript."""
@@ -44,6 +45,7 @@ TERM_BYTES = 8_000
 """About how large a postings shard is."""
 RANK, DOCS = 64, 8
 """Documents per rank-data and per display-data file."""
+SYMBOLS = re.compile(SYMBOL)
 TEXT_MAX = 4000
 """Characters of a text kept for its snippet."""
 
@@ -64,7 +66,7 @@ def constants() -> dict:
             (rank, "TOP RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS SECTION_BONUS HEAD_SHARE THROUGH CITED_BONUS"),
             (search_index, "NAME NAME_LIMIT"),
             (lookup, "MAX_SLOTS MAX_WORD STEM_MIN STEM_FACTOR FUZZY_FACTOR TRANSLATED NAME_MIN CORRECT_PREFIX"),
-            (results, "SNIPPET LEAD"),
+            (results, "SNIPPET LEAD BREAK"),
         )
         for name in names.split()
     }
@@ -132,7 +134,8 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
             row = [s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
             part.append(row)
         _dump(folder / f"docs-{k // DOCS}.json", part)
-    return {"documents": n, "shown": shown, "term_shards": shards}
+    symbols = {m for s in stored for t in s["data"]["texts"].values() for m in SYMBOLS.findall(t[:TEXT_MAX])}
+    return {"documents": n, "shown": shown, "term_shards": shards, "symbols": sorted(symbols)}
 
 
 def _terms(reader, field: str) -> list[str]:

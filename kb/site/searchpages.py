@@ -5,11 +5,13 @@ results in `kb search` and in the browser. Each result links to the page (and an
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kb.site.labels import UI_LANGS
 from kb.sources import fold
 
 if TYPE_CHECKING:
@@ -65,9 +67,20 @@ def write_search(site: Path, data: SiteData) -> dict:
     index = open_index(Path(kb.content), kb)
     try:
         pages = pages_of(data)
-        return write_static(site / SEARCH_DIR, index, lambda stored: page_of(pages, stored))
+        summary = write_static(site / SEARCH_DIR, index, lambda stored: page_of(pages, stored))
+        write_symbols(site / SEARCH_DIR / "symbols.json", summary["symbols"])
+        return summary
     finally:
         index.close()
+
+
+def write_symbols(path: Path, codes: Iterable[str]) -> None:
+    """Write how the site draws each symbol the search results may show (`{2}{U}`, `{T}`), per interface language:
+    the search page draws them as the pages do, from this table (`{ui: {code: HTML}}`)."""
+    from kb.site.render import mana_symbol
+
+    table = {ui: {code: str(mana_symbol(code.strip("{}"), ui)) for code in sorted(codes)} for ui in UI_LANGS}
+    path.write_text(json.dumps(table, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 def pages_of(data: SiteData) -> Pages:

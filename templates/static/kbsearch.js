@@ -550,7 +550,8 @@ export class Index {
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
     const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");
-    const matched = langs.filter((l) => every.some((t) => t.field === `body_${l}` && t.docs.has(d)));
+    const held = (l, typed) => every.some((t) => t.field === `body_${l}` && t.docs.has(d) && (!typed || !t.via));
+    const matched = [...langs.filter((l) => held(l, true)), ...langs.filter((l) => held(l, false) && !held(l, true))];
     const order = [...new Set([...matched, ...langs.filter((l) => docLangs.includes(l)), ...docLangs])];
     const snippets = {};
     for (const lang of docLangs) {
@@ -568,7 +569,7 @@ export class Index {
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */
   async snippet(text, forms, lang) {
-    const flat = text.replace(/\n/g, " ");
+    const flat = text.replace(/\n/g, this.c.BREAK);
     const marks = [];
     if (forms.size) {
       for (const m of flat.matchAll(TOKEN)) {
