@@ -25,6 +25,10 @@ from kb.search.rank import KIND_BOOSTS
 from kb.search.store import write_tables
 from kb.search.text import KIND, PLAIN, TEXT, analyse, group_of, tokens
 
+POOL_MB = 512
+"""Memory Whoosh's writer may hold postings in before it sorts them through files (its default, 128, makes a card
+pool's index write and read back every posting)."""
+
 
 def write_index(
     folder: Path, items: Iterable[Entry], lexicon=None, numbering: dict | None = None, every: bool = False
@@ -48,7 +52,7 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
     vocab: dict[str, dict[str, list[str]]] = {lang: {} for lang in langs}
     counts: dict[str, dict[str, int]] = {lang: {} for lang in langs}
     seen: dict[str, dict[str, str]] = {lang: {} for lang in langs}
-    writer = ix.writer()  # one segment: the corrector and the site read the same counts
+    writer = ix.writer(limitmb=POOL_MB)  # one segment: the corrector and the site read the same counts
     try:
         for entry in kept:
             writer.add_document(**_document(entry, langs, vocab, counts, seen))
@@ -62,11 +66,21 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
         "editions": _editions(entries),
         "vocab": vocab,
         "counts": counts,
-        "lexicon": tables(lexicon, vocab, counts, len(kept)),
+        "lexicon": tables(lexicon, vocab, *_rule_counts(kept)),
         "numbering": numbering or {},
         "phrases": {lang: sorted(found) for lang, found in phrases.items()},
     }
     return ix, info
+
+
+def _rule_counts(entries: list[Entry]) -> tuple[dict[str, dict[str, int]], int]:
+    """How many English rules and glossary entries hold each word, and how many there are: the lexicon leaves out
+    words common in the rules (`card`, `player`), whatever the card data loaded beside them."""
+    rules = [e for e in entries if e.kind in ("rule", "glossary") and "en" in e.texts]
+    vocab, counts, seen = {}, {}, {}
+    for e in rules:
+        _add_words(vocab, counts, (e.titles.get("en", ""), e.texts["en"]), "en", seen)
+    return {"en": counts}, len(rules)
 
 
 def own_numbering(kb) -> dict[str, dict[str, str | None]]:
