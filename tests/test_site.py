@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
 from kb.site import render
 from kb.sources import search_fold
-from tests.conftest import CONTENT, FIXTURES, write
+from tests.conftest import CONTENT, FIXTURES, jump_of, write
 
 NOT_FOUND = "404.html"
 
@@ -220,7 +220,7 @@ def test_glossary_links_to_rules(site_2015):
 
 
 def test_jump_map(site_2015):
-    jump = json.loads(read(site_2015, "jump.json"))
+    jump = jump_of(site_2015)
     assert jump["numbers"]["120.2a"] == "rules/120.html#120.2a"
     assert jump["numbers"]["120"] == "rules/120.html#120"
     assert jump["numbers"]["1"] == "contents.html#1"
@@ -421,7 +421,7 @@ def test_faq_page_quotes_rules_as_of_their_date_without_linking_them(handmade_si
 
 
 def test_card_names_jump(handmade_site):
-    jump = json.loads(read(handmade_site, "jump.json"))
+    jump = jump_of(handmade_site)
     assert jump["cards"]["steeling stance"] == "cards/steeling-stance.html"
     assert jump["cards"]["determine"] == "cards/bound-determined.html"
 

@@ -2,23 +2,30 @@
 `templates/static/kbsearch.js` reads.
 
 Nothing is ranked anew here: the files hold what Whoosh's reader has (terms, postings, field lengths, stored fields)
-and the scores Whoosh's BM25F gives them, so the browser ranks as `kb search` does.
+and the scores Whoosh's BM25F gives them, so the browser ranks as `kb search` does. A query reads only the files of
+its words, so that a first search stays small whatever the size of the content:
 
 - `core.json`: the ranking constants, the languages, stop words, the lexicon's translation tables and its terms
-  indexed as one token, the numbers a translation gives other rules, and per document what filtering needs: its
-  kind (a digit per document, an index into KINDS), its languages (a bit per language of `langs`), its rule number;
-- `vocab-<k>.json`: each language's words as folded -> [documents holding it, index forms...], a word in shard
-  `hash(its first letter) % VOCAB` (a spelling correction keeps the first letter: it reads one shard);
-- `forms-<k>.json`: the index forms, by their first STEM_MIN letters (a word's stem prefix is found in one shard);
+  indexed as one token, the numbers a translation gives other rules, and each document's kind and languages (runs
+  of equal values: documents come in kinds);
+- `vocab-<k>.json`: each language's words as folded -> their index forms, a word in shard `hash(word) % count`;
+- `spell-<k>.json`: each language's words -> how many documents hold them, by their first letter (a spelling
+  correction keeps the first letter: it reads one shard, and only to correct a word);
+- `forms-<k>.json`: each index form -> the words as folded that have it, by its first STEM_MIN letters (a word's
+  stem prefix; the words a snippet marks);
 - `names-<k>.json`: card-name words -> [the documents holding them, their number], by their first NAME_MIN letters;
-- `terms-<k>.json`: a term's postings in each text field: `{term: {field: [[documents], [scores], df]}}`, the
-  scores being Whoosh's BM25F score of the term in the document (boost 1) and `df` its document frequency (the
-  idf of the query's words); a word as written (`=word`) has its documents only, `hash(term) % TERMS`;
-- `rank-<k>.json`: the headwords, ancestors' headings and cited rules of RANK documents, for the re-rank;
+- `terms-<k>.json`: a term's postings in each text field, `{term: {field: [gaps, scores, picks, df]}}`: the
+  documents as gaps from the previous one, the term's distinct BM25F scores (Whoosh's, boost 1) and for each
+  document the index of its score (`picks` empty when there is one score), `df` the term's document frequency; a
+  word as written (`=word`) has its documents alone;
+- `numbers.json`: the rule number of each rule document, and the documents of a translation's own rows (read for a
+  typed number only);
+- `rank-<k>.json`: the id, headwords, ancestors' headings and cited rules of RANK documents, for the re-rank;
 - `docs-<k>.json`: what DOCS documents show in results (id, page, titles, names, texts, editions, ancestors'
-  headings, own numbers).
+  headings, own numbers, rule number).
 
-`hash` is the 32-bit FNV-1a of the UTF-8 bytes, in both languages.
+`hash` is the 32-bit FNV-1a of the UTF-8 bytes, in both languages; the number of shards of each kind follows the
+size of what it holds (SHARD_BYTES each, about).
 """
 
 from __future__ import annotations
@@ -37,25 +44,17 @@ from kb.search import lookup, rank, results
 from kb.search.analysis import lang_text
 from kb.search.query import KINDS
 from kb.search.text import EXACT, STOP, SYMBOL
+from kb.sources.text import fnv1a
 
-FORMAT = 4
+FORMAT = 5
 """Version of the files' layout, checked by the JavaScript."""
-VOCAB, FORMS, NAMES = 32, 32, 16
-TERM_BYTES = 8_000
-"""About how large a postings shard is."""
-RANK, DOCS = 64, 8
+SHARD_BYTES = 4_000
+"""About how large a shard of words, forms, names or postings is."""
+RANK, DOCS = 16, 8
 """Documents per rank-data and per display-data file."""
 SYMBOLS = re.compile(SYMBOL)
 TEXT_MAX = 4000
 """Characters of a text kept for its snippet."""
-
-
-def fnv1a(text: str) -> int:
-    """The 32-bit FNV-1a hash of a string's UTF-8 bytes (the shard of a key)."""
-    h = 0x811C9DC5
-    for byte in text.encode("utf-8"):
-        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return h
 
 
 def constants() -> dict:
@@ -70,14 +69,7 @@ def constants() -> dict:
         )
         for name in names.split()
     }
-    return found | {
-        "VOCAB": VOCAB,
-        "FORMS": FORMS,
-        "NAMES": NAMES,
-        "RANK": RANK,
-        "DOCS": DOCS,
-        "BOOSTS": rank.KIND_BOOSTS,
-    }
+    return found | {"RANK": RANK, "DOCS": DOCS, "BOOSTS": rank.KIND_BOOSTS}
 
 
 def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> dict:
@@ -88,39 +80,41 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
     searcher = index.searcher
     reader = searcher.reader()
     stored = [searcher.stored_fields(d) for d in range(searcher.doc_count_all())]
-    n, langs = len(stored), index.langs
-    terms = _postings(searcher, langs)
-    shards = max(1, sum(len(json.dumps(v)) for v in terms.values()) // TERM_BYTES)
+    n, langs, tables = len(stored), index.langs, index.tables
+    counts = {}
+    counts["terms"] = _sharded(folder, "terms", _postings(searcher, langs), lambda term: fnv1a(term))
+    vocab = {(x, w): forms for x in langs for w, forms in tables.vocab[x].items()}
+    counts["vocab"] = _sharded(folder, "vocab", vocab, lambda w: fnv1a(w))
+    spell = {(x, w): tables.counts[x].get(w, 0) for x in langs for w in tables.vocab[x]}
+    counts["spell"] = _sharded(folder, "spell", spell, lambda w: fnv1a(w[:1]))
+    forms: dict[tuple[str, str], list[str]] = {}
+    for x in langs:
+        for w, fs in tables.vocab[x].items():
+            for f in fs:
+                forms.setdefault((x, f), []).append(w)
+    counts["forms"] = _sharded(folder, "forms", forms, lambda f: fnv1a(f[: lookup.STEM_MIN]))
+    names = {
+        w: [list(reader.postings("name", w).all_ids()), reader.doc_frequency("name", w)] for w in _terms(reader, "name")
+    }
+    counts["names"] = _sharded(folder, "names", names, lambda w: fnv1a(w[: lookup.NAME_MIN]))
     core = {
         "format": FORMAT,
         "langs": list(langs),
         "n": n,
-        "c": constants() | {"TERMS": shards},
+        "c": constants() | {k.upper(): v for k, v in counts.items()},
         "pattern": TYPED_PATTERN,
         "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
-        "lexicon": index.tables.lexicon,
-        "phrases": {lang: sorted(p) for lang, p in index.tables.phrases.items()},
+        "lexicon": tables.lexicon,
+        "phrases": {lang: sorted(p) for lang, p in tables.phrases.items()},
         "numbering": index.numbering,
-        "kinds": "".join(str(KINDS.index(s["kind"])) for s in stored),
-        "langsOf": [
-            sum(1 << k for k, x in enumerate(langs) if x in s["data"]["texts"] or x in s["data"]["titles"])
-            for s in stored
-        ],
-        "numbers": [s["number"] or None for s in stored],
-        "aside": [k for k, s in enumerate(stored) if s["number"] and s["key"] != s["number"]],
+        "kinds": _runs([KINDS.index(s["kind"]) for s in stored]),
+        "langsOf": _runs([sum(1 << k for k, x in enumerate(langs) if _holds(s, x)) for s in stored]),
     }
     _dump(folder / "core.json", core)
-    _sharded(folder, "terms", terms, shards, lambda term: fnv1a(term) % shards)
-    counts = index.tables.counts
-    vocab = {(x, w): [counts[x].get(w, 0), *forms] for x in langs for w, forms in index.tables.vocab[x].items()}
-    _by_lang(folder, "vocab", vocab, VOCAB, lambda w: fnv1a(w[:1]) % VOCAB)
-    forms = {(lang, f): 1 for lang in langs for fs in index.tables.vocab[lang].values() for f in fs}
-    _by_lang(folder, "forms", forms, FORMS, lambda f: fnv1a(f[: lookup.STEM_MIN]) % FORMS)
-    names = {
-        w: [list(reader.postings("name", w).all_ids()), reader.doc_frequency("name", w)] for w in _terms(reader, "name")
-    }
-    _sharded(folder, "names", names, NAMES, lambda w: fnv1a(w[: lookup.NAME_MIN]) % NAMES)
-    ranked = [index.about(d)[1:] for d in range(n)]
+    numbers = {d: s["number"] for d, s in enumerate(stored) if s["number"]}
+    aside = [d for d in numbers if stored[d]["key"] != numbers[d]]
+    _dump(folder / "numbers.json", {"numbers": numbers, "aside": aside})
+    ranked = [list(index.about(d)) for d in range(n)]
     for k in range(0, n, RANK):
         _dump(folder / f"rank-{k // RANK}.json", ranked[k : k + RANK])
     shown = 0
@@ -131,11 +125,29 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
             shown += url is not None
             data = s["data"]
             texts = {lang: t[:TEXT_MAX] for lang, t in data["texts"].items()}
-            row = [s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
-            part.append(row)
+            part.append(
+                [s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
+                + [s["number"] or None]
+            )
         _dump(folder / f"docs-{k // DOCS}.json", part)
     symbols = {m for s in stored for t in s["data"]["texts"].values() for m in SYMBOLS.findall(t[:TEXT_MAX])}
-    return {"documents": n, "shown": shown, "term_shards": shards, "symbols": sorted(symbols)}
+    return {"documents": n, "shown": shown, "shards": counts, "symbols": sorted(symbols)}
+
+
+def _holds(stored: dict, lang: str) -> bool:
+    """Whether a document has a text or a title in a language."""
+    return lang in stored["data"]["texts"] or lang in stored["data"]["titles"]
+
+
+def _runs(values: list[int]) -> list[list[int]]:
+    """`[[value, how many], …]` of a list (a document's kind and languages come in runs)."""
+    found: list[list[int]] = []
+    for v in values:
+        if found and found[-1][0] == v:
+            found[-1][1] += 1
+        else:
+            found.append([v, 1])
+    return found
 
 
 def _terms(reader, field: str) -> list[str]:
@@ -146,8 +158,9 @@ def _terms(reader, field: str) -> list[str]:
 
 
 def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
-    """term -> field -> [documents, Whoosh's BM25F scores, document frequency] of every term of the text fields (a
-    word as written: its documents alone; stop words, which only phrases ask for, left out)."""
+    """term -> field -> [gaps between documents, distinct BM25F scores, each document's score index, document
+    frequency] of every term of the text fields (a word as written: its documents alone; stop words, which only
+    phrases ask for, left out). Whoosh's own scores: its bm25 on its weights, quantised lengths and idf."""
     found: dict[str, dict[str, list]] = defaultdict(dict)
     n = searcher.doc_count_all()
     for field in (f"body_{lang}" for lang in langs):
@@ -158,12 +171,16 @@ def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
                 continue
             items = _weights(searcher.reader().postings(field, term))
             docs = [d for d, _ in items]
+            gaps = [d - p for d, p in zip(docs, [0, *docs[:-1]], strict=True)]
             if term.startswith(EXACT):
-                found[term][field] = [docs, [], len(docs)]
+                found[term][field] = [gaps, [], [], len(docs)]
                 continue
             idf = searcher.idf(field, term)
             scores = [bm25(idf, w, lengths[d], avgfl, search_index.B, search_index.K1) for d, w in items]
-            found[term][field] = [docs, scores, len(docs)]
+            distinct = sorted(set(scores))
+            place = {v: k for k, v in enumerate(distinct)}
+            picks = [place[v] for v in scores] if len(distinct) > 1 else []
+            found[term][field] = [gaps, distinct, picks, len(docs)]
     return found
 
 
@@ -176,22 +193,27 @@ def _weights(matcher) -> list[tuple[int, float]]:
     return found
 
 
-def _sharded(folder: Path, name: str, items: dict, count: int, shard: Callable[[str], int]) -> None:
-    """Write `items` into `count` files `<name>-<k>.json` by their key's shard."""
+def _sharded(folder: Path, name: str, items: dict, shard: Callable[[str], int]) -> int:
+    """Write `items` (`{key: value}`, or `{(lang, key): value}` written per language) into files `<name>-<k>.json`
+    by their key's `shard(key) % count`, `count` following their size; return the count."""
+    texts = {key: json.dumps(value, ensure_ascii=False, separators=(",", ":")) for key, value in items.items()}
+    size = sum(len(k[-1] if isinstance(k, tuple) else k) + len(t) + 4 for k, t in texts.items())
+    count = max(1, size // SHARD_BYTES)
     parts: list[dict] = [{} for _ in range(count)]
-    for key, value in items.items():
-        parts[shard(key)][key] = value
+    for key, text in texts.items():
+        if isinstance(key, tuple):
+            parts[shard(key[1]) % count].setdefault(key[0], {})[key[1]] = text
+        else:
+            parts[shard(key) % count][key] = text
     for k, part in enumerate(parts):
-        _dump(folder / f"{name}-{k}.json", part)
+        (folder / f"{name}-{k}.json").write_text(_join(part), encoding="utf-8")
+    return count
 
 
-def _by_lang(folder: Path, name: str, items: dict, count: int, shard: Callable[[str], int]) -> None:
-    """Write `{(lang, key): value}` into `count` files `<name>-<k>.json` of `{lang: {key: value}}`."""
-    parts: list[dict] = [{} for _ in range(count)]
-    for (lang, key), value in items.items():
-        parts[shard(key)].setdefault(lang, {})[key] = value
-    for k, part in enumerate(parts):
-        _dump(folder / f"{name}-{k}.json", part)
+def _join(part: dict) -> str:
+    """A shard's JSON from its values' JSON texts (written once, when their size was measured)."""
+    inner = (f"{json.dumps(k, ensure_ascii=False)}:{_join(v) if isinstance(v, dict) else v}" for k, v in part.items())
+    return "{" + ",".join(inner) + "}"
 
 
 def _dump(path: Path, value) -> None:

@@ -341,8 +341,10 @@ def coverage(data: SiteData) -> list[dict]:
     return [rows[k] for k in sorted(rows)]
 
 
-def jump_map(data: SiteData) -> dict:
-    """Rule numbers and folded card names -> page, for the search box's direct jump."""
+def jump_map(data: SiteData) -> tuple[dict, dict[str, str]]:
+    """What the search box jumps to: (rule numbers and the typed-number box's data, `jump.json`; folded card names ->
+    page, written in shards). Numbers go in `numbers` as `{"pages": {page: [numbers anchored on it]}, "bare":
+    {number: page}}` (`jump_numbers` reads it back), so each page's path is written once."""
     numbers = {}
     for page in data.rule_pages:
         if page.part == 1:
@@ -357,7 +359,24 @@ def jump_map(data: SiteData) -> dict:
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])
-    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}
+    pages: dict[str, list[str]] = {}
+    bare: dict[str, str] = {}
+    for number, target in numbers.items():
+        path, _, anchor = target.partition("#")
+        if anchor == number:
+            pages.setdefault(path, []).append(number)
+        else:
+            bare[number] = target
+    encoded = {"pages": pages, "bare": bare}
+    return {"numbers": encoded, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}, cards
+
+
+def jump_numbers(encoded: dict) -> dict[str, str]:
+    """Rule number -> page and anchor, from `jump.json`'s `numbers` (as `kbtext.js`'s `jumpNumbers` reads it)."""
+    found = dict(encoded["bare"])
+    for path, numbers in encoded["pages"].items():
+        found.update((n, f"{path}#{n}") for n in numbers)
+    return found
 
 
 def mismatches(data: SiteData, ui: str) -> list[dict]:

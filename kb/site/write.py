@@ -36,6 +36,10 @@ from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
 from kb.site.searchpages import index_builder, write_search
 from kb.sources.paths import TEMPLATES
+from kb.sources.text import fnv1a
+
+CARD_SHARD_BYTES = 8_000
+"""About how large a shard of the card names the search box jumps to is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +120,7 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
     from kb.site.templating import environment
 
     new.mkdir(parents=True, exist_ok=True)
-    with (new / "jump.json").open("w", encoding="utf-8") as f:  # first: its map is let go before the pages render
-        for chunk in json.JSONEncoder(ensure_ascii=False, sort_keys=True).iterencode(jump_map(data)):
-            f.write(chunk)
+    write_jumps(new, *jump_map(data))  # first: the maps are let go before the pages render
     env = environment()
     cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
     folders: set[Path] = set()
@@ -144,6 +146,19 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
     shutil.copytree(TEMPLATES / "static", new / "static")
     stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def write_jumps(new: Path, jump: dict, cards: dict[str, str]) -> None:
+    """Write `jump.json` and the card names' shards `jump-cards-<k>.json` (a name in shard `fnv1a(name) % count`,
+    `count` in `jump.json`'s `cards`): the search page reads the one shard of the name typed."""
+    count = max(1, sum(len(k) + len(v) + 6 for k, v in cards.items()) // CARD_SHARD_BYTES)
+    parts: list[dict[str, str]] = [{} for _ in range(count)]
+    for name, path in cards.items():
+        parts[fnv1a(name) % count][name] = path
+    for k, part in enumerate(parts):
+        (new / f"jump-cards-{k}.json").write_text(json.dumps(part, ensure_ascii=False, sort_keys=True), "utf-8")
+    text = json.dumps({**jump, "cards": count}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    (new / "jump.json").write_text(text, encoding="utf-8")
 
 
 def _where(job: Job) -> dict[str, str]:

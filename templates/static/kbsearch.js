@@ -41,8 +41,8 @@ export function queryTokens(text) {
 
 function isStop(word, kind, stops) { return kind === "word" && (size(word) < 2 || stops.has(word)); }
 
-/* 32-bit FNV-1a of the UTF-8 bytes: the shard of a key (kb.search.static.fnv1a). */
-function fnv1a(text) {
+/* 32-bit FNV-1a of the UTF-8 bytes: the shard of a key (kb.sources.text.fnv1a). */
+export function fnv1a(text) {
   let h = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) { h = Math.imul(h ^ byte, 0x01000193) >>> 0; }
   return h;
@@ -134,10 +134,11 @@ const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exac
 
 export class Index {
   constructor(core, load) {
-    if (core.format !== 4) { throw new Error(`search index format ${core.format} is not supported`); }
+    if (core.format !== 5) { throw new Error(`search index format ${core.format} is not supported`); }
     Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map() });
-    core.kinds = [...core.kinds].map((k) => KINDS[Number(k)]); /* a digit per document */
-    core.langsOf = core.langsOf.map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
+    const runs = (list) => list.flatMap(([value, count]) => Array(count).fill(value));
+    core.kinds = runs(core.kinds).map((k) => KINDS[k]);
+    core.langsOf = runs(core.langsOf).map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
     this.stops = Object.fromEntries(this.langs.map((l) => [l, new Set(core.stops[l] || [])]));
     this.phrases = Object.fromEntries(this.langs.map((l) => [l, new Set((core.phrases || {})[l] || [])]));
   }
@@ -149,27 +150,42 @@ export class Index {
     return this.files.get(name);
   }
 
-  /* A language's words in the vocabulary shard of a word's first letter: {word: [documents, forms...]}. */
-  async words(lang, word) { return (await this.file(`vocab-${fnv1a([...word][0] || "") % this.c.VOCAB}.json`))[lang] || {}; }
+  /* A language's part of the shard of a key: `{key: value}`. */
+  async shard(kind, key, lang) {
+    const part = await this.file(`${kind}-${fnv1a(key) % this.c[kind.toUpperCase()]}.json`);
+    return (lang ? part[lang] : part) || {};
+  }
 
-  async forms(lang, word) { const part = await this.words(lang, word); return own(part, word) ? part[word].slice(1) : []; }
+  async forms(lang, word) { const part = await this.shard("vocab", word, lang); return own(part, word) ? part[word] : []; }
+
+  /* The words (as folded) that have an index form. */
+  async wordsOf(lang, form) {
+    const part = await this.shard("forms", form.slice(0, this.c.STEM_MIN), lang);
+    return own(part, form) ? part[form] : [];
+  }
 
   async stemPrefix(lang, word) {
-    const part = (await this.file(`forms-${fnv1a(word.slice(0, this.c.STEM_MIN)) % this.c.FORMS}.json`))[lang] || {};
+    const part = await this.shard("forms", word.slice(0, this.c.STEM_MIN), lang);
     for (let end = word.length - 1; end >= this.c.STEM_MIN; end--) { if (own(part, word.slice(0, end))) { return word.slice(0, end); } }
     return null;
   }
 
   async nameTerms(prefix, exact) {
-    const part = await this.file(`names-${fnv1a(prefix.slice(0, this.c.NAME_MIN)) % this.c.NAMES}.json`);
+    const part = await this.shard("names", prefix.slice(0, this.c.NAME_MIN));
     if (exact) { return own(part, prefix) ? [prefix] : []; }
     return Object.keys(part).filter((w) => w.startsWith(prefix)).sort().slice(0, this.c.NAME_LIMIT);
   }
 
-  /* term -> {field: [docs, scores, df]}, from the term's shard. */
+  /* term -> {field: [docs, scores]}, from the term's shard (documents as gaps, scores as picks in a table). */
   async postings(term) {
-    const part = await this.file(`terms-${fnv1a(term) % this.c.TERMS}.json`);
-    return own(part, term) ? part[term] : {};
+    const part = await this.shard("terms", term);
+    const found = {};
+    for (const [field, [gaps, distinct, picks, df]] of Object.entries(own(part, term) ? part[term] : {})) {
+      let d = 0;
+      const docs = gaps.map((g) => (d += g));
+      found[field] = [docs, docs.map((_, i) => distinct[picks.length ? picks[i] : 0]), df];
+    }
+    return found;
   }
 
   /* --- query words -> slots (kb.search.lookup.slots) ------------------------------------------------------ */
@@ -344,9 +360,9 @@ export class Index {
     const head = [...word].slice(0, this.c.CORRECT_PREFIX).join("");
     let best = null;
     for (const lang of langs) {
-      for (const [w, v] of Object.entries(await this.words(lang, word))) {
+      for (const [w, n] of Object.entries(await this.shard("spell", [...word][0] || "", lang))) {
         if (!w.startsWith(head) || w === word || distance(word, w, maxdist) > maxdist) { continue; }
-        if (!best || v[0] > best[1] || (v[0] === best[1] && (size(w) < size(best[0]) || (size(w) === size(best[0]) && w < best[0])))) { best = [w, v[0]]; }
+        if (!best || n > best[1] || (n === best[1] && (size(w) < size(best[0]) || (size(w) === size(best[0]) && w < best[0])))) { best = [w, n]; }
       }
     }
     return best && best[0];
@@ -367,7 +383,7 @@ export class Index {
     for (const alt of slot.alts) { for (const form of alt.forms) { await add(`body_${alt.lang}`, form, alt.via); } }
     for (const [lang, term] of slot.exact) { await add(`body_${lang}`, term, false); }
     for (const prefix of slot.names) {
-      const part = await this.file(`names-${fnv1a(prefix.slice(0, this.c.NAME_MIN)) % this.c.NAMES}.json`);
+      const part = await this.shard("names", prefix.slice(0, this.c.NAME_MIN));
       for (const w of await this.nameTerms(prefix, slot.stop)) {
         terms.set("name\u0000" + w, { field: "name", term: w, via: false, df: part[w][1], docs: new Map(part[w][0].map((d) => [d, 1])) });
       }
@@ -446,14 +462,16 @@ export class Index {
 
   /* The rule and everything under it, in rule order, and the rule a translation numbers so (kb.search.index). */
   async numbers(parsed, langs, allowed, limit) {
-    const aside = new Set(this.core.aside);
-    const found = this.core.numbers.map((n, d) => [n, d]).filter(([n, d]) => n && allowed(d) && descends(n, parsed.number));
+    const numbered = await this.file("numbers.json");
+    const aside = new Set(numbered.aside);
+    const numbers = Object.entries(numbered.numbers).map(([d, n]) => [n, Number(d)]);
+    const found = numbers.filter(([n, d]) => allowed(d) && descends(n, parsed.number));
     found.sort((a, b) => aside.has(a[1]) - aside.has(b[1]) || compare(sortKey(a[0]), sortKey(b[0])) || a[1] - b[1]);
     const docs = found.slice(0, limit).map(([, d]) => d);
     for (const [lang, mine] of Object.entries(this.core.numbering || {})) {
       const today = mine[parsed.number];
       if (!today || !langs.includes(lang)) { continue; }
-      const there = this.core.numbers.map((n, d) => d).filter((d) => this.core.numbers[d] === today && !aside.has(d) && allowed(d) && !docs.includes(d));
+      const there = numbers.filter(([n, d]) => n === today && !aside.has(d) && allowed(d) && !docs.includes(d)).map(([, d]) => d);
       docs.splice(parsed.numberLang === lang || (langs.length === 1 && langs[0] === lang) ? 0 : Math.min(1, docs.length), 0, ...there);
     }
     return docs.slice(0, limit);
@@ -479,8 +497,7 @@ export class Index {
   /* Headwords, ancestors' headings and citations (kb.search.rank.rerank, second step). */
   async refine(base, weights) {
     for (const h of base) {
-      [h.heads, h.sections, h.cites] = await this.rankData(h.d);
-      h.key = (await this.doc(h.d))[0];
+      [h.key, h.heads, h.sections, h.cites] = await this.rankData(h.d);
       h.score *= Math.max(this.headFactor(h.heads, h, weights, this.c.HEAD_BONUS), this.headFactor(h.sections, h, weights, this.c.SECTION_BONUS));
     }
     const top = Math.max(0, ...base.map((h) => h.score));
@@ -535,10 +552,11 @@ export class Index {
      (the texts are parts of one field: a phrase never runs from one into the next). */
   async hasPhrase(d, lang, forms) {
     const [, , titles, , texts, , ctx] = await this.doc(d);
+    const words = await Promise.all(forms.map(async (f) => new Set(f.startsWith(STOP) ? [f.slice(1)] : await this.wordsOf(lang, f))));
+    const fits = (j, [kind, w]) => words[j].has(w) && (forms[j].startsWith(STOP) === isStop(w, kind, this.stops[lang]));
     for (const text of [titles[lang] || "", texts[lang] || "", ctx[lang] || ""]) {
-      const seq = [];
-      for (const [kind, w] of queryTokens(text.replace(REFERENCE, " "))) { seq.push(isStop(w, kind, this.stops[lang]) ? [STOP + w] : await this.forms(lang, w)); }
-      for (let i = 0; i + forms.length <= seq.length; i++) { if (forms.every((f, j) => seq[i + j].includes(f))) { return true; } }
+      const seq = queryTokens(text.replace(REFERENCE, " "));
+      for (let i = 0; i + forms.length <= seq.length; i++) { if (forms.every((f, j) => fits(j, seq[i + j]))) { return true; } }
     }
     return false;
   }
@@ -546,7 +564,7 @@ export class Index {
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
      through when it matches no word as typed (kb.search.index.SearchIndex._result). */
   async result(d, score, made, terms, langs, hit = null) {
-    const [key, url, titles, names, texts, editions, , numbers] = await this.doc(d);
+    const [key, url, titles, names, texts, editions, , numbers, number] = await this.doc(d);
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
     const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");
@@ -564,20 +582,18 @@ export class Index {
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
     const translated = via ? made.flatMap((s) => s.translated) : [];
-    return { kind, id: key, number: this.core.numbers[d], title, titles, names, url, langs: order, snippets, score, editions, numbers, translated };
+    return { kind, id: key, number, title, titles, names, url, langs: order, snippets, score, editions, numbers, translated };
   }
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */
   async snippet(text, forms, lang) {
     const flat = text.replace(/\n/g, this.c.BREAK);
     const marks = [];
-    if (forms.size) {
-      for (const m of flat.matchAll(TOKEN)) {
-        const [[kind, w]] = queryTokens(m[0]).length ? queryTokens(m[0]) : [["word", ""]];
-        if (isStop(w, kind, this.stops[lang])) { continue; }
-        const terms = await this.forms(lang, w);
-        if ([...terms, EXACT + w].some((f) => forms.has(f))) { marks.push([m.index, m.index + m[0].length]); }
-      }
+    const words = new Set();
+    for (const f of forms) { for (const w of f.startsWith(EXACT) ? [f.slice(1)] : await this.wordsOf(lang, f)) { words.add(w); } }
+    for (const m of words.size ? flat.matchAll(TOKEN) : []) {
+      const [[kind, w]] = queryTokens(m[0]).length ? queryTokens(m[0]) : [["word", ""]];
+      if (!isStop(w, kind, this.stops[lang]) && words.has(w)) { marks.push([m.index, m.index + m[0].length]); }
     }
     const start = marks.length ? Math.max(0, flat.lastIndexOf(" ", Math.max(0, marks[0][0] - this.c.LEAD)) + 1) : 0;
     const end = Math.min(flat.length, start + this.c.SNIPPET);

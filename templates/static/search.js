@@ -1,8 +1,8 @@
 /* The search page: rule numbers and card names jump to their page; anything else is ranked by kbsearch.js over
    the site's export of kb's Whoosh index (the same results as `kb search`). Each result shows the reader's
    language, the other one a click away. */
-import { searchFold as fold, ruleNumber } from "./kbtext.js";
-import { Index, SearchError } from "./kbsearch.js";
+import { searchFold as fold, jumpNumbers, ruleNumber } from "./kbtext.js";
+import { fnv1a, Index, SearchError } from "./kbsearch.js";
 
 const box = document.getElementById("search");
 const root = box.dataset.root;
@@ -32,18 +32,24 @@ function readerLang() {
 let jumps = null;
 async function jumpMap() {
   if (!jumps) {
-    try { jumps = await (await fetch(assets + "jump.json")).json(); } catch (e) { jumps = { numbers: {}, cards: {} }; }
+    try { jumps = await (await fetch(assets + "jump.json")).json(); jumps.numbers = jumpNumbers(jumps.numbers); }
+    catch (e) { jumps = { numbers: {}, cards: 0 }; }
   }
   return jumps;
 }
 
-/* The page a query goes straight to: a rule number (`120.2a`, `règle 703.4k`, `CR 120`) or a card name. */
+/* The page a query goes straight to: a rule number (`120.2a`, `règle 703.4k`, `CR 120`) or a card name (read in
+   the one shard of card names that holds it: jump-cards-<k>.json). */
 async function jumpTarget(query) {
   const map = await jumpMap();
   const q = fold(query).trim().replace(/\s+/g, " ");
   const num = map.pattern ? ruleNumber(query, map.pattern) : null;
   if (num && own(map.numbers, num)) { return map.numbers[num]; }
-  return own(map.cards, q) ? map.cards[q] : null;
+  if (!map.cards || !q) { return null; }
+  try {
+    const cards = await (await fetch(`${assets}jump-cards-${fnv1a(q) % map.cards}.json`)).json();
+    return own(cards, q) ? cards[q] : null;
+  } catch (e) { return null; }
 }
 
 /* Only the map's own keys: `constructor` or `__proto__` must not reach Object.prototype. */

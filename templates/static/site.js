@@ -191,8 +191,11 @@
   var jumps = null;
   function jumpMap() {
     if (!jumps) {
-      jumps = fetch(new URL("../jump.json", script).href).then(function (r) { return r.json(); })
-        .catch(function () { return {}; });
+      jumps = Promise.all([fetch(new URL("../jump.json", script).href).then(function (r) { return r.json(); }),
+        import(new URL("kbtext.js", script).href)]).then(function (found) {
+        found[0].numbers = found[1].jumpNumbers(found[0].numbers);
+        return found[0];
+      }).catch(function () { return {}; });
     }
     return jumps;
   }
