@@ -284,7 +284,7 @@ class SearchIndex:
         stems = {a.lang: a.forms[0] for a in slot.stems}
         for word in slot.missing:
             best = self._suggestion(word, langs, 1)
-            if best and any(f.startswith(stems.get(x, "\0")) for x in langs for f in self.tables.forms(x, best)[:1]):
+            if best and any(f == stems.get(x) for x in langs for f in self.tables.forms(x, best)[:1]):
                 best = None  # another form of the known stem (`shuffler`, `shuffles`): an inflection, not a typo
             if best is None and slot.stems:
                 slot.alts += slot.stems

@@ -342,7 +342,7 @@ export class Index {
       let best = await this.suggestion(word, langs, 1);
       for (const l of langs) {
         const first = best === null ? [] : (await this.forms(l, best)).slice(0, 1);
-        if (own(stems, l) && first.some((f) => f.startsWith(stems[l]))) { best = null; } /* an inflection, not a typo */
+        if (own(stems, l) && first.some((f) => f === stems[l])) { best = null; } /* an inflection, not a typo */
       }
       if (best === null && slot.stems.length) { slot.alts.push(...slot.stems); continue; }
       best = best === null ? await this.suggestion(word, langs, 2) : best;
