@@ -492,6 +492,10 @@ def test_failed_first_build_does_not_speak_of_a_previous_site(bundled_kb, tmp_pa
     assert list(tmp_path.iterdir()) == []
 
 
+def _no_disk() -> None:
+    raise OSError("no disk")
+
+
 def test_cli_build_and_failure(tmp_path, monkeypatch):
     from kb.cli import main
     from kb.site import write as site_module
@@ -506,7 +510,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "write_search", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
+    monkeypatch.setattr(site_module, "search_job", lambda site, data: _no_disk)  # the search index's worker fails
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output

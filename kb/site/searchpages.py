@@ -6,8 +6,9 @@ results in `kb search` and in the browser. Each result links to the page (and an
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,25 +51,26 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
-def index_builder(kb):
-    """A function (of no argument, to run in another process) that makes the content's search index up to date,
-    and what it needs: the knowledge base's entries, lexicon and numbering, never the knowledge base itself."""
-    from kb.search.index import prepare  # late: importing the site must not load the search package
+def search_job(site: Path, data: SiteData) -> Callable[[], dict]:
+    """The writing of the site's search index into `<site>/search/` as a function of no argument, to run in another
+    process while the pages render: it builds the content's search index (`kb.search`, the one `kb search` uses)
+    when it is not up to date, exports it and returns its summary."""
+    from kb.search.index import index_job  # late: importing the site must not load the search package
 
-    return prepare(Path(kb.content), kb)
+    kb = data.kb
+    return partial(_export, index_job(Path(kb.content), kb), Path(kb.content), site / SEARCH_DIR, pages_of(data))
 
 
-def write_search(site: Path, data: SiteData) -> dict:
-    """Write the search index of the site's records into `<site>/search/`; return its summary."""
+def _export(ready: Callable[[], Path], content: Path, folder: Path, pages: Pages) -> dict:
+    """Make the search index up to date, then write its export and the symbols its results draw."""
     from kb.search.index import open_index
     from kb.search.static import write_static
 
-    kb = data.kb
-    index = open_index(Path(kb.content), kb)
+    ready()
+    index = open_index(content)
     try:
-        pages = pages_of(data)
-        summary = write_static(site / SEARCH_DIR, index, lambda stored: page_of(pages, stored))
-        write_symbols(site / SEARCH_DIR / "symbols.json", summary["symbols"])
+        summary = write_static(folder, index, lambda stored: page_of(pages, stored))
+        write_symbols(folder / "symbols.json", summary["symbols"])
         return summary
     finally:
         index.close()

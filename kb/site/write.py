@@ -34,7 +34,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import index_builder, write_search
+from kb.site.searchpages import search_job
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -93,13 +93,10 @@ def build_site(
         jobs = plan(data)
         bar = progress(length=len(jobs) + 1) if progress else _NoBar()
         with bar, ProcessPoolExecutor(max_workers=1) as pool:
-            indexing = index_builder(kb) if langs else None
-            indexed = pool.submit(indexing) if indexing else None  # the search index is built while pages render
+            searching = pool.submit(search_job(new, data)) if langs else None  # while the pages render
             write_pages(data, jobs, new, bar, forced)
-            if indexed is not None:
-                indexed.result()
-            if langs:
-                write_search(new, data)
+            if searching is not None:
+                searching.result()
             bar.update(1)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
