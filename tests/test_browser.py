@@ -98,7 +98,12 @@ def test_interface_language_sets_every_label_and_html_lang(tab, site_url, ui, ow
     assert tab.locator("html").get_attribute("lang") == ui
     header = tab.locator("header.top").inner_text() + tab.locator("#site-nav").text_content()
     assert own in tab.locator("#site-nav").text_content() and other not in header
-    assert " · " not in tab.locator("body").inner_text()  # no doubled label anywhere
+    # no doubled label anywhere (a printed-card term beside an English title, `.lex`, is one of its own)
+    text = (
+        "b => { const c = b.cloneNode(true); c.querySelectorAll('.lex').forEach(e => e.remove()); "
+        "return c.textContent; }"
+    )
+    assert " · " not in tab.locator("body").evaluate(text)
     assert tab.title().endswith("Règles de Magic" if ui == "fr" else "Magic Rules")
 
 
@@ -205,6 +210,20 @@ def test_french_reference_to_an_english_only_rule_leads_there(tab, site_url):
     tab.wait_for_url("**/fr/rules/*.html#*")
     target = tab.url.split("#")[1]
     assert tab.locator(f'[id="{target}"] .cell[lang="en"]').is_visible()
+
+
+def test_a_french_citation_in_an_older_numbering_leads_where_its_original_does_and_is_flagged(tab, site_url):
+    go(tab, site_url, "fr/rules/703.html")
+    link = tab.locator('.cell[lang="fr"] a.ref-miscited')
+    assert link.inner_text() == "701.21" and link.count() == 1
+    flag = tab.locator('.cell[lang="fr"] a.ref-miscited + abbr.cite-flag')
+    assert flag.is_visible() and flag.inner_text() == "≠" and flag.get_attribute("lang") == "fr"
+    assert "son original (2015) cite 701.22, aujourd’hui 701.32" in flag.get_attribute("title")
+    link.focus()
+    tab.locator("#preview").wait_for(state="visible")
+    assert "Set in Motion" in tab.locator("#preview").inner_text()  # today's 701.32, never Planeswalk
+    link.click()
+    tab.wait_for_url("**/fr/rules/701.html#701.32")
 
 
 # ---- 3. finding one's way
@@ -451,6 +470,7 @@ def test_no_serious_accessibility_violation(tab, site_url, path):
     "path",
     [
         "fr/rules/702.html",
+        "fr/rules/703.html",
         "en/glossary.html",
         "fr/glossary.html",
         "fr/contents.html",

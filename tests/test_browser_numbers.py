@@ -30,6 +30,12 @@ def browser():
         yield found
 
 
+def _label(link) -> str:
+    """A choice's label, the first words of its rule aside."""
+    return link.evaluate("a => [...a.childNodes].filter(n => !n.classList?.contains('jump-start'))"
+                         ".map(n => n.textContent).join('')")  # fmt: skip
+
+
 def _typed(page, base: str, path: str, text: str):
     page.goto(base + path)
     page.fill("#q-top", text)
@@ -42,10 +48,15 @@ def test_french_interface_offers_the_french_rule_first_then_todays(browser, site
         _typed(page, site_url, "fr/rules/703.html", "règle 120.4")
         links = page.locator("#jump-choice a")
         links.first.wait_for()
-        assert [a.inner_text() for a in links.all()] == [
+        assert [_label(a) for a in links.all()] == [
             "120.4 du texte français (numérotation 2015) → 121.4 aujourd’hui",
             "120.4 aujourd’hui : Damage",
         ]
+        # each says what its rule is: its first words, in its language; the English title tagged as such
+        starts = page.locator("#jump-choice .jump-start")
+        assert starts.first.inner_text().startswith("Un joueur qui tente de piocher")
+        assert starts.nth(1).get_attribute("lang") == "en" and starts.nth(1).inner_text().startswith("Damage is")
+        assert links.nth(1).locator('span[lang="en"]').first.inner_text() == "Damage"
         assert page.locator("#jump-choice").evaluate("e => e.getBoundingClientRect().right") <= width
         assert page.evaluate("document.activeElement.textContent").startswith("120.4 du texte français")
         links.first.click()
@@ -57,10 +68,12 @@ def test_english_interface_keeps_todays_rule_first(browser, site_url):
         _typed(page, site_url, "en/rules/121.html", "120.4")
         links = page.locator("#jump-choice a")
         links.first.wait_for()
-        assert [a.inner_text() for a in links.all()] == [
+        assert [_label(a) for a in links.all()] == [
             "120.4 today: Damage",
             "120.4 of the French text (2015 numbering) → 121.4 today",
         ]
+        assert links.nth(1).get_attribute("lang") is None  # the interface's words, not French
+        assert links.nth(1).locator(".jump-start").get_attribute("lang") == "fr"
         links.nth(0).click()
         page.wait_for_url("**/en/rules/120.html#120.4")
 
@@ -70,7 +83,7 @@ def test_a_french_rule_with_no_rule_of_today_and_a_number_no_one_else_has(browse
         _typed(page, site_url, "fr/index.html", "703.4h")
         links = page.locator("#jump-choice a")
         links.first.wait_for()
-        assert links.first.inner_text() == "703.4h du texte français (numérotation 2015) : aucune règle d’aujourd’hui"
+        assert _label(links.first) == ("703.4h du texte français (numérotation 2015) : aucune règle d’aujourd’hui")
         assert links.first.get_attribute("href").endswith("/fr/rules/703.html#fr-703.4h")
         page.keyboard.press("Escape")
         assert page.locator("#jump-choice").count() == 0

@@ -89,6 +89,11 @@ def test_changes_page_is_short_grouped_and_opens_all(tab, url):
         < text.index("Renvois mis à jour seulement")
         < text.index("Renumérotations seules")
     )
+    excerpt = tab.locator(".change-section .excerpt").first
+    assert excerpt.is_visible() and len(excerpt.inner_text()) > 20  # each line says what changed
+    line = tab.locator(".change-section .change").first.bounding_box()
+    assert line["height"] < 32  # one line, at 1280 px
+    assert tab.locator(".change-rule").count() > 100  # grouped under their rules' titles
     details = tab.locator(".change-section details")
     total = details.count()
     assert total > 1000 and tab.locator(".change-section details[open]").count() == 0
@@ -167,11 +172,21 @@ def test_single_language_lines_stay_near_75_characters(tab, url):
 
 @pytest.mark.parametrize("tab", [360], indirect=True)
 def test_a_phone_tags_stacked_cells_keeps_ruling_headers_and_all_letters(tab, url):
-    go(tab, url, "fr/rules/121.html")
-    tags = tab.evaluate(
-        "[...document.querySelectorAll('[id=\"121.1\"] .cell')].map(c => getComputedStyle(c, '::before').content)"
-    )
+    before = "c => getComputedStyle(c, '::before').content"
+    go(tab, url, "fr/rules/703.html")
+    tags = tab.evaluate(f"[...document.querySelectorAll('[id=\"703.1\"] .cell')].map({before})")
     assert tags == ['"fr"', '"en"']  # shown in capitals
+    go(tab, url, "fr/rules/121.html")  # a French cell naming its own number says FR there, once
+    tags = tab.evaluate(f"[...document.querySelectorAll('[id=\"121.1\"] .cell')].map({before})")
+    assert tags == ["none", '"en"']
+    row = tab.locator('[id="121.1"]')
+    assert row.inner_text().count("FR") == 1 and "FR 120.1 (2015)" in row.inner_text()
+    for row in ('[id="121.1"]', '[id="703.1"]'):
+        if row == '[id="703.1"]':
+            go(tab, url, "fr/rules/703.html")
+        number = tab.locator(f"{row} > .num").bounding_box()
+        text = tab.locator(f'{row} .cell[lang="fr"] > p').first.bounding_box()
+        assert text["y"] >= number["y"] + number["height"] - 1  # below the number: no line indented beside it
     go(tab, url, f"fr/{ISPERIA}")
     head = tab.evaluate("getComputedStyle(document.querySelector('.ruling[data-col=\"fr\"]'), '::before').content")
     assert head.startswith('"Français — ')
@@ -180,6 +195,48 @@ def test_a_phone_tags_stacked_cells_keeps_ruling_headers_and_all_letters(tab, ur
     assert letters.count() >= 20
     rights = [letters.nth(i).bounding_box() for i in range(letters.count())]
     assert all(b["x"] >= 0 and b["x"] + b["width"] <= 360 for b in rights)  # none hidden past the edge
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_symbols_are_drawn_whole(tab, url):
+    """Chapter symbols, the Planeswalker and chaos symbols, hybrids of three parts: none cut by its box."""
+    clipped = "[...document.querySelectorAll('main .ms')].filter(e => e.scrollWidth > e.clientWidth + 1)"
+    for path in ("en/rules/107.html", "fr/rules/714.html"):
+        go(tab, url, path)
+        assert tab.locator("main .ms-chapter").count() >= 3
+        assert tab.evaluate(clipped + ".map(e => e.getAttribute('aria-label'))") == []
+
+
+def test_card_sides_line_up_their_power_and_toughness(tab, url):
+    """Side by side, each face is as tall as its counterpart: P/T on one line at the bottom of both boxes."""
+    go(tab, url, f"en/{ISPERIA}")
+    boxes = [tab.locator(".pt").nth(i).bounding_box() for i in range(2)]
+    faces = [tab.locator(".face").nth(i).bounding_box() for i in range(2)]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 2 and abs(faces[0]["height"] - faces[1]["height"]) < 2
+    assert tab.locator(".card-side").first.get_attribute("lang") == "en"  # the interface's language first
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_search_box_placeholder_is_never_cut(tab, url):
+    fits = """e => { const c = document.createElement('canvas').getContext('2d'), s = getComputedStyle(e);
+      c.font = s.font; return c.measureText(e.placeholder).width
+        <= e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"""
+    for ui in ("fr", "en"):
+        go(tab, url, f"{ui}/rules/121.html")
+        assert tab.locator("#q-top").evaluate(fits), tab.locator("#q-top").get_attribute("placeholder")
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_glossary_filters_its_terms_by_french_words(tab, url):
+    go(tab, url, "fr/glossary.html")
+    box = tab.locator("#gloss-q")
+    box.fill("cimetiere")  # accents aside: the word French cards print for Graveyard
+    assert tab.locator("#gloss-n").inner_text() == "1 terme trouvé"
+    assert tab.locator("#g-en-graveyard").is_visible() and not tab.locator("#g-en-library").is_visible()
+    box.fill("piétinement")  # a printed-card name
+    assert tab.locator("#g-en-trample").is_visible()
+    box.fill("")
+    assert tab.locator("#g-en-library").is_visible() and tab.locator("#gloss-n").inner_text() == ""
 
 
 class _SubPath(http.server.SimpleHTTPRequestHandler):

@@ -118,6 +118,29 @@ def test_snippets_show_the_text_once_as_written(page, site):
     assert first.count("120.4") == 0 and "_" not in first
 
 
+def test_symbols_in_snippets_are_drawn_as_on_the_pages(page, site):
+    ask(page, site, "{T}")
+    first = page.locator("#results > li").first.locator(".snippet").first
+    drawn = first.locator(".ms")
+    assert drawn.count() and "{T}" not in first.inner_text()
+    assert drawn.first.get_attribute("aria-label").startswith("{T}")  # named for screen readers, in English here
+
+
+def test_titles_in_the_interface_language(page, site):
+    for ui, name in (("en", "Isperia the Inscrutable"), ("fr", "Isperia l’impénétrable")):
+        ask(page, site, "isperia inscrutable", ui)
+        titles = page.locator("#results > li[data-kind=card] > a").all_inner_texts()
+        assert titles[0].replace("'", "’") == name, ui
+
+
+def test_a_ruling_and_its_translation_are_one_result(page, site):
+    ask(page, site, "haste kind:ruling")
+    first = page.locator("#results > li").first
+    assert first.get_attribute("data-kind") == "ruling"
+    assert {first.locator(".snippet").first.get_attribute("lang"), "fr"} <= {"en", "fr"}
+    assert first.locator("details.other-lang .snippet[lang=fr]").count() == 1  # the French FAQ ruling beside it
+
+
 def test_reader_language_first_the_other_one_click_away(page, site):
     ask(page, site, "draw", "fr")
     item = page.locator("#results > li").filter(has=page.locator("details.other-lang")).first

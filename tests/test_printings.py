@@ -10,7 +10,7 @@ from kb.cli import main
 from kb.export.json import card_to_json
 from kb.link.load import load
 from kb.link.lookup import find_cards
-from tests.conftest import write
+from tests.conftest import jump_of, write
 
 
 def _entry(french: dict | None, **more) -> dict:
@@ -116,5 +116,5 @@ def test_the_site_lists_the_other_printed_names_and_each_set(tmp_path):
         assert 'href="cards-set-dis.html"' in index and 'href="cards-set-gk2.html"' in index
         by_set = (site / ui / "cards-set-dis.html").read_text(encoding="utf-8")
         assert "Rakdos Pit Dragon" in by_set and 'aria-current="page">DIS<' in by_set
-    jump = json.loads(next(site.rglob("jump.json")).read_text(encoding="utf-8"))["cards"]
+    jump = jump_of(next(site.rglob("jump.json")).parent)["cards"]
     assert jump["dragon des fosses de rakdos"] == jump["dragon de la fosse rakdos"] == jump["rakdos pit dragon"]

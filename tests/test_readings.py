@@ -103,6 +103,8 @@ def test_every_link_of_the_french_rows_is_connected_by_lineage_to_the_number_cit
     today = export["alignment"]["editions"]["en"]
     numbering = export["alignment"]["matches"]["fr"]["edition"]
     pairs = {p["fr"]["number"]: p["en"]["number"] for p in export["alignment"]["pairs"]}
+    meant = {(m["number"], m["cites"]): m["original"]["cites"] for m in export["alignment"]["miscitations"]}
+    rows = {p["en"]["number"]: p["fr"]["number"] for p in export["alignment"]["pairs"]}
     checked = Counter()
     for ui in ("fr", "en"):
         for page in sorted((site / ui / "rules").glob("*.html")):
@@ -111,7 +113,12 @@ def test_every_link_of_the_french_rows_is_connected_by_lineage_to_the_number_cit
                 if link["cell"] != "fr" or not ({"ref", "ref-gone"} & set(cls)) or not NUMBER.fullmatch(link["text"]):
                     continue
                 cited, (target_page, row) = link["text"], _href_row(link["href"])
-                if "ref-gone" in cls:  # removed since: its history, never today's rule of that number
+                if "ref-miscited" in cls:  # its original cites another number there: that number's rule today
+                    original = meant[(rows[link["row"]], cited)]
+                    assert row in _reaches(export, numbering, original, today), (page.name, cited, row)
+                    assert row not in (_reaches(export, numbering, cited, today) or ()), (page.name, cited, row)
+                    checked["miscited"] += 1
+                elif "ref-gone" in cls:  # removed since: its history, never today's rule of that number
                     assert _reaches(export, numbering, cited, today) is None, (page.name, cited)
                     changes = site / ui / "changes" / Path(target_page).name
                     assert f'id="{row}"' in changes.read_text(encoding="utf-8") and row == f"was-{cited}"
@@ -126,7 +133,8 @@ def test_every_link_of_the_french_rows_is_connected_by_lineage_to_the_number_cit
                         assert f"~{cited}~2015" in link["aria-describedby"]
                         checked["renumbered"] += 1
                     checked["same"] += 1
-    assert checked["gone"] >= 4 and checked["renumbered"] >= 6 and checked["same"] >= 30  # both interfaces
+    assert checked["gone"] >= 4 and checked["renumbered"] >= 4 and checked["same"] >= 28  # both interfaces
+    assert checked["miscited"] == 2  # the French 703.4d's 701.21 (was counted renumbered, to 701.31), in both
 
 
 def test_every_rule_link_of_the_faq_pages_is_the_quoted_rule_placed_today(site, export):
@@ -191,3 +199,29 @@ def test_home_and_french_extract_pages_say_the_french_text_uses_2015_numbering(s
         assert sentence in (site / path).read_text(encoding="utf-8"), path
     assert "The French text uses the numbering of the 2015 rules" in (site / "en/rules/703.html").read_text("utf-8")
     assert "numbering-note" not in (site / "fr/rules/702.html").read_text(encoding="utf-8")  # no French text there
+
+
+FLAGS = {
+    "fr": "La traduction cite 701.21, numérotation antérieure ; son original (2015) cite 701.22, aujourd’hui 701.32",
+    "en": "The translation cites 701.21, an older numbering; its original (2015) cites 701.22, today 701.32",
+}
+
+
+@pytest.mark.parametrize("ui", ["fr", "en"])
+def test_the_french_archenemy_citation_links_todays_set_in_motion_and_is_flagged(site, ui):
+    page = site / ui / "rules" / "703.html"
+    cited = [link for link in _parse(page).links if link["cell"] == "fr" and link["text"] == "701.21"]
+    assert [(link["row"], link["href"]) for link in cited] == [("703.4e", "../rules/701.html#701.32")]
+    assert "ref-miscited" in cited[0]["class"].split() and cited[0]["aria-describedby"] == "pv-en-701.32"
+    html = page.read_text(encoding="utf-8")
+    flag = f'<abbr class="cite-flag" lang="{ui}" title="{FLAGS[ui]}">≠</abbr>'
+    assert f">701.21</a>{flag}" in html.replace("&#39;", "'")
+    assert "#701.31" not in html  # never 2015's 701.21 (Planeswalk), which its original does not cite
+
+
+@pytest.mark.parametrize("ui", ["fr", "en"])
+def test_the_translation_report_links_the_french_citation_as_its_original_and_flags_it(site, ui):
+    html = (site / ui / "report.html").read_text(encoding="utf-8")
+    french = html.split('id="h-mismatch"')[1].split('<td lang="fr">')[1].split("</td>")[0]
+    assert 'href="rules/701.html#701.32"' in french and "#701.31" not in french
+    assert f'<abbr class="cite-flag" lang="{ui}" title="{FLAGS[ui]}">≠</abbr>' in french

@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
 from kb.site import render
 from kb.sources import search_fold
-from tests.conftest import CONTENT, FIXTURES, write
+from tests.conftest import CONTENT, FIXTURES, jump_of, write
 
 NOT_FOUND = "404.html"
 
@@ -220,7 +220,7 @@ def test_glossary_links_to_rules(site_2015):
 
 
 def test_jump_map(site_2015):
-    jump = json.loads(read(site_2015, "jump.json"))
+    jump = jump_of(site_2015)
     assert jump["numbers"]["120.2a"] == "rules/120.html#120.2a"
     assert jump["numbers"]["120"] == "rules/120.html#120"
     assert jump["numbers"]["1"] == "contents.html#1"
@@ -421,7 +421,7 @@ def test_faq_page_quotes_rules_as_of_their_date_without_linking_them(handmade_si
 
 
 def test_card_names_jump(handmade_site):
-    jump = json.loads(read(handmade_site, "jump.json"))
+    jump = jump_of(handmade_site)
     assert jump["cards"]["steeling stance"] == "cards/steeling-stance.html"
     assert jump["cards"]["determine"] == "cards/bound-determined.html"
 
@@ -492,6 +492,10 @@ def test_failed_first_build_does_not_speak_of_a_previous_site(bundled_kb, tmp_pa
     assert list(tmp_path.iterdir()) == []
 
 
+def _no_disk() -> None:
+    raise OSError("no disk")
+
+
 def test_cli_build_and_failure(tmp_path, monkeypatch):
     from kb.cli import main
     from kb.site import write as site_module
@@ -506,7 +510,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "write_search", lambda *args: (_ for _ in ()).throw(OSError("no disk")))
+    monkeypatch.setattr(site_module, "search_job", lambda site, data: _no_disk)  # the search index's worker fails
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
@@ -566,10 +570,10 @@ def test_server_stays_inside_the_site(tmp_path):
 def test_faq_prose_reads_its_numbers_in_the_numbering_of_its_date(handmade_site):
     html = read(handmade_site, "fr/faq/fr-faq.html")
     # A 2006 FAQ, and only the 2015 edition loaded: its 120.1 is 2006's, never linked to the 120.1 of 2015 or today.
-    title = "Règle 120.1 numérotée au 2006-03-17 : aucune règle d’aujourd’hui n’en découle"
+    title = "Règle 120.1 numérotée au 17 mars 2006 : aucune règle d’aujourd’hui n’en découle"
     assert f'<span class="ref-dated" title="{title}">120.1</span>' in html and "pv-fr-120.1" not in html
     card = read(handmade_site, "fr/cards/steeling-stance.html")  # the FAQ's ruling: numbered as in 2006 too
-    title = "Règle 120.2a numérotée au 2006-03-17 : aucune règle d’aujourd’hui n’en découle"
+    title = "Règle 120.2a numérotée au 17 mars 2006 : aucune règle d’aujourd’hui n’en découle"
     assert f'<span class="ref-dated" title="{title}">120.2a</span>' in card and 'id="pv-fr-120.2a"' not in card
 
 
@@ -897,6 +901,15 @@ def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
     assert "<del>his or her</del> <ins>their</ins>" in substantive
     assert '<span class="kind k-moved">déplacée <span class="hint">depuis la section 7</span>' in substantive
     assert '<span class="old-num">120–120.7</span> → <a href="../rules/121.html#121">121</a>–121.7' in renumbered
+    # under its rule's title, each change shows an excerpt: its first edit in context, an added rule's first words
+    assert (
+        '<h4 class="change-rule"><a href="../rules/101.html">101</a>. <span lang="en">The Magic Golden Rules</span> '
+        '<span class="count">(6)</span></h4>'
+    ) in substantive
+    row = substantive.split('<a href="../rules/101.html#101.4">101.4</a>')[1].split("</summary>")[0]
+    assert '<span class="excerpt" lang="en">…player chooses a creature <del>he or she controls</del>' in row
+    added = substantive.split('<a href="../rules/101.html#101.4e">101.4e</a>')[1].split("</summary>")[0]
+    assert '<span class="kind k-added">ajoutée</span> <span class="excerpt" lang="en">If multiple players' in added
     assert "Changes to the English rules from September 26, 2015 to January 16, 2026" in read(
         site_bundled, f"en/{path}"
     )
@@ -957,8 +970,10 @@ def test_dated_ruling_numbers_lead_to_todays_rule_through_lineage(handmade_site)
     html = read(handmade_site, "en/cards/bound-determined.html")
     ruling = html.split("Then it was rule")[1].split("</div>")[0]
     assert 'href="../rules/120.html#120.2a"' in ruling and 'href="../rules/120.html#120.2"' not in ruling
-    assert 'title="Rule 120.2 as numbered on 2009-01-01: today’s 120.2a"' in ruling
-    assert '<span class="ref-dated" title="Rule 120.9 as numbered on 2009-01-01: no rule of today' in ruling
+    assert 'title="Rule 120.2 as numbered on January 1, 2009: today’s 120.2a"' in ruling
+    assert '<span class="ref-dated" title="Rule 120.9 as numbered on January 1, 2009: no rule of today' in ruling
+    french = read(handmade_site, "fr/cards/bound-determined.html")  # the same English ruling, the French interface
+    assert 'title="Règle 120.2 numérotée au 1er janvier 2009 : aujourd’hui 120.2a"' in french
 
 
 @pytest.mark.slow

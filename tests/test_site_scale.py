@@ -6,13 +6,13 @@ The limits (`kb.site.parts`) are lowered here so that small content is cut.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 from kb.site import parts
+from tests.conftest import jump_of
 from tests.test_site import _Collect, check_site, read
 
 GIANT = "702.20"
@@ -126,7 +126,7 @@ def test_links_the_jump_map_and_the_search_index_reach_the_right_part(cut_site):
     html = read(site, "en/rules/100.html")
     assert f'href="../{where["702.37b"]}#702.37b"' in html and f'href="../{where["702.3"]}#702.3"' in html
     assert f'href="../{where["702.37a"]}#702.37a"' in read(site, "fr/rules/703.html")
-    jump = json.loads(read(site, "jump.json"))["numbers"]
+    jump = jump_of(site)["numbers"]
     assert jump["702"] == "rules/702.html#702"
     assert all(jump[number] == f"{path}#{number}" for number, path in where.items())
     urls = set()

@@ -51,7 +51,9 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     except SiteError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(1)
-    search = f"with search index, {report.search_seconds:.2f} s of it" if report.search else "without search index"
+    search = "without search index"
+    if report.search:
+        search = f"with search index, {report.search_wait:.2f} s more after the pages"
     echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}).")
     if report.kept:
         echo(f"Kept {len(report.kept)} files not written by kb (carried over): {_some(report.kept)}")

@@ -23,6 +23,8 @@ LABELS = {
         "rulings": "Citée dans",
         "removed": "(supprimée depuis)",
         "merged": "(fusionnée depuis)",
+        "miscited": "numérotation antérieure : l’original {lang} {n} ({year}) cite {meant}",
+        "not_cited": "l’original {lang} {n} ({year}) ne la cite pas : pas de lien",
     },
     "en": {
         "example": "Example",
@@ -34,6 +36,8 @@ LABELS = {
         "rulings": "Cited in rulings",
         "removed": "(removed since)",
         "merged": "(merged since)",
+        "miscited": "older numbering: the original {lang} {n} ({year}) cites {meant}",
+        "not_cited": "the original {lang} {n} ({year}) does not cite it: not linked",
     },
 }
 
@@ -64,6 +68,9 @@ def rule_lines(kb, rule, width: int) -> list[str]:
 
 def _cited(kb, rule, ref, lab: dict[str, str]) -> str:
     """A cited number; a translation's, read in its own numbering and followed to today (`502.2 (2015) → 502.3`)."""
+    m = kb.miscited(rule.lang, rule.number).get(ref.target)
+    if m is not None:
+        return _miscited(kb, m, lab)
     if ref.resolved:
         return ref.target
     if rule.lang != kb.reference and kb.edition_of(rule).id == getattr(kb.primary.get(rule.lang), "id", None):
@@ -76,6 +83,18 @@ def _cited(kb, rule, ref, lab: dict[str, str]) -> str:
         if found.status in ("removed", "merged"):
             return f"{ref.target}{year} {lab[found.status]}"
     return f"{ref.target} {lab['missing']}"
+
+
+def _miscited(kb, m, lab: dict[str, str]) -> str:
+    """A number its original does not cite: where it leads, from what the original cites in its place
+    (`701.21 → 701.32 (older numbering: the original EN 703.4d (2015) cites 701.22)`), or that it leads nowhere."""
+    where = {"lang": kb.editions[m.edition].lang.upper(), "n": m.original, "year": m.literal.year}
+    if m.meant is None:
+        return f"{m.cited} ({lab['not_cited'].format(**where)})"
+    said = lab["miscited"].format(**where, meant=m.meant.number)
+    if m.meant.today is None:
+        return f"{m.cited} ({said} {lab.get(m.meant.status, lab['missing'])})"
+    return f"{m.cited} → {m.meant.today} ({said})"
 
 
 def side_by_side(columns: list[list[str]], width: int) -> list[str]:

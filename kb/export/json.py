@@ -7,6 +7,7 @@ from typing import Any
 from kb import __version__
 from kb.model import Card, Diagnostic, Document, Face, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling, SourceRef
 from kb.model.base import KnowledgeBase
+from kb.model.links import Miscitation
 
 
 def source_json(src: SourceRef | None) -> dict | None:
@@ -56,20 +57,31 @@ def rule_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any]:
 
 def references_today(kb: KnowledgeBase, rule: Rule) -> list[dict[str, Any]] | None:
     """For a translated rule, each number it cites read in the numbering of its text's edition and followed to
-    today: `{"target", "numbering", "status", "today"}` (None for a rule of the reference language)."""
-    from kb.link.readings import numbering_of, read
+    today: `{"target", "numbering", "status", "today", "miscited"}` (None for a rule of the reference language).
 
-    if rule.lang == kb.reference or kb.edition_of(rule).id != getattr(kb.primary.get(rule.lang), "id", None):
+    A number its original does not cite (`kb.link.citecheck`) has the status `miscited`: `today` is then today's
+    rule of what the original cites in its place (null when it cites nothing there), never the number's own."""
+    from kb.link.readings import cited_today
+
+    found = cited_today(kb, rule)
+    if found is None:
         return None
-    edition, mine, out = numbering_of(kb, rule.lang), kb.primary[rule.lang].rules, []
-    for target in rule.references:
-        if target in mine:  # a rule of the same text: today's rule it is paired with
-            pair = kb.pair(rule.lang, target)
-            out.append({"target": target, "numbering": edition, "status": "own", "today": pair and pair.ref_number})
-        else:
-            found = read(kb, edition, target)
-            out.append({"target": target, "numbering": found.edition, "status": found.status, "today": found.today})
-    return out
+    return [
+        {"target": t, "numbering": ed, "status": st, "today": today, "miscited": m and miscited_json(m)}
+        for t, ed, st, today, m in found
+    ]
+
+
+def miscited_json(m: Miscitation) -> dict[str, Any]:
+    """What a translation's citation its original does not make is checked against: `{"original": {"edition",
+    "number", "cites"}, "literal", "evidence", "older"}`."""
+    evidence = None if m.meant is None else "older edition" if m.confirmed else "original"
+    return {
+        "original": {"edition": m.edition, "number": m.original, "cites": m.meant.number if m.meant else None},
+        "literal": m.literal.today,
+        "evidence": evidence,
+        "older": [{"edition": ed, "number": num} for ed, num in m.older],
+    }
 
 
 def lineage_json(kb: KnowledgeBase, rule: Rule) -> dict[str, Any] | None:
@@ -154,6 +166,16 @@ def alignment_json(kb: KnowledgeBase) -> dict[str, Any]:
         "stale": [
             {s.lang: s.number, "since": s.since, al.reference: s.ref_number, "edition": s.ref_edition} for s in al.stale
         ],
+        "miscitations": [
+            {
+                "lang": m.lang,
+                "number": m.number,
+                "cites": m.cited,
+                "today": m.meant.today if m.meant else None,
+                **miscited_json(m),
+            }
+            for m in al.miscitations
+        ],  # fmt: skip
     }
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kb.model.base import KnowledgeBase
-from kb.model.links import Reading
+from kb.model.lineage import Lineage
+from kb.model.links import Edition, Reading
 from kb.model.numbers import rule_number
 
 
@@ -29,14 +30,18 @@ def read(kb: KnowledgeBase, edition: str | None, number: str) -> Reading:
     """Read a number in an edition's numbering and say what rule of today it is."""
     if edition is None or kb.reference is None:
         return Reading(number, None, "unknown", None)
-    today = kb.primary[kb.reference]
+    return follow(kb.links.lineage.get(kb.reference), kb.primary[kb.reference], edition, number)
+
+
+def follow(chain: Lineage | None, today: Edition, edition: str, number: str) -> Reading:
+    """Read a number in the numbering of an edition of today's language (`chain`: its lineage) and follow it to
+    today's edition."""
     if edition == today.id:
         return (
             Reading(number, edition, "same", number)
             if number in today.rules
             else Reading(number, edition, "absent", None)
         )
-    chain = kb.links.lineage.get(kb.reference)
     if chain is None or edition not in chain.editions or today.id not in chain.editions:
         return Reading(number, edition, "unknown", None)
     k = chain.editions.index(edition)
@@ -53,6 +58,30 @@ def read(kb: KnowledgeBase, edition: str | None, number: str) -> Reading:
         now, k = link.new, k + 1
     status = "same" if now == number else "renumbered"
     return Reading(number, edition, status, now, None, round(confidence, 3))
+
+
+def cited_today(kb: KnowledgeBase, rule) -> list[tuple[str, str | None, str, str | None, object]] | None:
+    """For a rule of a translation's current text, each number it cites as (number, the numbering it is read in,
+    status, today's rule or None, its miscitation or None): a number its original does not cite
+    (`kb.link.citecheck`) stands for today's rule of what the original cites in its place (status `miscited`); a
+    rule of the same text for the rule it is paired with today (`own`); any other number is read in the
+    numbering of its text's edition and followed to today. None for a rule of the reference language or of
+    another edition."""
+    if rule.lang == kb.reference or kb.edition_of(rule).id != getattr(kb.primary.get(rule.lang), "id", None):
+        return None
+    edition, mine, out = numbering_of(kb, rule.lang), kb.primary[rule.lang].rules, []
+    miscited = kb.miscited(rule.lang, rule.number)
+    for target in rule.references:
+        m = miscited.get(target)
+        if m is not None:
+            out.append((target, m.edition, "miscited", m.meant.today if m.meant is not None else None, m))
+        elif target in mine:
+            pair = kb.pair(rule.lang, target)
+            out.append((target, edition, "own", pair.ref_number if pair else None, None))
+        else:
+            reading = read(kb, edition, target)
+            out.append((target, reading.edition, reading.status, reading.today, None))
+    return out
 
 
 def readings(kb: KnowledgeBase, lang: str) -> dict[str, Reading]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from kb.link.citecheck import diagnostic, miscitations
 from kb.link.editions import EditionPlan, align, plan_editions
 from kb.model import Diagnostic, GlossaryEntry
 from kb.model.langs import ordered_langs
@@ -44,6 +45,12 @@ def _align(plan: EditionPlan, pairs: tuple[AlignedRule, ...]) -> Alignment:
     aligned = tuple(n for n in today.rules if others and all(n in t for t in targets))
     mismatches, stale = [], []
     chain = plan.lineage.get(plan.reference)
+    miscited = tuple(
+        m
+        for lang, (eid, _score, how) in plan.counterparts.items()
+        if how != "content"  # no edition numbered like it: its originals are not known
+        for m in miscitations(current[lang], by_id[eid], plan.amended.get(lang, (frozenset(), {})), chain, today)
+    )
     for pair in pairs:
         if pair.via == "content":  # no edition numbered like it is loaded: nothing to compare number for number
             continue
@@ -64,8 +71,9 @@ def _align(plan: EditionPlan, pairs: tuple[AlignedRule, ...]) -> Alignment:
             stale.append(StaleRule(pair.lang, pair.number, source.id, pair.ref_number, today.id))
     ordered = {lang: current[lang].id for lang in ordered_langs(langs)}
     return Alignment(
-        ordered, only_in, tuple(mismatches), aligned, plan.reference, pairs, dict(plan.counterparts), tuple(stale)
-    )
+        ordered, only_in, tuple(mismatches), aligned, plan.reference, pairs, dict(plan.counterparts), tuple(stale),
+        miscited,
+    )  # fmt: skip
 
 
 def _changed(chain, edition: str, number: str) -> bool:
@@ -136,6 +144,9 @@ def link_rules(results: Sequence[RulesResult], glossary: Sequence[GlossaryEntry]
                 diags.append(Diagnostic(severity, entry.source.path, entry.source.line, message))
     backlinks = {k: tuple(dict.fromkeys(v)) for k, v in cited.items()}
     alignment = _align(plan, align(plan))
+    for m in alignment.miscitations:  # a translation's citation its original does not make: linked otherwise, said
+        rule = by_id[plan.current[m.lang]].rules[m.number]
+        diags.append(diagnostic(m, rule, by_id[m.edition].rules[m.original]))
     return RuleLinks(
         tuple(editions), edition_of, refs, backlinks, glossary_refs, alignment, tuple(diags), plan.ordered, plan.lineage
     )

@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling
-from kb.model.links import AlignedRule, Edition, ResolvedRef, RuleLinks
+from kb.model.links import AlignedRule, Edition, Miscitation, ResolvedRef, RuleLinks
 from kb.model.numbers import descends, sort_key
 from kb.model.records import _freeze_fields
 
@@ -140,6 +140,19 @@ class KnowledgeBase:
             rules = self.primary[lang].rules
             found[lang] = tuple(rules[n] for n in unpaired if n not in free and n in rules)
         return found
+
+    @cached_property
+    def _miscited(self) -> dict[tuple[str, str], dict[str, Miscitation]]:
+        """(language, a translated rule's own number) -> each number it cites that its original does not -> how."""
+        found: dict[tuple[str, str], dict[str, Miscitation]] = {}
+        for m in self.links.alignment.miscitations:
+            found.setdefault((m.lang, m.number), {})[m.cited] = m
+        return found
+
+    def miscited(self, lang: str, number: str) -> dict[str, Miscitation]:
+        """The numbers a translated rule (its own number) cites that its original does not, each with what its
+        original cites in its place (`kb.link.citecheck`): to be linked as that, and flagged."""
+        return self._miscited.get((lang, number), {})
 
     def pair(self, lang: str, number: str) -> AlignedRule | None:
         """How a translated rule (its own number) is paired with today's reference rule, if it is."""

@@ -106,6 +106,36 @@ class StaleRule:
 
 
 @dataclass(frozen=True, slots=True)
+class Miscitation:
+    """A number a translated rule cites that its original (the rule it was translated from) does not cite."""
+
+    lang: str
+    """Language of the translation (`fr`)."""
+    number: str
+    """The citing rule's own number (`703.4d`)."""
+    cited: str
+    """The number it cites (`701.21`)."""
+    edition: str
+    """The edition it was translated from (`en:2015-09-26`)."""
+    original: str
+    """The number of its original in that edition (`703.4d`)."""
+    meant: Reading | None
+    """What the original cites in its place (`701.22`), read in `edition` and followed to today (`701.32`): the
+    rule the citation is linked to; None when the original cites nothing in its place, or nothing it may be (of
+    another section or kind, and numbered so by no older edition): not linked, reported."""
+    literal: Reading
+    """The cited number itself read in `edition` (`701.21`, Planeswalk then, `701.31` today): never linked."""
+    older: tuple[tuple[str, str | None], ...] = ()
+    """(edition, the number the rule `meant` names had there, or None), for each loaded edition older than
+    `edition`, newest first: where one numbers it `cited`, the translation follows that edition's numbering."""
+
+    @property
+    def confirmed(self) -> tuple[str, ...]:
+        """The older editions that numbered the rule its original cites as the translation does."""
+        return tuple(ed for ed, num in self.older if num == self.cited)
+
+
+@dataclass(frozen=True, slots=True)
 class Alignment:
     """Alignment of every language's current edition with the reference language's, through lineage."""
 
@@ -126,6 +156,8 @@ class Alignment:
     no loaded edition is: the edition is today's, paired with by content, and the translation's numbering unknown."""
     stale: tuple[StaleRule, ...] = ()
     """Translated rules whose English original changed since (the translation is stale)."""
+    miscitations: tuple[Miscitation, ...] = ()
+    """Numbers the translations cite that their originals do not (`kb.link.citecheck`), in rule order."""
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "editions", "only_in", "counterparts")
@@ -162,4 +194,4 @@ def edition_rules(editions: tuple[Edition, ...]) -> tuple[Rule, ...]:
     return tuple(r for ed in editions for r in ed.rules.values())
 
 
-fast_pickle(Edition, ResolvedRef, AlignedRule, Reading, StaleRule, Alignment, RuleLinks)
+fast_pickle(Edition, ResolvedRef, AlignedRule, Reading, StaleRule, Miscitation, Alignment, RuleLinks)

@@ -1,40 +1,51 @@
 """Whoosh analysis and schema: how the texts of each language become index terms.
 
+A document has one text field per language, `body_<lang>`, made of *parts* (its title, its text, its ancestors'
+headings), each part's words weighing its PARTS weight: Whoosh's BM25 over that field is BM25F over the parts (one
+saturation, weighted frequencies, one length).
+
 A text is split with kb's token pattern (`kb.search.text.TOKEN`: `120.2a` stays whole, `{T}`, `2/2` and `+1/+1`
-are words of their own), lower-cased, and each word that is not a stop word gives its index *forms* at its
-position: stemmed then folded, and folded then stemmed (`piochées` gives `pioche` and `piochee`, so `piochees`
-typed without accents meets it), one token when both are the same. A run of words that the lexicon of printed
-cards knows as one term (`contact mortel`, `first strike`) is also indexed as one token, at its last word: a
-translation to it is one term, never a phrase to look for. Folding accents before stemming alone would lose
-`piochées` -> `pioche` (see the library notes), which is why both forms are kept.
+are words of their own) by Whoosh's `RegexTokenizer`; `FormsFilter` then gives, at each word's position, its index
+*forms*: stemmed then folded, and folded then stemmed (`piochées` gives `pioche` and `piochee`, so `piochees`
+typed without accents meets it), one term when both are the same; and the word as written (folded) with EXACT
+before it, when it differs from its first form (`=piochees`), so that a document holding the word as typed ranks
+above one holding another form of its stem. A run of words that the lexicon of printed cards knows as one term
+(`contact mortel`, `first strike`) is also indexed as one token, at its last word: a translation to it is one term,
+never a phrase to look for. Folding accents before stemming alone would lose `piochées` -> `pioche` (see the
+library notes), which is why both forms are kept. A stop word is indexed as `~word`, which only phrases ask for.
 
 The schema is pickled into the index: the filter classes here keep their module path (`kb.search.analysis`).
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.analysis import Filter, RegexTokenizer
+from whoosh.columns import PickleColumn, VarBytesColumn
+from whoosh.fields import COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 
-from kb.search.text import PLAIN, STOP, LangText, analyse, stop_words
+from kb.search.text import EXACT, PLAIN, STOP, LangText, analyse, group_of, stop_words
 
-PARTS = {"text": 1.0, "ctx": 0.5}
-"""The parts of a document's body in each language, with the weight of their words: a word of an ancestor's heading
-counts half a word of the text. They make one field (`body_<lang>`) whose term weights are these sums, so that
-Whoosh's BM25 over it is BM25F over the parts (one saturation, weighted frequencies); the title is a field of its
-own (`title_<lang>`), normalised by its own length."""
+PARTS = {"title": 3.0, "name": 0.5, "text": 1.0, "ctx": 0.5}
+"""The parts of a document's text in each language, with the weight of their words: a title word (a rule's heading,
+a glossary term, a note's title) counts three words of the text, a word of a card's name or of an ancestor's
+heading half of one (a name names the card, not a topic: « Piétine et hurle » is not about trample; names are
+searched as such in the `name` field)."""
 MARK = "kbpart"
-"""A part begins with `kbpart<name>` (`body_text`): the word sets the weight of the words after it, is not indexed,
-and leaves a gap in the positions, so a phrase never runs from one part into the next."""
+"""A part begins with `kbpart<name>` (`kbparttext`): the word sets the weight of the words after it, is not
+indexed, and leaves a gap in the positions, so a phrase never runs from one part into the next."""
 GAP = 100
+REFERENCE = re.compile(r"\b(?:(?:see|cf|voir)\W{1,3})?(?:rules?|r[eè]gles?|sections?)\s+(?=\d)", re.IGNORECASE)
+"""The words of a cross-reference before its number (`See rule 704`, `Cf. règles 508.1`): not indexed, so that
+`rule` finds texts about rules, not the thousand texts citing one (the number itself is indexed)."""
 
 
 def body(parts: dict[str, str]) -> str:
-    """The text of a `body_<lang>` field: each non-empty part after its marker."""
-    return "\n".join(f"{MARK}{name} {parts[name]}" for name in PARTS if parts.get(name))
+    """The text of a `body_<lang>` field: each non-empty part after its marker, without cross-references' words."""
+    return "\n".join(f"{MARK}{name} {REFERENCE.sub(' ', parts[name])}" for name in PARTS if parts.get(name))
 
 
 def _same(word: str) -> str:
@@ -51,8 +62,8 @@ def lang_text(lang: str) -> LangText:
 
 
 class FormsFilter(Filter):
-    """Each word's index forms at its position (a stop word as folded, for phrases), and the lexicon's runs of
-    words as one token each."""
+    """Each word's index forms and the word as written at its position (a stop word as `~word`, for phrases), and
+    the lexicon's runs of words as one token each; part markers set the words' weights."""
 
     def __init__(self, lang: str, phrases: frozenset[str] = frozenset()) -> None:
         self.lang = lang
@@ -68,71 +79,79 @@ class FormsFilter(Filter):
         recent: list[str] = []
         pos, boost = -1, 1.0
         for t in tokens:
-            if t.text.startswith(MARK) and t.text[len(MARK) :] in PARTS:
-                boost, pos, recent = PARTS[t.text[len(MARK) :]], pos + GAP, []
+            written = t.text
+            if written.startswith(MARK) and written[len(MARK) :] in PARTS:
+                boost, pos, recent = PARTS[written[len(MARK) :]], pos + GAP, []
                 continue
-            t.boost = boost
-            kind, folded, raw = analyse(_group(t.text), t.text)
-            recent = [*recent[-(self.longest - 1) :], folded] if self.longest > 1 else []
             pos += 1
-            t.pos = pos
-            if kind == "word" and lt.is_stop(folded):  # only phrases look for it: a term of its own kind
-                t.text = STOP + folded
-                yield t
-                continue
-            for form in lt.forms((0, 0, kind, folded, raw)):
+            t.boost, t.pos = boost, pos
+            for form in lt.terms(written):
                 t.text = form
                 yield t
-            for n in range(2, min(self.longest, len(recent)) + 1):
-                run = " ".join(recent[-n:])
-                if run in self.phrases:
-                    t.text = run
-                    yield t
+            if self.longest > 1:
+                recent = [*recent[-(self.longest - 1) :], analyse(group_of(written), written)[1]]
+                for n in range(2, len(recent) + 1):
+                    run = " ".join(recent[-n:])
+                    if run in self.phrases:
+                        t.text = run
+                        yield t
 
 
-class FoldFilter(Filter):
-    """Words folded as written (no stemming, stop words kept): the vocabulary, spelling and card names."""
+class MarkFilter(Filter):
+    """One token per word for the highlighter: the first of its index terms a query asks for, else its first."""
+
+    def __init__(self, lang: str, asked: frozenset[str]) -> None:
+        self.lang, self.asked = lang, asked
 
     def __call__(self, tokens):
+        lt, asked = lang_text(self.lang), self.asked
         for t in tokens:
-            t.text = analyse(_group(t.text), t.text)[1]
+            terms = lt.terms(t.text)
+            t.text = next((x for x in terms if x in asked), terms[0])
             yield t
 
 
-def _group(written: str) -> int:
-    """The token-pattern group of a token (1 symbol, 2 stats, 3 word)."""
-    if written.startswith("{"):
-        return 1
-    return 2 if "/" in written else 3
+class FoldFilter(Filter):
+    """Words folded as written (no stemming, stop words kept): card names."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            t.text = analyse(group_of(t.text), t.text)[1]
+            yield t
 
 
 def forms_analyzer(lang: str, phrases: frozenset[str] = frozenset()):
-    """The analyzer of a language's text fields."""
-    return RegexTokenizer(PLAIN.pattern) | LowercaseFilter() | FormsFilter(lang, phrases)
+    """The analyzer of a language's text field (`FormsFilter` lower-cases as it folds)."""
+    return RegexTokenizer(PLAIN.pattern) | FormsFilter(lang, phrases)
+
+
+def mark_analyzer(lang: str, asked: frozenset[str]):
+    """The analyzer the highlighter reads a text with (`MarkFilter`)."""
+    return RegexTokenizer(PLAIN.pattern) | MarkFilter(lang, asked)
 
 
 def fold_analyzer():
-    """The analyzer of the vocabulary and card-name fields."""
-    return RegexTokenizer(PLAIN.pattern) | LowercaseFilter() | FoldFilter()
+    """The analyzer of the card-name field."""
+    return RegexTokenizer(PLAIN.pattern) | FoldFilter()
 
 
 def schema(langs: tuple[str, ...], phrases: dict[str, frozenset[str]]) -> Schema:
-    """One document per search entry: its id, kind, number, editions and languages; per language its title and its
-    body (`body_<lang>`: text and ancestors' headings; positions kept for phrases) and its words as written
-    (`words_<lang>`: spelling); card names; what results show and rank with (`data`)."""
+    """One document per search entry: its id, kind and rule number (columns: read per hit without its stored
+    fields), editions and languages (filters); per language its text (`body_<lang>`, positions kept for phrases);
+    card names; what the re-rank reads (`rank`, a column) and what results show (`data`, stored)."""
     fields = {
-        "key": ID(stored=True, unique=True),
-        "kind": ID(stored=True),
-        "number": ID(stored=True),
-        "editions": KEYWORD(stored=True),
-        "current": ID(),
+        "key": ID(stored=True, unique=True, sortable=True),
+        "kind": ID(stored=True, sortable=True),
+        "number": ID(stored=True, sortable=True),
+        "editions": KEYWORD(),
         "langs": KEYWORD(),
         "name": TEXT(analyzer=fold_analyzer(), phrase=False),
+        "rank": COLUMN(PickleColumn(VarBytesColumn())),
         "data": STORED(),
     }
     for lang in langs:
-        analyzer = forms_analyzer(lang, phrases.get(lang, frozenset()))
-        fields[f"title_{lang}"] = TEXT(analyzer=analyzer, phrase=True)
-        fields[f"body_{lang}"] = TEXT(analyzer=analyzer, phrase=True)
-        fields[f"words_{lang}"] = TEXT(analyzer=fold_analyzer(), phrase=False)
+        fields[f"body_{lang}"] = TEXT(analyzer=forms_analyzer(lang, phrases.get(lang, frozenset())), phrase=True)
     return Schema(**fields)
+
+
+__all__ = ["EXACT", "STOP", "body", "fold_analyzer", "forms_analyzer", "lang_text", "schema"]

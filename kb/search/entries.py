@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kb.link.readings import cited_today
 from kb.model import card_name
 from kb.sources import fold
 
@@ -56,6 +57,9 @@ class Entry:
     numbers: dict[str, str] = field(default_factory=dict)
     """A rule's own number in each language whose rule has another number than the row's (French 120.4 in
     today's row 121.4)."""
+    cites: tuple[str, ...] | None = None
+    """Today's numbers of the rules a current rule's texts cite (a translation's citations read in its own
+    numbering); None: read from the texts."""
 
 
 def current_editions(kb) -> dict:
@@ -115,10 +119,29 @@ def _rule_entry(kb, key: str, number: str, per: dict, order: int, current: bool)
     texts = {lang: "\n".join((r.text, *r.examples)).strip() for lang, r in per.items()}
     context = {lang: "\n".join(_ancestor_titles(kb, r)) for lang, r in per.items()}
     heads = {lang: (*([titles[lang]] if lang in titles else []), *defined_symbols(r.text)) for lang, r in per.items()}
+    for lang, r in per.items():  # the rule opening a titled rule defines its topic (121.1 under Drawing a Card)
+        opened = _opened(kb, r)
+        if opened and lang not in titles:
+            heads[lang] = (*heads[lang], opened)
     heads = {lang: h for lang, h in heads.items() if h}
     editions = {lang: kb.edition_of(r).id for lang, r in per.items()}
     own = {lang: r.number for lang, r in per.items() if r.number != number}
-    return Entry("rule", key, titles, texts, number, None, context, order, heads, editions, current, numbers=own)
+    cites = tuple(sorted({c for r in per.values() for c in _cites(kb, r) if c and c != number})) if current else None
+    return Entry(
+        "rule", key, titles, texts, number, None, context, order, heads, editions, current, numbers=own, cites=cites
+    )
+
+
+def _cites(kb, rule) -> list[str | None]:
+    """Today's numbers of the rules a rule cites (a translation's, read in its text's numbering)."""
+    found = cited_today(kb, rule)
+    return list(rule.references) if found is None else [today for _, _, _, today, _ in found]
+
+
+def _opened(kb, rule) -> str:
+    """The heading of the rule's parent when the rule is its first child, else ''."""
+    parent = kb.edition_of(rule).rules.get(rule.parent) if rule.parent else None
+    return heading(parent) if parent is not None and parent.children[:1] == (rule.number,) else ""
 
 
 def _ancestor_titles(kb, rule) -> list[str]:
@@ -185,12 +208,22 @@ def card_entries(cards: Iterable) -> Iterator[Entry]:
 
 
 def ruling_entries(rulings: Iterable, cards: dict) -> Iterator[Entry]:
-    """One entry per ruling, titled by its card's name."""
+    """One entry per ruling, titled by its card's name; a ruling and the ruling it translates (a French FAQ ruling
+    and the English Gatherer ruling) are one entry, both texts side by side, as a rule's languages are."""
+    rulings = list(rulings)
+    by_id = {r.id: r for r in rulings}
+    done: set[str] = set()
     for r in rulings:
+        if r.id in done:
+            continue
+        other = by_id.get(r.translation_of) if r.translation_of else None
+        both = [r, other] if other is not None and other.id not in done and other.lang != r.lang else [r]
+        done.update(x.id for x in both)
         card = cards.get(r.card)
         names = dict(card.names) if card else {}
-        name = card_name(card, r.lang) if card else r.card
-        yield Entry("ruling", r.id, {}, {r.lang: plain(r.text)}, names=names or None, context={r.lang: name})
+        texts = {x.lang: plain(x.text) for x in both}
+        context = {x.lang: card_name(card, x.lang) if card else x.card for x in both}
+        yield Entry("ruling", r.id, {}, texts, names=names or None, context=context)
 
 
 def plain(text: str) -> str:

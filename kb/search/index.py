@@ -1,16 +1,18 @@
 """Search: the index life cycle and the query entry point, on Whoosh.
 
 One Whoosh document per rule number (every language side by side), glossary entry, card, ruling and note
-(`kb.search.writer`), kept under the build folder and reused while the content and kb's code are unchanged. A
-query is parsed (`kb.search.query`), its words resolved into slots (`kb.search.lookup`, spelling corrected by
-Whoosh's corrector), asked of Whoosh as one query scored with BM25F (`slot_query`), and Whoosh's best hits are
-re-ranked by kb (`kb.search.rank`); snippets come from `whoosh.highlight`.
+(`kb.search.writer`), kept under the build folder and reused while the content and kb's code are unchanged: the
+index of the current editions, and the index of every edition, built the first time a query asks for another
+edition. A query is parsed (`kb.search.query`), its words resolved into slots (`kb.search.lookup`, spelling
+corrected by Whoosh's corrector), asked of Whoosh as one query scored with BM25F (`query_of`), and Whoosh's best
+hits are re-ranked by kb (`kb.search.rank`); snippets come from `whoosh.highlight`.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from math import log
 from pathlib import Path
 
@@ -18,20 +20,21 @@ from whoosh import highlight
 from whoosh import index as whoosh_index
 from whoosh.filedb.filestore import RamStorage
 from whoosh.idsets import BitSet
-from whoosh.query import And, ConstantScoreQuery, Every, Not, Or, Phrase, Prefix, Require, Term
+from whoosh.query import And, ConstantScoreQuery, Every, Or, Phrase, Prefix, Require, Term
 from whoosh.scoring import BM25F
+from whoosh.spelling import ListCorrector
 
 from kb.model.numbers import descends, sort_key
-from kb.search.analysis import forms_analyzer, lang_text
-from kb.search.lookup import FUZZY_FACTOR, Alt, Slot, Tables, slots
+from kb.search.analysis import lang_text, mark_analyzer
+from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots
 from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
-from kb.search.rank import TOP, Hit, rerank
-from kb.search.results import LEAD, MARK, SNIPPET, SearchResult, clip
-from kb.search.store import IndexNotWritable, current, index_root
+from kb.search.rank import KIND_BOOSTS, TOP, Hit, rerank
+from kb.search.results import BREAK, LEAD, MARK, SNIPPET, SearchResult, clip
+from kb.search.store import IndexDamaged, IndexNotWritable, current, index_root, read_tables
 from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
+from kb.search.text import EXACT as EXACT_MARK
 from kb.search.text import STOP, query_tokens
-from kb.search.writer import IndexDamaged, build, own_numbering, read_tables, write_index
 
 __all__ = [
     "IndexNotWritable",
@@ -45,48 +48,59 @@ __all__ = [
     "index_root",
     "open_index",
     "parse_query",
-    "write_index",
 ]
 
-INDEX_VERSION = 8
+INDEX_VERSION = 10
 """Bump when the analysis, the schema, the tables or the ranking data change: old indexes are then rebuilt."""
-FIELDS = {"title": 3.0, "body": 1.0}
-"""Query boost of each field of a language: a title word counts three words of the text."""
-B = {"title": 0.5, "body": 0.75}
-"""BM25F length normalisation of each field."""
+B = 0.75
+"""BM25F length normalisation."""
 K1 = 1.2
 """BM25 term-frequency saturation."""
-EXACT = 1.5
-"""Query boost of the word as typed (`words_<lang>`): a document holding `pioche` itself ranks above one holding
-only `piochez`, another form of its stem."""
+"""Query boost of the word as typed (`=word`): a document holding `pioche` itself ranks above one holding only
+`piochez`, another form of its stem."""
 NAME = 1.5
+"""Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
 NAME_LIMIT = 50
 """Card-name words looked at for one prefix."""
-"""Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
 
 
 # --- index life cycle -----------------------------------------------------------------------------------
 
 
-def index_key(content: Path, kb=None) -> str:
+def index_key(content: Path, kb=None, every: bool = False) -> str:
     """Hash of the content files (a loaded knowledge base's, when given: the files are not read again), the kb code
     and the index format: the index is reused while it holds."""
-    return _index_key(content, f"{INDEX_VERSION} {sys.version_info[:2]}", kb.content_hash if kb is not None else None)
+    version = f"{INDEX_VERSION} {'every' if every else 'current'} {sys.version_info[:2]}"
+    return _index_key(content, version, kb.content_hash if kb is not None else None)
 
 
-def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict | None = None) -> Path:
+def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict | None = None, every=False) -> Path:
     """Build a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
-    return _publish(root, key, lambda folder: write_index(folder, items, lexicon, numbering))
+    from kb.search.writer import write_index  # late: searching an index already built needs no writer
+
+    return _publish(root, key, lambda folder: write_index(folder, items, lexicon, numbering, every))
 
 
-def ensure_index(content: Path, kb=None) -> Path:
-    """Folder of an up-to-date index for `content`, built (from `kb` or a fresh load) when stale or missing."""
-    root, key = index_root(content), index_key(content, kb)
+def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
+    """Folder of an up-to-date index for `content` (of every edition when `every`), built (from `kb` or a fresh
+    load) when stale or missing."""
+    root, key = index_root(content, every), index_key(content, kb, every)
     live = current(root)
     if live and live[0] == key and (root / live[1]).is_dir():
         return root / live[1]
     kb = kb if kb is not None else _load(content)
-    return publish(root, key, _entries(kb), kb.lexicon, own_numbering(kb))
+    return publish(root, key, _entries(kb), kb.lexicon, own_numbering(kb), every)
+
+
+def index_job(content: Path, kb) -> Callable[[], Path]:
+    """What makes the index of the current editions of `content` up to date and gives its folder, as a function of
+    no argument holding the knowledge base's entries when it must build (not the knowledge base: it is sent to
+    another process)."""
+    root, key = index_root(content), index_key(content, kb)
+    live = current(root)
+    if live and live[0] == key and (root / live[1]).is_dir():
+        return partial(Path, root / live[1])
+    return partial(publish, root, key, list(_entries(kb)), kb.lexicon, own_numbering(kb), False)
 
 
 def _entries(kb):
@@ -96,6 +110,13 @@ def _entries(kb):
     return entries(kb)
 
 
+def own_numbering(kb) -> dict:
+    """A translation's rules that today's numbering puts elsewhere (`kb.search.writer.own_numbering`)."""
+    from kb.search import writer
+
+    return writer.own_numbering(kb)
+
+
 def _load(content: Path):
     """Load a knowledge base (imported late: `kb.link.load` pulls in every parser)."""
     from kb.link.load import load
@@ -103,25 +124,27 @@ def _load(content: Path):
     return load(content)
 
 
-def open_index(content: Path, kb=None) -> SearchIndex:
+def open_index(content: Path, kb=None, every: bool = False) -> SearchIndex:
     """Open the up-to-date index of a content folder, building it if needed (and rebuilding a damaged one, which
-    `SearchIndex.notice` then reports); in memory if it cannot be saved."""
+    `SearchIndex.notice` then reports); in memory if it cannot be saved. A query asking for another edition opens
+    the index of every edition."""
     notice = None
+    others = None if every else (lambda: open_index(content, kb, every=True))
     for attempt in range(3):
         try:
-            folder = ensure_index(content, kb)
+            folder = ensure_index(content, kb, every)
         except IndexNotWritable as err:
             kb = kb if kb is not None else _load(content)
-            return memory_index(_entries(kb), kb.lexicon, unsaved=str(err), numbering=own_numbering(kb))
+            return memory_index(_entries(kb), kb.lexicon, str(err), own_numbering(kb), every)
         try:
-            index = SearchIndex(whoosh_index.open_dir(str(folder)), read_tables(folder))
+            index = SearchIndex(whoosh_index.open_dir(str(folder)), read_tables(folder), others)
         except FileNotFoundError:  # pruned by a concurrent rebuild between reading the pointer and opening it
             continue
         except (IndexDamaged, Exception) as err:  # noqa: BLE001 - any unreadable file: rebuilt
             if attempt == 2:
                 raise IndexDamaged(f"the search index in {folder} cannot be read: {err}") from err
             notice = f"the search index in {folder} was damaged ({_one_line(err)}); rebuilt it"
-            (index_root(content) / "CURRENT").unlink(missing_ok=True)
+            (index_root(content, every) / "CURRENT").unlink(missing_ok=True)
             continue
         index.notice = notice
         return index
@@ -133,12 +156,28 @@ def _one_line(err: BaseException) -> str:
     return (str(err) or type(err).__name__).splitlines()[0][:160]
 
 
-def memory_index(items: Iterable, lexicon=None, unsaved: str | None = None, numbering=None) -> SearchIndex:
-    """An index of some entries (and a lexicon's translation tables), in memory only."""
-    ix, info = build(RamStorage(), items, lexicon, numbering)
-    index = SearchIndex(ix, info)
+def memory_index(
+    items: Iterable, lexicon=None, unsaved: str | None = None, numbering=None, every: bool = False
+) -> SearchIndex:
+    """An index of some entries (and a lexicon's translation tables), in memory only (`every`: of every edition,
+    else of the current ones, and another edition asked for is built then)."""
+    from kb.search.writer import build
+
+    items = list(items)
+    ix, info = build(_Memory(), items, lexicon, numbering, every)
+    others = None if every else (lambda: memory_index(items, lexicon, unsaved, numbering, True))
+    index = SearchIndex(ix, info, others)
     index.unsaved = unsaved
     return index
+
+
+class _Memory(RamStorage):
+    """Whoosh's memory storage, with its temporary files in a folder of their own: Whoosh names that folder after
+    the index (`MAIN.tmp` in the system's temporary folder) and removes it when done, so two processes building an
+    index in memory at once would remove each other's files."""
+
+    def temp_storage(self, name=None):
+        return super().temp_storage(None)
 
 
 # --- searching ------------------------------------------------------------------------------------------
@@ -147,19 +186,26 @@ def memory_index(items: Iterable, lexicon=None, unsaved: str | None = None, numb
 class SearchIndex:
     """An open index; keep it for many queries."""
 
-    def __init__(self, ix, info: dict) -> None:
+    def __init__(self, ix, info: dict, others: Callable[[], SearchIndex] | None = None) -> None:
         self.langs: tuple[str, ...] = tuple(info["langs"])
         """Languages the index has, in display order."""
         self.tables = Tables(info, {lang: lang_text(lang).stops for lang in self.langs})
-        self.searcher = ix.searcher(weighting=BM25F(B=B["body"], K1=K1, **_field_b(self.langs)))
+        self.searcher = ix.searcher(weighting=BM25F(B=B, K1=K1))
+        reader = self.searcher.reader()
+        self._kinds = reader.column_reader("kind")
+        self._keys = reader.column_reader("key")
+        self._number_of = reader.column_reader("number")
+        self._rank = reader.column_reader("rank")
         self.unsaved: str | None = None
         """Why the index lives in memory only (the build folder cannot be written), else None."""
         self.notice: str | None = None
         """What opening the index had to do (a damaged index rebuilt), else None."""
         eds = info["editions"]
         self.editions: tuple[tuple[str, ...], tuple[str, ...]] = (tuple(eds["current"]), tuple(eds["other"]))
-        """(current edition ids, other edition ids) of the rules and glossaries indexed."""
+        """(current edition ids, other edition ids) of the rules and glossaries loaded."""
+        self._others = others
         self._filters: dict[tuple, BitSet] = {}
+        self._correctors: dict[str, ListCorrector] = {}
         self.numbering: dict[str, dict[str, str | None]] = info.get("numbering", {})
         """A translation's rules that today's numbering puts elsewhere: {lang: {its number: today's or None}}."""
         self.last: dict = {}
@@ -175,9 +221,14 @@ class SearchIndex:
     ) -> list[SearchResult]:
         """Answer the query box; `lang`, `kind`, `edition` add to its filters. Raise SearchError when malformed."""
         parsed = parse_query(text)
+        editions = self._editions_of((*parsed.editions, *([edition] if edition else [])))
+        if editions and self._others is not None:  # another edition: the index of every edition answers
+            index = self._others()
+            found = index.search(text, lang, kind, limit, edition)
+            self.last = index.last
+            return found
         langs = _narrow(parsed.langs, lang, self.langs, "lang")
         kinds = _narrow(parsed.kinds, kind, KINDS, "kind")
-        editions = self._editions_of((*parsed.editions, *([edition] if edition else [])))
         allowed = self._allowed(langs, kinds, editions)
         self.last = {"corrected": None, "editions": editions or self.editions[0], "elsewhere": []}
         if parsed.number:
@@ -185,7 +236,7 @@ class SearchIndex:
                 (x, parsed.number, own[parsed.number]) for x, own in self.numbering.items() if parsed.number in own
             ]
         if parsed.number and "rule" in kinds:
-            found = self._numbers(parsed.number, allowed, limit)
+            found = self._numbers(parsed, langs, allowed, limit)
             if found:
                 return found
         made = slots(parsed, self.tables, langs)
@@ -198,16 +249,18 @@ class SearchIndex:
         reader = self.searcher.reader()
         terms = [slot_terms(s, reader) for s in made]
         weights = [self.weight(t) for t in terms]
-        query = Or([part for s in made for part in slot_parts(s, reader)])
         mask = self._excluded(parsed.excluded, langs)
-        phrases = any(a.phrase for s in made for a in s.alts)  # Whoosh's skipping by quality fails on Require
-        hits = self.searcher.search(query, limit=TOP, filter=allowed, mask=mask, optimize=not phrases)
+        hits = self.searcher.search(query_of(made, reader), limit=TOP, filter=allowed, mask=mask, optimize=False)
         held = _Held(reader)
-        ranked = rerank([self._hit(h, terms, held) for h in hits], weights, all(s.stop for s in made))[:limit]
+        exacts = [{(f"body_{lang}", term) for lang, term in s.exact} for s in made]
+        found = [self._hit(h.docnum, h.score, terms, exacts, held) for h in hits]
+        ranked = rerank(found, weights, all(s.stop for s in made), self.about)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
-    def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet:
-        """The documents the filters let through (computed once per combination)."""
+    def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet | None:
+        """The documents the filters let through (computed once per combination); None: every one."""
+        if langs == self.langs and kinds == KINDS and not editions:
+            return None
         key = (langs, kinds, editions)
         if key not in self._filters:
             docs = self.searcher.docs_for_query(_filter(langs, kinds, editions))
@@ -218,62 +271,97 @@ class SearchIndex:
         """How much finding a slot counts: the idf (Whoosh's) of its rarest term, card-name words counting as one."""
         n = self.searcher.doc_count_all()
         reader = self.searcher.reader()
-        dfs = [reader.doc_frequency(*t) for t in terms if t[0] != "name" and not t[0].startswith("words_")]
+        dfs = [reader.doc_frequency(*t) for t in terms if t[0] != "name" and not t[1].startswith(EXACT_MARK)]
         names = sum(reader.doc_frequency(*t) for t in terms if t[0] == "name")
         return max((_idf(n, df) for df in [*dfs, min(n, names)] if df), default=0.0)
 
     def _correct(self, slot: Slot, langs: tuple[str, ...]) -> bool:
-        """Replace a slot's missing words by their spelling corrections (Whoosh's corrector over the words as
-        written: one edit, else two; the most frequent first); whether any was found."""
-        reader = self.searcher.reader()
+        """Replace a slot's missing words by their spelling corrections (Whoosh's corrector over the vocabulary:
+        words sharing the first CORRECT_PREFIX letters, the most common first) at one edit, else by their longest
+        known stems (also when the one-edit correction is a form of that stem), else at two edits; whether a
+        correction was made."""
+        langs = (slot.lang,) if slot.lang else langs
+        stems = {a.lang: a.forms[0] for a in slot.stems}
         for word in slot.missing:
-            best = None
-            for maxdist in (1, 2):
-                for lang in langs:
-                    field = f"words_{lang}"
-                    if field not in reader.schema or len(word) < 3 * maxdist:
-                        continue
-                    for sug in reader.corrector(field).suggest(word, limit=1, maxdist=maxdist):
-                        f = reader.frequency(field, sug)
-                        if best is None or (f, -len(sug)) > (best[2], -len(best[1])):
-                            best = (lang, sug, f)
-                if best:
-                    break
+            best = self._suggestion(word, langs, 1)
+            if best and any(f == stems.get(x) for x in langs for f in self.tables.forms(x, best)[:1]):
+                best = None  # another form of the known stem (`shuffler`, `shuffles`): an inflection, not a typo
+            if best is None and slot.stems:
+                slot.alts += slot.stems
+                continue
+            best = best or self._suggestion(word, langs, 2)
             if best is None:
                 continue
-            slot.fixed = best[1]
+            slot.fixed = best
             for lang in langs:
-                slot.alts += [Alt(lang, (f,), FUZZY_FACTOR) for f in self.tables.forms(lang, best[1])[:1]]
+                slot.alts += [Alt(lang, (f,), FUZZY_FACTOR) for f in self.tables.forms(lang, best)[:1]]
         slot.missing = []
         return slot.fixed is not None
 
-    def _hit(self, hit, terms: list[dict[tuple[str, str], bool]], held: _Held) -> Hit:
+    def _suggestion(self, word: str, langs: tuple[str, ...], maxdist: int) -> str | None:
+        """The commonest word of the vocabularies within `maxdist` edits of a word (then the shortest, then the
+        first in alphabetical order), or None."""
+        if len(word) < 3 * maxdist:
+            return None
+        best = None
+        for lang in langs:
+            counts = self.tables.counts.get(lang, {})
+            for sug in self._corrector(lang).suggest(word, limit=1 << 30, maxdist=maxdist, prefix=CORRECT_PREFIX):
+                found = (counts.get(sug, 0), -len(sug), [-ord(c) for c in sug])
+                if best is None or found > best[0]:
+                    best = (found, sug)
+        return best[1] if best else None
+
+    def _corrector(self, lang: str) -> ListCorrector:
+        """Whoosh's corrector over a language's vocabulary (words as folded)."""
+        if lang not in self._correctors:
+            self._correctors[lang] = ListCorrector(sorted(self.tables.vocab.get(lang, {})))
+        return self._correctors[lang]
+
+    def _hit(self, doc: int, score: float, terms: list[dict[tuple[str, str], bool]], exacts: list, held: _Held) -> Hit:
         """One of Whoosh's hits with what the re-rank needs: the slots it matches (read in the terms' postings)."""
-        found = [{t for t in slot if held(hit.docnum, t)} for slot in terms]
-        data = hit["data"]
+        found = [{t for t in slot if held(doc, t)} for slot in terms]
         typed = any(not s[t] for f, s in zip(found, terms, strict=True) for t in f)
+        pairs = list(zip(found, terms, strict=True))
         return Hit(
-            hit.docnum,
-            hit.score,
+            doc,
+            score,
             tuple(bool(f) for f in found),
-            tuple(frozenset(t[1] for t in f if not s[t] and t[0] != "name") for f, s in zip(found, terms, strict=True)),
-            data["boost"],
-            tuple(tuple(h) for h in data["heads"]),
-            hit["key"],
-            tuple(data["cites"]),
+            tuple(frozenset(t[1] for t in f if not s[t] and t[0] != "name") for f, s in pairs),
+            tuple(frozenset(t[1] for t in f if s[t]) for f, s in pairs),
+            KIND_BOOSTS[self._kinds[doc]],
+            self._kinds[doc] == "card",
+            tuple(any(held(doc, t) for t in ex) for ex in exacts),
             via=any(found) and not typed,
         )
+
+    def about(self, doc: int) -> tuple[str, list, list, list]:
+        """(id, headwords, ancestors' headings, cited rules) of a document, from its columns."""
+        _, heads, sections, cites = self._rank[doc]
+        return self._keys[doc], heads, sections, cites
 
     def result_of(self, doc: int) -> SearchResult:
         """A document as a result of no query (its texts' starts, no score)."""
         return self._result(doc, 0.0, [], [], _Held(self.searcher.reader()), self.langs)
 
-    def _numbers(self, number: str, allowed, limit: int) -> list[SearchResult]:
-        """The rule and everything under it, in rule order."""
-        hits = self.searcher.search(Prefix("number", number), limit=None, filter=allowed)
-        found = [h for h in hits if descends(h["number"], number)]
-        found.sort(key=lambda h: (h["key"] != h["number"], sort_key(h["number"]), h.docnum))
-        return [self.result_of(h.docnum) for h in found[:limit]]
+    def _numbers(self, parsed: ParsedQuery, langs: tuple[str, ...], allowed, limit: int) -> list[SearchResult]:
+        """The rule and everything under it, in rule order; and the rule a translation numbers so (French 120.4,
+        today's 121.4): first when the number was typed in that language's words (`règle 120.4`) or only that
+        language is searched, else second."""
+        number, numbers = parsed.number, self._number_of
+        found = [d for d in self.searcher.docs_for_query(Prefix("number", number)) if allowed is None or d in allowed]
+        found = [d for d in found if descends(numbers[d], number)]
+        found.sort(key=lambda d: (self._keys[d] != numbers[d], sort_key(numbers[d]), d))
+        docs = found[:limit]
+        for lang, own in self.numbering.items():
+            today = own.get(number)
+            if not today or lang not in langs:
+                continue
+            there = [d for d in self.searcher.docs_for_query(Term("key", today)) if d not in docs]
+            there = [d for d in there if allowed is None or d in allowed]
+            at = 0 if parsed.number_lang == lang or langs == (lang,) else min(1, len(docs))
+            docs[at:at] = there
+        return [self.result_of(d) for d in docs[:limit]]
 
     def _editions_of(self, asked: tuple[str, ...]) -> tuple[str, ...]:
         """Edition ids matching `edition:` values (an id or a date); SearchError for one not loaded."""
@@ -294,13 +382,12 @@ class SearchIndex:
             for lang in langs:
                 stops = self.tables.stops.get(lang, frozenset())
                 forms = [[STOP + w] if w in stops else self.tables.forms(lang, w) for w in words]
-                for name in FIELDS:
-                    field = f"{name}_{lang}"
-                    if item.phrase and len(words) > 1:
-                        if all(forms):
-                            queries.append(Phrase(field, [f[0] for f in forms]))
-                    else:
-                        queries += [Term(field, f) for fs in forms for f in fs]
+                field = f"body_{lang}"
+                if item.phrase and len(words) > 1:
+                    if all(forms):
+                        queries.append(Phrase(field, [f[0] for f in forms]))
+                else:
+                    queries += [Term(field, f) for fs in forms for f in fs]
         return Or(queries) if queries else None
 
     def _result(
@@ -311,11 +398,13 @@ class SearchIndex:
         stored = self.searcher.stored_fields(doc)
         data = stored["data"]
         doc_langs = [x for x in self.langs if x in data["texts"] or x in data["titles"]]
-        every = {t for slot in terms for t in slot if t[0] != "name" and not t[0].startswith("words_")}
-        matched = [x for x in langs if any(held(doc, t) for t in every if t[0].endswith("_" + x))]
+        every = {t for slot in terms for t in slot if t[0] != "name"}
+        typed = {t for slot in terms for t, via in slot.items() if t[0] != "name" and not via}
+        matched = [x for x in langs if any(held(doc, t) for t in every if t[0] == f"body_{x}")]
+        matched.sort(key=lambda x: not any(held(doc, t) for t in typed if t[0] == f"body_{x}"))  # as typed first
         snippets = {}
         for lang in doc_langs:
-            forms = {t[1] for t in every if t[0].endswith("_" + lang)}
+            forms = {t[1] for t in every if t[0] == f"body_{lang}"}
             text = data["texts"].get(lang) or data["titles"].get(lang, "")
             marked = _highlight(text, forms, lang) if text and forms and lang in matched else ""
             snippets[lang] = marked or clip(text)
@@ -350,35 +439,35 @@ class _Held:
         return doc in self.docs[term]
 
 
-def _field_b(langs: tuple[str, ...]) -> dict[str, float]:
-    """`<field>_B` keyword arguments of BM25F for the fields of these languages."""
-    return {f"{name}_{lang}_B": b for lang in langs for name, b in B.items()}
-
-
-def slot_query(slot: Slot, reader):
-    """The Whoosh query of a slot (see `slot_parts`)."""
-    parts = slot_parts(slot, reader)
-    return parts[0] if len(parts) == 1 else Or(parts)
+def query_of(made: list[Slot], reader):
+    """The Whoosh query of the slots: one Or summing every slot's parts (`slot_parts`), a term asked twice once
+    with its boosts added."""
+    boosts: dict[tuple[str, str], float] = {}
+    others = []
+    for slot in made:
+        for part in slot_parts(slot, reader):
+            if isinstance(part, Term):
+                key = (part.fieldname, part.text)
+                boosts[key] = boosts.get(key, 0.0) + part.boost
+            else:
+                others.append(part)
+    return Or([Term(field, text, boost=b) for (field, text), b in boosts.items()] + others)
 
 
 def slot_parts(slot: Slot, reader) -> list:
     """The Whoosh query of a slot: its alternatives (the word's first form, its translations, a phrase, the words of
-    an OR) in each field of their language, the words as typed and card-name words, all summed (Whoosh's Or)."""
-    parts = []
-    for lang in dict.fromkeys(a.lang for a in slot.alts):
-        for name, boost in FIELDS.items():
-            parts += [_alt_query(f"{name}_{lang}", a, boost) for a in slot.alts if a.lang == lang]
-    parts += [Term(f"words_{lang}", word, boost=EXACT) for lang, word in slot.exact]
+    an OR) in the text field of their language and its card-name words, all summed (Whoosh's Or)."""
+    parts = [_alt_query(f"body_{a.lang}", a) for a in slot.alts]
     words = _slot_names(reader, slot)
     if words:  # each card holding one scores NAME
         parts.append(ConstantScoreQuery(Or([Term("name", w) for w in words]), score=NAME))
     return parts
 
 
-def _alt_query(field: str, alt: Alt, boost: float):
+def _alt_query(field: str, alt: Alt):
     """One alternative in a field: a term, or a phrase (matched whole, stop words included; scored by its other
     words)."""
-    words = [Term(field, f, boost=boost * alt.factor) for f in alt.forms]
+    words = [Term(field, f, boost=alt.factor) for f in alt.forms]
     if not alt.phrase:
         return words[0]
     return Require(words[0] if len(words) == 1 else And(words), Phrase(field, list(alt.phrase)))
@@ -386,15 +475,14 @@ def _alt_query(field: str, alt: Alt, boost: float):
 
 def slot_terms(slot: Slot, reader) -> dict[tuple[str, str], bool]:
     """(field, term) of everything a slot matches -> whether it is a translation: its alternatives' forms (a phrase
-    by its words) in each field, the words as typed, its card-name words."""
+    by its words), the words as typed, its card-name words."""
     found: dict[tuple[str, str], bool] = {}
     for alt in slot.alts:
         for form in alt.forms:
-            for name in FIELDS:
-                key = (f"{name}_{alt.lang}", form)
-                found[key] = found.get(key, True) and alt.via
-    for lang, word in slot.exact:
-        found[(f"words_{lang}", word)] = False
+            key = (f"body_{alt.lang}", form)
+            found[key] = found.get(key, True) and alt.via
+    for lang, term in slot.exact:
+        found[(f"body_{lang}", term)] = False
     for word in _slot_names(reader, slot):
         found[("name", word)] = False
     return found
@@ -409,7 +497,6 @@ def _slot_names(reader, slot: Slot) -> list[str]:
 
 def _idf(n: int, df: int) -> float:
     """Whoosh's idf."""
-
     return log(n / (df + 1)) + 1
 
 
@@ -424,9 +511,10 @@ def _name_terms(reader, prefix: str) -> list[str]:
 
 
 def _filter(langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]):
-    """The Whoosh filter of the query's `lang:`, `kind:` and `edition:` (the current editions by default)."""
+    """The Whoosh filter of the query's `lang:`, `kind:` and `edition:`."""
     parts = [Or([Term("langs", x) for x in langs]), Or([Term("kind", k) for k in kinds])]
-    parts.append(Or([Term("editions", e) for e in editions]) if editions else Not(Term("current", "0")))
+    if editions:
+        parts.append(Or([Term("editions", e) for e in editions]))
     return And(parts) if parts else Every()
 
 
@@ -442,12 +530,13 @@ class _Marks(highlight.Formatter):
 def _highlight(text: str, terms: set[str], lang: str) -> str:
     """The best window of a text around its matched words (Whoosh's highlighter), or '' when none matches."""
     fragmenter = highlight.ContextFragmenter(maxchars=SNIPPET, surround=LEAD)
-    found = highlight.highlight(text, frozenset(terms), forms_analyzer(lang), fragmenter, _Marks(), top=1)
+    asked = frozenset(terms)
+    found = highlight.highlight(text, asked, mark_analyzer(lang, asked), fragmenter, _Marks(), top=1)
     if not found:
         return ""
-    body = found.replace("\n", " ").strip()
-    start = text.replace("\n", " ").find(body.replace(MARK[0], "").replace(MARK[1], "")[:40])
-    return ("…" if start > 0 else "") + body + ("…" if start >= 0 and start + len(body) < len(text) - 4 else "")
+    flat = found.replace("\n", BREAK).strip()
+    start = text.replace("\n", BREAK).find(flat.replace(MARK[0], "").replace(MARK[1], "")[:40])
+    return ("…" if start > 0 else "") + flat + ("…" if start >= 0 and start + len(flat) < len(text) - 4 else "")
 
 
 def _corrected(parsed: ParsedQuery, made: list[Slot]) -> str:

@@ -8,7 +8,7 @@ A table maps a folded word or phrase (`pietinement`, `contact mortel`) to what i
 of the source language's index holding such a word to the same (so `piochees` finds what `pioche` does).
 Entries `Lexicon.unsure()` lists (a low score, one card of evidence, conflicting translations) are left out, and
 so are words that are stop words on either side (`the` -> `de`) and English words in more than COMMON of the
-English documents (`turn`, `card`, `player`): they say nothing about what a query is about, and translating
+English rules (`turn`, `card`, `player`): they say nothing about what a query is about, and translating
 them would only let the other language's texts match the query's every word.
 """
 
@@ -19,8 +19,9 @@ from kb.search.text import LangText, query_tokens
 
 PAIRS = (("fr", "en"), ("en", "fr"))
 """(source, target) languages of the tables: the lexicon is French–English."""
-COMMON = 0.05
-"""An entry whose English term is one word found in more than this share of the English documents is left out."""
+COMMON = 0.1
+"""An entry whose English term is one word found in more than this share of the English rules and glossary entries
+is left out (`card`, `player`, not `damage`)."""
 
 
 def lexicon_phrases(lexicon, langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
@@ -42,7 +43,8 @@ def lexicon_phrases(lexicon, langs: tuple[str, ...]) -> dict[str, frozenset[str]
 
 def tables(lexicon, vocab: dict[str, dict[str, list[str]]], frequency: dict[str, dict[str, int]], docs: int) -> dict:
     """The translation tables of a lexicon for an index: `{"fr>en": table, "en>fr": table}`, empty when it has no
-    entry (`vocab`: each language's words -> index forms; `frequency`: words -> documents holding them).
+    entry (`vocab`: each language's words -> index forms; `frequency`: English words -> rules holding them; `docs`:
+    how many rules).
 
     A table is `{"keys": {key: [shown, more]}, "terms": {form: [shown, more]}, "longest": words}`: `shown` are
     the translations named to the reader (each entry's printed term), `more` the other printed forms searched;

@@ -4,7 +4,8 @@ Pure Python (no whoosh): `templates/static/kbsearch.js` resolves words the same 
 (`tables.json`, copied into the site's `core.json`), so the CLI and the site ask the index the same thing.
 
 A word is looked up in each searched language's vocabulary (as folded) and stands for that word's index forms;
-a word the vocabulary lacks stands for its longest prefix that is an index form (`shuffling` -> `shuffl`). A word
+a word the vocabulary lacks is corrected by the caller: by one edit (`deathtuch` -> `deathtouch`), else it stands
+for its longest prefix that is an index form (`shuffling` -> `shuffl`), else by two edits. A word
 of the lexicon mined from printed cards (or a run of them: `contact mortel`) also stands for its translations,
 each weighing TRANSLATED of the word as typed. A word found nowhere is corrected by the caller (`Slot.missing`),
 from the index's spelling (Whoosh's corrector). Stop words are left out unless the query has nothing else.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kb.search.query import ParsedQuery
-from kb.search.text import STOP, is_stop, query_tokens
+from kb.search.text import EXACT, STOP, is_stop, query_tokens
 
 MAX_SLOTS = 16
 """Query words and phrases looked at (a longer query keeps its first ones)."""
@@ -27,6 +28,9 @@ STEM_FACTOR = 0.9
 """Weight of a word found through its stem prefix only."""
 FUZZY_FACTOR = 0.7
 """Weight of a spelling correction."""
+CORRECT_PREFIX = 1
+"""Letters a spelling correction shares with the word at its start (most misspellings keep the first letter, and
+the corrector then looks at far fewer words)."""
 TRANSLATED = 0.3
 """Weight of a match through a translation against a match of the word as typed."""
 NAME_MIN = 3
@@ -58,14 +62,18 @@ class Slot:
     """Only stop words: left out unless the query has nothing else."""
     alts: list[Alt] = field(default_factory=list)
     exact: list[tuple[str, str]] = field(default_factory=list)
-    """(language, folded word) of the words as typed that the vocabulary has: a document holding the word itself,
-    not only another form of its stem, scores a little more."""
+    """(language, term) of the words as typed that the vocabulary has (`=word`, or its first form when that is the
+    word itself): a document holding the word itself, not only another form of its stem, scores a little more."""
     names: list[str] = field(default_factory=list)
     """Card-name prefixes (a word of a card's name starting with it matches)."""
     missing: list[str] = field(default_factory=list)
-    """Words found nowhere: the caller corrects their spelling."""
+    """Words the vocabulary lacks: the caller corrects their spelling."""
+    stems: list[Alt] = field(default_factory=list)
+    """The longest known stem of each missing word, where one-edit corrections find nothing."""
     fixed: str | None = None
     """The spelling correction used, if any."""
+    lang: str | None = None
+    """The query's language, when its words say it (corrections are then words of that language)."""
     translated: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
     """(source language, target language, words as typed, translations shown) of the slot's translations."""
 
@@ -87,6 +95,8 @@ class Tables:
     def __init__(self, info: dict, stops: dict[str, frozenset[str]]) -> None:
         self.langs: tuple[str, ...] = tuple(info["langs"])
         self.vocab: dict[str, dict[str, list[str]]] = info["vocab"]
+        self.counts: dict[str, dict[str, int]] = info.get("counts", {})
+        """Per language, how many documents hold each word (as folded)."""
         self.lexicon: dict = info["lexicon"]
         self.phrases: dict[str, frozenset[str]] = {lang: frozenset(p) for lang, p in info.get("phrases", {}).items()}
         """Per language, the lexicon's terms of several words, each indexed as one token."""
@@ -134,6 +144,7 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
     found = units(parsed)
     spans = _spans(found, tables, langs)
     stops = frozenset().union(*(tables.stops.get(lang, frozenset()) for lang in langs))
+    own = query_lang(found, tables, langs)
     made: list[Slot] = []
     k = 0
     while k < len(found):
@@ -141,16 +152,17 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
         end = max((s[1] for s in mine), default=k + 1)
         if end - k > 1:  # a run of words the lexicon knows as one term: one slot
             words = " ".join(u.word or "" for u in found[k:end])
-            slot = Slot(words)
+            slot = Slot(words, lang=own)
             _add_phrase(slot, words, tables, langs)
         else:
-            slot = _unit_slot(found[k], tables, langs, stops)
+            slot = _unit_slot(found[k], tables, langs, stops, own)
         typed = " ".join(u.typed for u in found[k:end])
         for _, _, source, target, entry in mine:
             if _add_translation(slot, entry, tables, target):
                 slot.translated.append((source, target, typed, list(entry[0] or entry[1][:1])))
-        if slot.translated:
-            slot.missing.clear()  # understood by the lexicon: never "corrected"
+        if slot.translated:  # understood by the lexicon: never "corrected"
+            slot.alts += slot.stems
+            slot.missing.clear()
         made.append(slot)
         k = end
     kept = [s for s in made if not s.stop][:MAX_SLOTS]
@@ -160,10 +172,23 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
     return named
 
 
-def _unit_slot(unit: Unit, tables: Tables, langs: tuple[str, ...], stops) -> Slot:
-    """The slot of one unit."""
+def query_lang(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> str | None:
+    """The language the query's words say it is written in: the one language whose vocabulary or stop words alone
+    hold some of them (`la pile`: French), when no other language's alone do; else None (`pile`)."""
+    votes = set()
+    for unit in found:
+        for kind, text, _ in unit.tokens:
+            for word in text.split(" ") if kind == "word" else ():
+                inside = [x for x in langs if word in tables.stops.get(x, ()) or tables.forms(x, word)]
+                votes.update(inside if len(inside) == 1 else ())
+    return next(iter(votes)) if len(votes) == 1 else None
+
+
+def _unit_slot(unit: Unit, tables: Tables, langs: tuple[str, ...], stops, own: str | None) -> Slot:
+    """The slot of one unit; `own`: the query's language, when known (the other languages' texts holding its words
+    as typed count as translations: `pile` in English is not the French `pile`)."""
     stop = all(not p and is_stop(w, k, stops) for k, w, p in unit.tokens)
-    slot = Slot(" OR ".join(w for _, w, _ in unit.tokens), stop)
+    slot = Slot(" OR ".join(w for _, w, _ in unit.tokens), stop, lang=own)
     for kind, text, phrase in unit.tokens:
         if phrase:
             _add_phrase(slot, text, tables, langs)
@@ -171,20 +196,20 @@ def _unit_slot(unit: Unit, tables: Tables, langs: tuple[str, ...], stops) -> Slo
         found = False
         for lang in langs:  # as written, in any language
             forms = tables.forms(lang, text)
-            if forms:  # its first form: the one every inflection of the word shares (see kb.search.analysis)
-                slot.alts.append(Alt(lang, (forms[0],)))
-                slot.exact.append((lang, text))
+            if forms and own not in (None, lang):  # a word of the query's language, in another: as a translation
+                slot.alts.append(Alt(lang, (forms[0],), TRANSLATED, True))
                 found = True
-        if not found and kind == "word" and text.isalpha() and len(text) <= MAX_WORD:
-            for lang in langs:  # else by its longest known stem
-                stem = tables.stem_prefix(lang, text)
-                if stem:
-                    slot.alts.append(Alt(lang, (stem,), STEM_FACTOR))
-                    found = True
+            elif forms:  # its first form: the one every inflection of the word shares (see kb.search.analysis)
+                slot.alts.append(Alt(lang, (forms[0],)))
+                slot.exact.append((lang, text if forms[0] == text else EXACT + text))
+                found = True
         if kind == "word" and len(text) >= NAME_MIN:
             slot.names.append(text)
         if not found and kind == "word" and text.isalpha() and len(text) <= MAX_WORD:
-            slot.missing.append(text)
+            slot.missing.append(text)  # corrected by one edit, else by its longest known stem, else by two edits
+            slot.stems += [
+                Alt(lang, (stem,), STEM_FACTOR) for lang in langs if (stem := tables.stem_prefix(lang, text))
+            ]
     return slot
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from kb.model.numbers import rule_number
 from kb.search.text import STATS
+from kb.sources import fold
 
 KINDS = ("rule", "glossary", "card", "ruling", "note")
 """Values of the `kind:` filter."""
@@ -45,8 +46,13 @@ class ParsedQuery:
     """Kinds from `kind:` filters (empty: all)."""
     editions: tuple[str, ...] = ()
     """Editions from `edition:` filters (an id `en:2015-09-26` or a date); empty: the current ones."""
+    number_lang: str | None = None
+    """The language of the word a rule number was typed with (`règle 120.4`: fr; `rule 120.4`: en), else None."""
 
 
+MARKER = re.compile(r"\s*(rules?|regles?)\b", re.IGNORECASE)
+"""A word a rule number is typed with that says its language."""
+MARKER_LANGS = {"rule": "en", "regle": "fr"}
 QUERY_TOKEN = re.compile(r'(-?)(?:"([^"]*)"|([^\s"]+))')
 _STATS = re.compile(STATS)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -91,7 +97,9 @@ def parse_query(text: str) -> ParsedQuery:
     plain = all(len(g) == 1 and not g[0].phrase for g in groups) and not excluded
     number = rule_number(box) if plain else None
     langs, kinds, editions = (tuple(filters[name]) for name in FILTERS)
-    return ParsedQuery(number, tuple(groups), tuple(excluded), langs, kinds, editions)
+    marker = MARKER.match(fold(box)) if number else None
+    said = MARKER_LANGS.get(marker.group(1).lower().rstrip("s")) if marker else None
+    return ParsedQuery(number, tuple(groups), tuple(excluded), langs, kinds, editions, said)
 
 
 def _add_filter(word: str, filters: dict[str, list[str]]) -> None:

@@ -4,7 +4,8 @@ Pure Python (no whoosh); `templates/static/kbsearch.js` re-ranks the same way ov
 and the CLI agree. Whoosh scores a query as the sum of its slots' BM25F scores (`kb.search.index.slot_query`) and
 gives its best TOP documents; each is then:
 
-1. multiplied by its *coverage* to the power COVERAGE_POWER: the share of the query's slot weights (each slot's
+1. raised by the words as typed it holds (EXACT_BONUS), then multiplied by its *coverage* to the power
+   COVERAGE_POWER: the share of the query's slot weights (each slot's
    best idf) it matches, so a document holding more of the words ranks higher, while one holding the rare words
    strongly may still beat one holding every word weakly; and by its kind's factor (a ruling a little below the
    rule it applies);
@@ -16,20 +17,34 @@ gives its best TOP documents; each is then:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 COVERAGE_POWER = 2.0
 """How much a missing query word costs: the score is multiplied by coverage ** COVERAGE_POWER."""
 TOP = 150
 """Whoosh's best hits that are re-ranked."""
+EXACT_BONUS = 0.3
+"""Added to the score, times the weight of each slot whose word as typed the document holds (`pioche`, not only
+`piochez`, another form of its stem): independent of the text's length, as Whoosh would score that word's own
+term in a text of average length."""
 RERANK = 50
 """Best documents after coverage refined by headwords and citations."""
 HEAD_BONUS = 1.0
-"""Score factor 1 + this for a document with a headword that is the query's words (as typed: a headword that is
-their translation does not count, so a French word's own texts outrank the English rule it names)."""
+"""Score factor up to 1 + this for a document with a headword (a glossary term or alias, a rule's title, a card's or
+note's name, the symbol a rule defines) that the query names: times the share of the headword's words the query
+holds (`pioche` names half of « Piocher une carte »); a card's name counts only whole (« Piétine et hurle » is not
+about trample)."""
+SECTION_BONUS = 0.5
+"""The same for a heading of the rule's ancestors (a rule under « Drawing a Card » is about drawing)."""
 HEAD_SHARE = 0.7
 """Share of the query's weight a headword's words must carry for the headword bonus (`discarding cards` is
 about Discard; `deathtouch trample` is about neither alone)."""
+THROUGH = 0.75
+"""What a headword named only through the query's translations counts, against one named by its words as typed
+(a French word's own texts rank above the English rule it names)."""
+KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
+"""Score factor of each kind of result (a ruling a little below the rule it applies)."""
 CITED_BONUS = 0.3
 """Score factor up to 1 + this for a rule cited by the other hits."""
 
@@ -46,51 +61,69 @@ class Hit:
     """Per slot: whether the document matches it."""
     typed: tuple[frozenset[str], ...]
     """Per slot: the index forms of the words as typed the document matches (translations aside)."""
+    through: tuple[frozenset[str], ...]
+    """Per slot: the index forms of its translations the document matches."""
     boost: float
     """The factor of the document's kind."""
-    heads: tuple[tuple[str, ...], ...]
-    """The document's headwords, as the first index form of each word (all languages)."""
-    key: str
-    """The document's id."""
-    cites: tuple[str, ...]
-    """Ids of the rules the document cites."""
+    whole: bool
+    """Whether only a whole headword counts (a card's name)."""
+    exact: tuple[bool, ...]
+    """Per slot: whether the document holds its word as typed (not only another form of its stem)."""
     via: bool = False
     """Found only through translations of the query's words (never raised by citations)."""
 
 
-def rerank(hits: list[Hit], weights: list[float], names_only: bool = False) -> list[tuple[Hit, float]]:
+About = Callable[[int], tuple[str, list, list, list]]
+"""A document's (id, headwords, its ancestors' headings (each as the first index form of each word), ids of the
+rules it cites)."""
+
+
+def rerank(hits: list[Hit], weights: list[float], names_only: bool, about: About) -> list[tuple[Hit, float]]:
     """(hit, score) best first (ties in Whoosh's document order); `weights`: each slot's; `names_only`: a query
-    of stop words, whose every word must match."""
+    of stop words, whose every word must match; `about`: what the best RERANK are (read for them only)."""
     total = sum(weights) or 1.0
     base = []
     for h in hits:
         share = sum(w for w, c in zip(weights, h.covered, strict=True) if c) / total
         if names_only and share < 1.0:
             continue
-        base.append((h, h.score * share**COVERAGE_POWER * h.boost))
+        exact = sum(w for w, e in zip(weights, h.exact, strict=True) if e)
+        base.append((h, (h.score + EXACT_BONUS * exact) * share**COVERAGE_POWER * h.boost))
     base.sort(key=lambda pair: (-pair[1], pair[0].doc))
-    top = [(h, s * head_factor(h, weights)) for h, s in base[:RERANK]]
+    top = []
+    for h, s in base[:RERANK]:
+        key, heads, sections, cites = about(h.doc)
+        named = max(head_factor(heads, h, weights, HEAD_BONUS), head_factor(sections, h, weights, SECTION_BONUS))
+        top.append((h, s * named, key, cites))
     return sorted(cited(top), key=lambda pair: (-pair[1], pair[0].doc))
 
 
-def head_factor(h: Hit, weights: list[float]) -> float:
-    """1 + HEAD_BONUS when a headword of the document is what the query asks, else 1."""
+def head_factor(heads: list, h: Hit, weights: list[float], bonus: float) -> float:
+    """1 + up to `bonus` when a headword of the document is what the query names (its words carrying HEAD_SHARE
+    of the query's weight), in proportion to the share of the headword's words named; else 1."""
     total = sum(weights) or 1.0
-    for head in h.heads:
+    best = 1.0
+    for head in heads:
         terms = set(head)
-        by_head = [w for w, typed in zip(weights, h.typed, strict=True) if typed & terms]
-        if terms and len(by_head) >= len(terms) and sum(by_head) >= HEAD_SHARE * total:
-            return 1 + HEAD_BONUS
-    return 1.0
+        if not terms:
+            continue
+        typed = [(w, found & terms) for w, found in zip(weights, h.typed, strict=True) if found & terms]
+        through = [(w, found & terms) for w, found in zip(weights, h.through, strict=True) if found & terms]
+        for named, factor in ((typed, 1.0), (typed + through, THROUGH)):
+            words = set().union(*(f for _, f in named)) if named else set()
+            share = len(words) / len(terms)
+            if named and sum(w for w, _ in named) >= HEAD_SHARE * total and (share == 1 or not h.whole):
+                best = max(best, 1 + bonus * factor * share)
+    return best
 
 
-def cited(scored: list[tuple[Hit, float]]) -> list[tuple[Hit, float]]:
+def cited(scored: list[tuple[Hit, float, str, list]]) -> list[tuple[Hit, float]]:
     """Raise the documents that the other hits cite, in proportion to the citing hits' scores."""
-    top = max((s for _, s in scored), default=0.0)
+    top = max((s for _, s, _, _ in scored), default=0.0)
     if top <= 0:
-        return scored
+        return [(h, s) for h, s, _, _ in scored]
     citing: dict[str, float] = {}
-    for h, s in scored:
-        for c in h.cites:
+    for _, s, _, cites in scored:
+        for c in cites:
             citing[c] = citing.get(c, 0.0) + s / top
-    return [(h, s if h.via else s * (1 + CITED_BONUS * min(1.0, citing.get(h.key, 0.0)))) for h, s in scored]
+    return [(h, s if h.via else s * (1 + CITED_BONUS * min(1.0, citing.get(key, 0.0)))) for h, s, key, _ in scored]

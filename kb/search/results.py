@@ -13,6 +13,8 @@ SNIPPET = 220
 """Snippet length, in characters."""
 LEAD = 60
 """Characters shown before the first match of the window."""
+BREAK = " · "
+"""What a line break of the text is shown as in a snippet (a card's type line, then its text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,7 @@ class SearchResult:
 
 def clip(text: str) -> str:
     """The first SNIPPET characters of a text, cut at a space."""
-    flat = text[: SNIPPET * 2].replace("\n", " ")
+    flat = text[: SNIPPET * 2].replace("\n", BREAK)
     if len(flat) <= SNIPPET:
         return flat
     cut = flat.rfind(" ", 0, SNIPPET)

@@ -5,6 +5,8 @@ Pure Python (no whoosh): `kb.search.index` passes the function that writes an in
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import secrets
 import shutil
@@ -24,15 +26,23 @@ ABANDONED = 3600
 """Seconds after which an unfinished build (`tmp-`) or pointer (`CURRENT.`) is abandoned."""
 
 
+TABLES = "tables.json"
+
+
+class IndexDamaged(ValueError):
+    """An index folder whose files do not read back as written."""
+
+
 class IndexNotWritable(OSError):
     """The build folder cannot hold the index (read-only, or a file in the way)."""
 
 
-def index_root(content: Path) -> Path:
-    """The slot of a content folder: `<build>/index/<folder name>-<hash of its absolute path>`."""
+def index_root(content: Path, every: bool = False) -> Path:
+    """The slot of a content folder: `<build>/index/<folder name>-<hash of its absolute path>` for the index of
+    the current editions, with `-every` for that of every edition."""
     absolute = str(content.resolve())
     tag = sha256(absolute.encode()).hexdigest()[:10]
-    return build_dir(content) / "index" / f"{content.resolve().name}-{tag}"
+    return build_dir(content) / "index" / f"{content.resolve().name}-{tag}{'-every' if every else ''}"
 
 
 def index_key(content: Path, version: str, files: str | None = None) -> str:
@@ -102,3 +112,21 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
     else:
         path.unlink(missing_ok=True)
+
+
+def write_tables(folder: Path, info: dict) -> None:
+    """Write `tables.json`, its SHA-256 on its last line."""
+    text = json.dumps(info, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    (folder / TABLES).write_bytes(text + b"\n" + hashlib.sha256(text).hexdigest().encode() + b"\n")
+
+
+def read_tables(folder: Path) -> dict:
+    """Read `tables.json` back; IndexDamaged when it is missing, cut or altered."""
+    try:
+        blob = (folder / TABLES).read_bytes()
+    except OSError as err:
+        raise IndexDamaged(f"cannot read {TABLES}: {err.strerror}") from err
+    text, _, digest = blob.rstrip(b"\n").rpartition(b"\n")
+    if hashlib.sha256(text).hexdigest().encode() != digest:
+        raise IndexDamaged(f"{TABLES} does not match its checksum")
+    return json.loads(text)

@@ -29,6 +29,9 @@ KIND_NAMES = ("symbol", "stats", "word")
 STOP = "~"
 """A stop word is indexed as `~word`, apart from every word's forms (French `le` is a stop word and the form of
 `les`): only phrases ask for it."""
+EXACT = "="
+"""A word as written (folded) is also indexed as `=word` when it differs from its first index form: a query's
+word as typed asks for it too."""
 FRENCH_EXTRA = {
     "l",
     "d",
@@ -71,6 +74,9 @@ FRENCH_EXTRA = {
 """French elisions, question words and the commonest verbs of questions, on top of the Snowball list."""
 MAX_STEMMED = 40
 """Longer words are indexed as written (no language has such words; a stemmer would take its time on them)."""
+NEGATION = "un"
+"""The English prefix that negates a word (`untapped`, `unblocked`): such a word is also indexed as what it negates,
+so that `can a tapped creature block` finds the rule saying blockers must be untapped."""
 ENGLISH_EXTRA = {"happens", "happen", "get", "gets", "let", "lets", "thing", "things", "much", "many"}
 """Words of English questions that say nothing about the rules (`what happens when…`, `how many…`)."""
 
@@ -85,6 +91,13 @@ START, END, KIND, TEXT, RAW = range(5)
 def tokens(text: str) -> list[Token]:
     """The tokens of a text, in order (stop words included)."""
     return [(m.start(), m.end(), *analyse(m.lastindex, m.group())) for m in TOKEN.finditer(text)]
+
+
+def group_of(written: str) -> int:
+    """The TOKEN group of a token as written (1 symbol, 2 stats, 3 word)."""
+    if written.startswith("{"):
+        return 1
+    return 2 if "/" in written else 3
 
 
 @lru_cache(maxsize=1 << 16)
@@ -109,9 +122,26 @@ class LangText:
     """Stop words, accented and folded."""
     _forms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _stems: dict[str, str] = field(default_factory=dict, repr=False)
+    _terms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+
+    def terms(self, written: str) -> tuple[str, ...]:
+        """Index terms of a token as written: `~word` for a stop word, else its forms and, for a word that differs
+        from its first form, `=word` (remembered: texts repeat their words)."""
+        found = self._terms.get(written)
+        if found is None:
+            kind, folded, raw = analyse(group_of(written), written)
+            if kind == "word" and self.is_stop(folded):
+                found = (STOP + folded,)
+            else:
+                found = self.forms((0, 0, kind, folded, raw))
+                if kind == "word" and folded != found[0]:
+                    found = (*found, EXACT + folded)
+            self._terms[written] = found
+        return found
 
     def forms(self, token: Token) -> tuple[str, ...]:
-        """Index forms of a token: a word stemmed then folded, and folded then stemmed; a symbol as itself."""
+        """Index forms of a token: a word stemmed then folded, and folded then stemmed; an English word negated by
+        `un-` also names what it negates (`untapped`: `untap`, `tap`); a symbol as itself."""
         _, _, kind, text, raw = token
         found = self._forms.get(raw)
         if found is None:
@@ -120,6 +150,9 @@ class LangText:
             else:
                 first, second = fold(self._stem(raw)), self._stem(text)
                 found = (first,) if first == second else (first, second)
+                if self.lang == "en" and text.startswith(NEGATION) and len(text) > len(NEGATION) + 4:
+                    base = self._stem(text[len(NEGATION) :])
+                    found += (base,) if base not in found else ()
             self._forms[raw] = found
         return found
 

@@ -1,87 +1,111 @@
 """Search entries -> a Whoosh index in a folder, with the tables a query reads beside it (`tables.json`).
 
-Whoosh holds the documents, their terms, postings, field lengths and stored data. `tables.json` holds what the
-query box needs before it can ask Whoosh anything, the same for the CLI and the site: each language's vocabulary
-(a word as folded -> its index forms: `piochees` -> `pioche`, `piochee`), the lexicon's translation tables, and
-what the index holds (languages, editions, document count). It ends with its own SHA-256, checked when read: a
-damaged index is detected and rebuilt.
+Whoosh holds the documents, their terms, postings, field lengths, columns and stored data. `tables.json` holds what
+the query box needs before it can ask Whoosh anything, the same for the CLI and the site: each language's
+vocabulary (a word as folded -> its index forms: `piochees` -> `pioche`, `piochee`) and how many documents hold
+each word (spelling suggestions prefer the commonest), the lexicon's translation tables, and what the index holds
+(languages, editions). It ends with its own SHA-256, checked when read: a damaged index is detected and rebuilt.
+
+An index holds the entries of the current editions (what `kb search` asks by default and what the site exports),
+or of every edition (`every`: built when a query first asks for another edition).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from whoosh.filedb.filestore import FileStorage
 
-from kb.model.numbers import IN_TEXT
+from kb.model.numbers import IN_TEXT, kind_of, parent_of
 from kb.search.analysis import body, lang_text, schema
 from kb.search.entries import Entry
 from kb.search.lexicon import lexicon_phrases, tables
-from kb.search.text import KIND, TEXT, tokens
+from kb.search.rank import KIND_BOOSTS
+from kb.search.store import write_tables
+from kb.search.text import KIND, PLAIN, TEXT, analyse, group_of, tokens
 
-TABLES = "tables.json"
-KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
-"""Score factor of each kind of result."""
-
-
-class IndexDamaged(ValueError):
-    """An index folder whose files do not read back as written."""
+POOL_MB = 512
+"""Memory Whoosh's writer may hold postings in before it sorts them through files (its default, 128, makes a card
+pool's index write and read back every posting)."""
 
 
-def write_index(folder: Path, items: Iterable[Entry], lexicon=None, numbering: dict | None = None) -> None:
-    """Create an index in a folder (created if needed) holding the entries (and a lexicon's tables; `numbering`:
-    see `build`)."""
+def write_index(
+    folder: Path, items: Iterable[Entry], lexicon=None, numbering: dict | None = None, every: bool = False
+) -> None:
+    """Create an index in a folder (created if needed) holding the entries (see `build`)."""
     folder.mkdir(parents=True, exist_ok=True)
-    write_tables(folder, build(FileStorage(str(folder)), items, lexicon, numbering)[1])
+    write_tables(folder, build(FileStorage(str(folder)), items, lexicon, numbering, every)[1])
 
 
-def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None = None):
-    """Index the entries into a Whoosh storage (a folder's, or memory); return the index and its tables.
+def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None = None, every: bool = False):
+    """Index the entries of the current editions (of every edition when `every`) into a Whoosh storage (a folder's,
+    or memory); return the index and its tables.
 
     `numbering`: `{lang: {number: today's number or None}}`, a translation's rules that today's numbering puts
     elsewhere (French 120.4 is today's 121.4), so that a number typed says so."""
     entries = list(items)
+    kept = entries if every else [e for e in entries if e.current]
     langs = _langs(entries)
     phrases = lexicon_phrases(lexicon, langs)
     ix = storage.create_index(schema(langs, phrases))
     vocab: dict[str, dict[str, list[str]]] = {lang: {} for lang in langs}
-    writer = ix.writer()  # one segment: several (procs=2, multisegment) would give the corrector their own counts
+    counts: dict[str, dict[str, int]] = {lang: {} for lang in langs}
+    seen: dict[str, dict[str, str]] = {lang: {} for lang in langs}
+    writer = ix.writer(limitmb=POOL_MB)  # one segment: the corrector and the site read the same counts
     try:
-        for entry in entries:
-            writer.add_document(**_document(entry, langs, vocab))
+        for entry in kept:
+            writer.add_document(**_document(entry, langs, vocab, counts, seen))
         writer.commit()
     except BaseException:
         writer.cancel()
         raise
-    with ix.searcher() as searcher:
-        doc_count = searcher.doc_count_all()
-        frequency = {"en": _doc_frequency(searcher, "en")}  # the lexicon leaves out English words too common
     info = {
         "langs": list(langs),
-        "docs": doc_count,
+        "docs": len(kept),
         "editions": _editions(entries),
         "vocab": vocab,
-        "lexicon": tables(lexicon, vocab, frequency, doc_count),
+        "counts": counts,
+        "lexicon": tables(lexicon, vocab, *_rule_counts(kept)),
         "numbering": numbering or {},
         "phrases": {lang: sorted(found) for lang, found in phrases.items()},
     }
     return ix, info
 
 
+def _rule_counts(entries: list[Entry]) -> tuple[dict[str, dict[str, int]], int]:
+    """How many English rules and glossary entries hold each word, and how many there are: the lexicon leaves out
+    words common in the rules (`card`, `player`), whatever the card data loaded beside them."""
+    rules = [e for e in entries if e.kind in ("rule", "glossary") and "en" in e.texts]
+    vocab, counts, seen = {}, {}, {}
+    for e in rules:
+        _add_words(vocab, counts, (e.titles.get("en", ""), e.texts["en"]), "en", seen)
+    return {"en": counts}, len(rules)
+
+
 def own_numbering(kb) -> dict[str, dict[str, str | None]]:
-    """Each translation's rules whose number today's reference edition gives to another rule, or to none."""
+    """Each translation's rules whose number today's reference edition gives to another rule, or to none; and the
+    rule numbers an extract holds only the subrules of (French 120.1… are today's 121.1…: its 120 is today's 121)."""
     found: dict[str, dict[str, str | None]] = {}
     for lang, edition in kb.primary.items():
         if lang == kb.reference:
             continue
+        mine: dict[str, str | None] = {}
+        parents: dict[str, set[str | None]] = {}
         for number in edition.rules:
             pair = kb.pair(lang, number)
             today = pair.ref_number if pair is not None else None
             if today != number:
-                found.setdefault(lang, {})[number] = today
+                mine[number] = today
+            up = parent_of(number)
+            if up is not None and up not in edition.rules and kind_of(number) == "numbered":
+                parents.setdefault(up, set()).add(parent_of(today) if today else None)
+        for up, todays in parents.items():
+            (today,) = todays if len(todays) == 1 else (None,)
+            if today is not None and today != up:
+                mine[up] = today
+        if mine:
+            found[lang] = mine
     return found
 
 
@@ -91,25 +115,28 @@ def _langs(entries: list[Entry]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda lang: ({"fr": 0, "en": 1}.get(lang, 2), lang)))
 
 
-def _document(entry: Entry, langs: tuple[str, ...], vocab: dict) -> dict:
-    """The Whoosh fields of one entry (its words added to the vocabulary)."""
+def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, seen: dict) -> dict:
+    """The Whoosh fields of one entry (its words added to the vocabulary and counted)."""
     doc_langs = [lang for lang in langs if lang in entry.texts or lang in entry.titles]
     fields = {
         "key": entry.id,
         "kind": entry.kind,
         "number": entry.number or "",
         "editions": " ".join(sorted(set(entry.editions.values()))),
-        "current": "1" if entry.current else "0",
         "langs": " ".join(doc_langs),
         "name": " ".join([*(entry.names or {}).values(), *entry.aliases]),
     }
     for lang in doc_langs:
-        parts = {"text": entry.texts.get(lang, ""), "ctx": entry.context.get(lang, "")}
-        if entry.titles.get(lang):
-            fields[f"title_{lang}"] = entry.titles[lang]
+        parts = {
+            "name" if entry.kind == "card" else "title": entry.titles.get(lang, ""),
+            "text": entry.texts.get(lang, ""),
+        }
+        parts["ctx"] = entry.context.get(lang, "")
         fields[f"body_{lang}"] = body(parts)
-        fields[f"words_{lang}"] = "\n".join(p for p in (entry.titles.get(lang, ""), *parts.values()) if p)
-        _add_words(vocab[lang], fields[f"words_{lang}"], lang)
+        _add_words(vocab[lang], counts[lang], parts.values(), lang, seen[lang])
+    heads = [_head_forms(h, lang) for lang, hs in entry.heads.items() for h in hs]
+    sections = [_head_forms(h, lang) for lang, ctx in entry.context.items() for h in ctx.split("\n") if h]
+    fields["rank"] = (KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry))
     fields["data"] = {
         "titles": dict(entry.titles),
         "texts": dict(entry.texts),
@@ -119,32 +146,41 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict) -> dict:
         "numbers": dict(entry.numbers),
         "order": entry.order,
         "editions": dict(entry.editions),
-        "heads": [_head_forms(h, lang) for lang, heads in entry.heads.items() for h in heads],
-        "cites": _cited(entry),
-        "boost": KIND_BOOSTS[entry.kind],
         "current": entry.current,
     }
     return fields
 
 
 def _cited(entry: Entry) -> list[str]:
-    """The ids of the rules an entry's texts cite (same edition for a rule of another edition)."""
+    """The ids of the rules an entry cites (same edition for a rule of another edition)."""
+    if entry.cites is not None:
+        return list(entry.cites)
     suffix = "@" + entry.id.split("@", 1)[1] if "@" in entry.id else ""
     cited = {m for text in entry.texts.values() for m in IN_TEXT.findall(text)} - {entry.number}
     return sorted(c + suffix for c in cited)
 
 
-def _add_words(vocab: dict[str, list[str]], text: str, lang: str) -> None:
-    """Add a text's words (as folded) and their index forms to a language's vocabulary."""
+def _add_words(
+    vocab: dict[str, list[str]], counts: dict[str, int], texts: Iterable[str], lang: str, seen: dict
+) -> None:
+    """Add a document's words (as folded) with their index forms to a language's vocabulary, and count it once for
+    each of them; `seen`: each word as written already added -> its folded word ('' for a stop word)."""
     lt = lang_text(lang)
-    for token in tokens(text):
-        word = token[TEXT]
-        if token[KIND] == "word" and lt.is_stop(word):
-            continue
-        known = vocab.setdefault(word, [])
-        for form in lt.forms(token):
-            if form not in known:
-                known.append(form)
+    words = set()
+    for written in {w for text in texts for w in PLAIN.findall(text)}:
+        word = seen.get(written)
+        if word is None:
+            kind, word, raw = analyse(group_of(written), written)
+            if kind == "word" and lt.is_stop(word):
+                word = ""
+            else:
+                known = vocab.setdefault(word, [])
+                known += [f for f in lt.forms((0, 0, kind, word, raw)) if f not in known]
+            seen[written] = word
+        if word:
+            words.add(word)
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
 
 
 def _head_forms(head: str, lang: str) -> list[str]:
@@ -153,36 +189,9 @@ def _head_forms(head: str, lang: str) -> list[str]:
     return [lt.forms(t)[0] for t in tokens(head) if not (t[KIND] == "word" and lt.is_stop(t[TEXT]))]
 
 
-def _doc_frequency(searcher, lang: str) -> dict[str, int]:
-    """Folded word -> how many documents hold it (the `words_<lang>` field)."""
-    field = f"words_{lang}"
-    if field not in searcher.schema:
-        return {}
-    reader = searcher.reader()
-    return {text: reader.doc_frequency(field, text) for text in reader.field_terms(field)}
-
-
 def _editions(entries: list[Entry]) -> dict[str, list[str]]:
-    """Edition ids of the indexed rules and glossary terms: current, other."""
+    """Edition ids of the rules and glossary terms: current, other."""
     current, other = set(), set()
     for e in entries:
         (current if e.current else other).update(e.editions.values())
     return {"current": sorted(current), "other": sorted(other - current)}
-
-
-def write_tables(folder: Path, info: dict) -> None:
-    """Write `tables.json`, its SHA-256 on its last line."""
-    body = json.dumps(info, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
-    (folder / TABLES).write_bytes(body + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n")
-
-
-def read_tables(folder: Path) -> dict:
-    """Read `tables.json` back; IndexDamaged when it is missing, cut or altered."""
-    try:
-        blob = (folder / TABLES).read_bytes()
-    except OSError as err:
-        raise IndexDamaged(f"cannot read {TABLES}: {err.strerror}") from err
-    body, _, digest = blob.rstrip(b"\n").rpartition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != digest:
-        raise IndexDamaged(f"{TABLES} does not match its checksum")
-    return json.loads(body)

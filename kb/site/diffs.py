@@ -16,7 +16,7 @@ from kb.model.base import KnowledgeBase
 from kb.site.editions import ChangesPage, PageHistory, Story, today_row
 from kb.site.gather import SiteData
 from kb.site.labels import lang_label, long_date
-from kb.site.render import REF_WORDS, Linker, with_symbols
+from kb.site.render import Linker, tip, with_symbols
 
 CONTEXT = 8
 """Words of unchanged text kept on each side of a change."""
@@ -174,7 +174,6 @@ def change_numbers(change: Change, page: ChangesPage, ln: Linker, data: SiteData
     if change.new:
         row = today_row(data.kb, data.rows, page.lang, page.diff.new, change.new)
         date = data.kb.editions[page.diff.new].effective_date or page.diff.new
-        words = REF_WORDS.get(page.lang, REF_WORDS["en"])
-        title = words["dated"].format(n=change.new, date=date, today=row) if row and row != change.new else ""
+        title = tip("dated", change.new, date, row) if row and row != change.new else ""
         parts.append(ln.row_link(row, page.lang, change.new, title, preview=False) if row else escape(change.new))
     return " → ".join(parts)

@@ -10,14 +10,15 @@ from kb.link.readings import numbering_of, read, readings
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
-from kb.model.links import Reading
+from kb.model.links import Miscitation, Reading
 from kb.model.numbers import sort_key
 from kb.parse.refs import find_references
 from kb.site import parts
+from kb.site.cardnames import faq_names
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
 from kb.site.rulepages import Row, RulePage, Run, make_row, own_row, rule_pages, runs
 from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
-from kb.site.terms import glossary_labels, lexicon_labels
+from kb.site.terms import glossary_labels, glossary_words, lexicon_labels
 from kb.sources import file_slug, slug, sort_name, unique
 
 PREVIEW_CHARS = 500
@@ -40,6 +41,9 @@ class SiteData:
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
     today: dict[str, dict[str, Reading]] = field(default_factory=dict)
     """Language -> a number it cites but does not have -> how it reads today (`kb.link.readings.read`)."""
+    miscited: dict[tuple[str, str], dict[str, Miscitation]] = field(default_factory=dict)
+    """(language, a translated rule's own number) -> the numbers it cites that its original does not, each read as
+    the number its original cites in its place (`kb.link.citecheck`): linked so, and flagged."""
     numbering_years: dict[str, str] = field(default_factory=dict)
     """Translation -> the year of the numbering its text uses ('' when that edition is not loaded), for the
     translations numbered otherwise than today's rules (the note saying so on the home and rule pages)."""
@@ -62,9 +66,9 @@ class SiteData:
     glossary: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     """Language -> (anchor, index in kb.glossary), alphabetical."""
     mentions: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
-    """(language, rule number) -> (label, site path) of the rulings and notes citing it."""
+    """(language, rule number) -> (item, site path) of the rulings' cards and the notes citing it (`mention_label`)."""
     card_mentions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    """Card id -> (label, site path) of the other cards' rulings and the notes naming it."""
+    """Card id -> (item, site path) of the other cards whose rulings name it and the notes naming it."""
     letters: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Language -> (letter, anchor of its first glossary entry), for the A–Z bar."""
     rule_labels: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -72,6 +76,9 @@ class SiteData:
     `Contact mortel`), shown in lists and titles; filled from a lexicon when one is given to `gather`."""
     glossary_labels: dict[tuple[str, int], str] = field(default_factory=dict)
     """(language, index in kb.glossary) -> a headword in a language whose glossary is not loaded (printed cards)."""
+    glossary_words: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    """(language, index in kb.glossary) -> words the cards of a language whose glossary is not loaded print for the
+    term (`terms.glossary_words`)."""
     histories: dict[str, list[PageHistory]] = field(default_factory=dict)
     """Rule page head -> the history of its rules in each language with several editions."""
     changes: list[ChangesPage] = field(default_factory=list)
@@ -80,6 +87,9 @@ class SiteData:
     """Rows whose translation was made from an edition whose text changed since."""
     full_texts: dict[tuple[str, str], str] = field(default_factory=dict)
     """(language, row) -> file of the full text (from the site's root) of a rule too long to be shown whole."""
+    faq_names: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Card id -> language -> its faces' names as an FAQ of that language writes them, where the card data has none
+    (`cardnames.faq_names`: « Coup/Fuite »)."""
     own_rows: dict[str, tuple[str, Rule]] = field(default_factory=dict)
     """Key of a translation's row of its own (`fr-703.4h`) -> (its language, its rule)."""
     _made: dict[tuple[str, int], tuple[tuple[Row, ...], tuple[Run, ...]]] = field(default_factory=dict, repr=False)
@@ -111,15 +121,34 @@ class SiteData:
             return own[1] if own[0] == lang else None
         return self.kb.aligned(number).get(lang)
 
+    def names(self, card: Card) -> Mapping[str, str]:
+        """A card's full name per language: the card data's, and the names an FAQ gives it (`cardnames`)."""
+        extra = self.faq_names.get(card.id)
+        if not extra:
+            return card.names
+        return {**card.names, **{lang: " // ".join(faces) for lang, faces in extra.items() if lang not in card.names}}
+
+    def name(self, card: Card, lang: str) -> str:
+        """A card's name in a language, else its first name (`card_name`, with the names an FAQ gives it)."""
+        names = self.names(card)
+        return names.get(lang) or next(iter(names.values()), card.id)
+
+    def face_name(self, card: Card, index: int, lang: str) -> str:
+        """A split card's face name in a language (the FAQ's when the card data has none), else its first name."""
+        face = card.faces[index]
+        extra = self.faq_names.get(card.id, {}).get(lang)
+        return face.names.get(lang) or (extra[index] if extra else card_name(face, lang))
+
     def card_links(self, card_ids, lang: str, skip: str | None = None) -> dict[str, str]:
-        """Names (in `lang`, and of each face) -> page of the given cards, for linking them in FAQ prose."""
+        """Names (in `lang`, and of each face) -> page of the given cards and of the cards an FAQ names (`Coup/Fuite`),
+        for linking them in FAQ prose."""
         links: dict[str, str] = {}
-        for cid in card_ids:
+        for cid in dict.fromkeys([*card_ids, *self.faq_names]):
             card = self.kb.card.get(cid)
             if card is None or cid == skip or cid not in self.card_path:
                 continue
-            name = card_name(card, lang)
-            faces = [card_name(face, lang) for face in card.faces] + name.split(" // ")
+            name = self.name(card, lang)
+            faces = [self.face_name(card, i, lang) for i in range(len(card.faces))] + name.split(" // ")
             for each in dict.fromkeys([name, *faces]):
                 links.setdefault(each, self.card_path[cid])
         return links
@@ -140,8 +169,10 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
             data.rows.setdefault(lang, {})[rule.number] = number
     data.texts = Previews(data, numbers)
     data.today = _today(kb)
+    data.miscited = {(m.lang, m.number): kb.miscited(m.lang, m.number) for m in kb.links.alignment.miscitations}
     data.dated_citations = _dated_citations(kb)
     data.numbering_years = _numbering_years(kb)
+    data.faq_names = faq_names(kb)
     _paths(data)
     data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
     _mentions(data)
@@ -150,6 +181,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     _contents(data, numbers)
     _glossary(data)
     data.glossary_labels = glossary_labels(kb)
+    data.glossary_words = glossary_words(kb)
     data.stale = frozenset(s.ref_number for s in kb.links.alignment.stale)
     return data
 
@@ -281,27 +313,47 @@ def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card
 
 
 def _mentions(data: SiteData) -> None:
-    """Backlinks from rulings and notes to the rules and cards they cite, as (label, site path)."""
+    """Backlinks from rulings and notes to the rules and cards they cite, as (item, site path): one per page linked
+    to (a card ruled on in French and in English is one link), named as each interface names it (`mention_label`)."""
     for key, ids in data.kb.rule_mentions.items():
-        found = [_mention(data, item_id, key[0]) for item_id in ids]
-        data.mentions[key] = list(dict.fromkeys(m for m in found if m is not None))
+        data.mentions[key] = _unique_paths(_mention(data, item_id) for item_id in ids)
     for card_id, ids in data.kb.card_mentions.items():
-        found = [_mention(data, item_id, None) for item_id in ids]
-        data.card_mentions[card_id] = list(dict.fromkeys(m for m in found if m is not None))
+        data.card_mentions[card_id] = _unique_paths(_mention(data, item_id) for item_id in ids)
 
 
-def _mention(data: SiteData, item_id: str, lang: str | None) -> tuple[str, str] | None:
-    """(label, site path) of a ruling (its card's page) or a note (its anchor on the FAQ page)."""
+def _unique_paths(found) -> list[tuple[str, str]]:
+    """The (item, path) pairs found, the first for each path."""
+    paths: dict[str, str] = {}
+    for item in found:
+        if item is not None:
+            paths.setdefault(item[1], item[0])
+    return [(item, path) for path, item in paths.items()]
+
+
+def _mention(data: SiteData, item_id: str) -> tuple[str, str] | None:
+    """(`card:<id>` or `note:<id>`, site path) of a ruling (its card's page) or a note (its anchor on the FAQ page)."""
     ruling = data.kb.ruling.get(item_id)
     if ruling is not None:
         card = data.kb.card.get(ruling.card)
         if card is None or card.id not in data.card_path:
             return None
-        return card_name(card, lang or ruling.lang), data.card_path[card.id]
+        return f"card:{card.id}", data.card_path[card.id]
     note = data.kb.note.get(item_id)
     if note is None or note.id not in data.note_path:
         return None
-    return note.title, data.note_path[note.id]
+    return f"note:{note.id}", data.note_path[note.id]
+
+
+def mention_label(data: SiteData, item: str, ui: str) -> tuple[str, str]:
+    """(label, its language) of a mention (`card:<id>`, `note:<id>`): a card by its name in the interface's language
+    when it has one, a note by its title."""
+    kind, _, key = item.partition(":")
+    if kind == "card":
+        names = data.names(data.kb.card[key])
+        lang = ui if names.get(ui) else next(iter(names), ui)
+        return names.get(lang, key), lang
+    note = data.kb.note[key]
+    return note.title, note.lang
 
 
 def _contents(data: SiteData, numbers: list[str]) -> None:

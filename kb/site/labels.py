@@ -58,6 +58,7 @@ WORDS: dict[str, dict[str, str]] = {
         "search_short": "Rechercher",
         "search_button": "Chercher",
         "search_placeholder": "120.2a, pioche, Isperia…",
+        "search_placeholder_short": "Rechercher…",
         "search_key": "Touche / : aller à la recherche",
         "search_needs_js": "La recherche demande JavaScript.",
         "columns": "Textes affichés",
@@ -86,6 +87,19 @@ WORDS: dict[str, dict[str, str]] = {
         "az": "Index alphabétique",
         "glossary_missing": "Aucun glossaire {lang} n’est chargé : voici le glossaire {other}.",
         "glossary_none": "Aucun glossaire n’est chargé.",
+        "glossary_intro": (
+            "Les termes du jeu tels que les Règles complètes les définissent, de A à Z, chacun avec les règles qui "
+            "en disent plus."
+        ),
+        "glossary_cards_intro": (
+            "À côté d’un terme anglais, son nom sur les cartes imprimées en français quand il est connu, et les mots "
+            "que ces cartes emploient pour lui : un lien cherche ce mot dans tout le site."
+        ),
+        "glossary_find": "Filtrer les termes",
+        "glossary_find_hint": "cimetière, graveyard…",
+        "glossary_found": "{n} termes trouvés",
+        "glossary_found_one": "1 terme trouvé",
+        "card_words": "Sur les cartes en {lang}",
         "obsolete": "obsolète",
         "entries": "{n} termes",
         "card_index": "Index des cartes",
@@ -115,6 +129,7 @@ WORDS: dict[str, dict[str, str]] = {
         "section": "Section",
         "aligned": "Alignées",
         "total": "Total",
+        "percent": "{n}\u00a0%",
         "only_in": "Règles dans une seule langue",
         "whole_rule": "toute la règle",
         "numbers": "{n} numéros",
@@ -141,7 +156,12 @@ WORDS: dict[str, dict[str, str]] = {
         "numbering": "sans date, numérotation de {year}",
         "rules_count": "{n} règles",
         "glossary_count": "{n} termes de glossaire",
-        "faq_item": "FAQ : {title}",
+        "faq_item": "FAQ en {lang}",
+        "faq_only": (
+            "Cette FAQ n’existe qu’en {lang} : aucune version en {other} n’est chargée. Son texte est présenté tel "
+            "qu’il est écrit ; la page de chaque carte met ses décisions à côté de celles, en {other}, qui disent la "
+            "même chose."
+        ),
         "cards_item": "Données de cartes : {n} cartes",
         "sources_title": "À propos des sources",
         "sources_intro": "Les fichiers lus pour construire ce site, tels qu’ils ont été reconnus.",
@@ -200,6 +220,12 @@ WORDS: dict[str, dict[str, str]] = {
         "card_text": "Texte de la carte",
         "keywords": "Capacités mot-clé",
         "printed_names": "Aussi imprimée sous le nom",
+        "faq_name": "Nom {lang} tel que la FAQ l’écrit : les données de cartes n’en donnent pas.",
+        "text_oracle": "Texte Oracle (la formulation de référence)",
+        "text_printed": "Texte imprimé : {sets}",
+        "text_printed_dated": "Texte imprimé : {sets}, {date}",
+        "text_faq": "Texte tel que la FAQ l’imprime",
+        "text_faq_dated": "Texte tel que la FAQ l’imprime ({date})",
         "by_set": "Par extension",
         "today_link": "→ aujourd’hui {n}",
         "via_lineage": "suivie d’édition en édition",
@@ -295,6 +321,7 @@ WORDS: dict[str, dict[str, str]] = {
         "search_short": "Search",
         "search_button": "Search",
         "search_placeholder": "120.2a, draw, Isperia…",
+        "search_placeholder_short": "Search…",
         "search_key": "Key /: go to search",
         "search_needs_js": "Search needs JavaScript.",
         "columns": "Texts shown",
@@ -323,6 +350,18 @@ WORDS: dict[str, dict[str, str]] = {
         "az": "A to Z",
         "glossary_missing": "No {lang} glossary is loaded: here is the {other} one.",
         "glossary_none": "No glossary is loaded.",
+        "glossary_intro": (
+            "The game’s terms as the Comprehensive Rules define them, A to Z, each with the rules that say more."
+        ),
+        "glossary_cards_intro": (
+            "Beside a term, its name on cards printed in {lang} where it is known, and the words those cards use for "
+            "it: a link searches the whole site for that word."
+        ),
+        "glossary_find": "Filter the terms",
+        "glossary_find_hint": "graveyard, trample…",
+        "glossary_found": "{n} terms found",
+        "glossary_found_one": "1 term found",
+        "card_words": "On cards in {lang}",
         "obsolete": "obsolete",
         "entries": "{n} terms",
         "card_index": "Card index",
@@ -352,6 +391,7 @@ WORDS: dict[str, dict[str, str]] = {
         "section": "Section",
         "aligned": "Aligned",
         "total": "Total",
+        "percent": "{n}%",
         "only_in": "Rules in one language only",
         "whole_rule": "the whole rule",
         "numbers": "{n} numbers",
@@ -378,7 +418,11 @@ WORDS: dict[str, dict[str, str]] = {
         "numbering": "undated, {year} numbering",
         "rules_count": "{n} rules",
         "glossary_count": "{n} glossary terms",
-        "faq_item": "FAQ: {title}",
+        "faq_item": "FAQ in {lang}",
+        "faq_only": (
+            "This FAQ is in {lang} only: no {other} version is loaded. Its text is shown as written; each card’s page "
+            "sets its rulings beside the {other} rulings that say the same."
+        ),
         "cards_item": "Card data: {n} cards",
         "sources_title": "About the sources",
         "sources_intro": "The files read to build this site, as they were recognised.",
@@ -437,6 +481,12 @@ WORDS: dict[str, dict[str, str]] = {
         "card_text": "Card text",
         "keywords": "Keyword abilities",
         "printed_names": "Also printed as",
+        "faq_name": "The {lang} name as the FAQ writes it: the card data gives none.",
+        "text_oracle": "Oracle text (the reference wording)",
+        "text_printed": "Printed text: {sets}",
+        "text_printed_dated": "Printed text: {sets}, {date}",
+        "text_faq": "Text as the FAQ prints it",
+        "text_faq_dated": "Text as the FAQ prints it ({date})",
         "by_set": "By set",
         "today_link": "→ today {n}",
         "via_lineage": "followed edition by edition",
@@ -525,6 +575,16 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "jump_own_undated": "{n} du texte {lang} (sa numérotation) → {today} aujourd’hui",
         "jump_today": "{n} aujourd’hui : {title}",
         "jump_choice": "Deux règles portent le numéro {n}",
+        "miscited": (
+            "La traduction cite {cited}, numérotation antérieure ; son original ({year}) cite {meant}, aujourd’hui "
+            "{today}"
+        ),
+        "miscited_gone": (
+            "La traduction cite {cited}, numérotation antérieure ; son original ({year}) cite {meant}, qui n’a plus "
+            "de règle aujourd’hui"
+        ),
+        "miscited_older": " ; {cited} était son numéro dans l’édition du {date}",
+        "miscited_none": "La traduction cite {cited}, que son original ({year}) ne cite pas : pas de lien",
     },
     "en": {
         "own_row": "{lang} {n} ({year})",
@@ -548,6 +608,15 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "jump_own_undated": "{n} of the {lang} text (its own numbering) → {today} today",
         "jump_today": "{n} today: {title}",
         "jump_choice": "Two rules are numbered {n}",
+        "miscited": (
+            "The translation cites {cited}, an older numbering; its original ({year}) cites {meant}, today {today}"
+        ),
+        "miscited_gone": (
+            "The translation cites {cited}, an older numbering; its original ({year}) cites {meant}, which no rule "
+            "of today continues"
+        ),
+        "miscited_older": "; {cited} was its number in the edition of {date}",
+        "miscited_none": "The translation cites {cited}, which its original ({year}) does not cite: not linked",
     },
 }
 """Words for the translations' own numbering (own rows, the note on it), kept apart to be moved as one block."""
@@ -580,6 +649,18 @@ def long_date(iso: str | None, ui: str) -> str:
     if ui == "fr":
         return f"{'1er' if day.day == 1 else day.day} {month} {day.year}"
     return f"{month} {day.day}, {day.year}"
+
+
+def miscited_title(m, ui: str) -> str:
+    """What the flag on a translation's citation its original does not make says (`m`: a `Miscitation`)."""
+    t, year = WORDS[ui], m.literal.year
+    if m.meant is None:
+        return t["miscited_none"].format(cited=m.cited, year=year)
+    key = "miscited" if m.meant.today else "miscited_gone"
+    said = t[key].format(cited=m.cited, year=year, meant=m.meant.number, today=m.meant.today)
+    if m.confirmed:  # the newest older edition that numbered the rule so: why the translation's number is older
+        said += t["miscited_older"].format(cited=m.cited, date=long_date(m.confirmed[0].split(":", 1)[-1], ui))
+    return said
 
 
 def other_ui(ui: str) -> str:

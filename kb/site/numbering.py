@@ -10,14 +10,20 @@ from __future__ import annotations
 from kb.link.readings import numbering_of
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, lang_label, words
+from kb.site.rulepages import short_label
+
+START_WORDS = 10
+"""Words of a rule's text shown under each choice: what each rule of that number is about."""
 
 
 def own_numbers(data: SiteData, paths: dict[str, str]) -> dict:
-    """`{"own": {lang: {its number: {"row", "path"}}}, "numbering": {lang: year}, "titles": {number: {ui: title}},
-    "words": {ui: {...}}}` for the translations' rules whose number names another rule today (or none).
+    """`{"own": {lang: {its number: {"row", "path", "start"}}}, "numbering": {lang: year}, "titles": {number: {ui:
+    [title, its language]}}, "starts": {number: [the start of today's rule, its language]}, "words": {ui: {...}}}`
+    for the translations' rules whose number names another rule today (or none); `start`: the first words of the
+    translation's rule, so that the choice says what each rule is.
 
     `paths` are the jump map's row -> page (`rules/121.html#121.4`)."""
-    kb, own, titles, years = data.kb, {}, {}, {}
+    kb, own, titles, years, starts = data.kb, {}, {}, {}, {}
     for lang, edition in kb.primary.items():
         if lang == kb.reference:
             continue
@@ -29,22 +35,25 @@ def own_numbers(data: SiteData, paths: dict[str, str]) -> dict:
             row = data.rows.get(lang, {}).get(number)
             if today == number or row is None or row == number or row not in paths:
                 continue  # the same number then and now, or a row of its own at a number today does not use
-            own.setdefault(lang, {})[number] = {"row": today, "path": paths[row]}
+            start = short_label(edition.rules[number], START_WORDS)
+            own.setdefault(lang, {})[number] = {"row": today, "path": paths[row], "start": start}
             if number in paths and kb.reference in kb.primary and number in kb.primary[kb.reference].rules:
                 titles[number] = {ui: _title(data, number, ui) for ui in UI_LANGS}
+                starts[number] = [short_label(kb.primary[kb.reference].rules[number], START_WORDS), kb.reference]
     keys = ("jump_own", "jump_own_none", "jump_own_undated", "jump_today", "jump_choice")
     box = {
         ui: {**{k: words(ui)[k] for k in keys}, "langs": {lang: lang_label(lang, ui) for lang in own}}
         for ui in UI_LANGS
     }
-    return {"own": own, "numbering": years, "titles": titles, "words": box}
+    return {"own": own, "numbering": years, "titles": titles, "starts": starts, "words": box}
 
 
-def _title(data: SiteData, number: str, ui: str) -> str:
-    """What today's rule of a number is called in an interface: its rule's title (the interface's when known)."""
+def _title(data: SiteData, number: str, ui: str) -> list[str]:
+    """[what today's rule of a number is called in an interface, its language]: its rule's title, the interface's
+    when known, else the title in the language that has one (a printed-card term, which the box cannot mark as
+    such, is left out)."""
     head = number.split(".")[0]
-    label = data.rule_labels.get((ui, number)) or data.rule_labels.get((ui, head))
-    if label:
-        return label
     titles = {lang: rule.title for lang, rule in data.kb.aligned(head).items() if rule.title}
-    return titles.get(ui) or next(iter(titles.values()), "")
+    if ui in titles:
+        return [titles[ui], ui]
+    return next(([title, lang] for lang, title in titles.items()), ["", ui])

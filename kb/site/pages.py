@@ -25,7 +25,7 @@ from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
-from kb.site.render import mana_cost
+from kb.site.render import cite_flag, mana_cost
 from kb.site.terms import keyword_rules
 from kb.sources import file_slug, sort_name
 from kb.sources import search_fold as fold
@@ -63,6 +63,19 @@ class Plan:
         yield from self._tail
 
 
+def page_title(data: SiteData, page, ui: str) -> str:
+    """A rule page's title (`302. Creatures · Créature*`): its number, its title, and the interface's printed-card
+    term when the title is in another language (marked as the page explains)."""
+    shown, lang = page.title_in(ui)
+    term = data.rule_labels.get((ui, page.head)) if lang != ui else None
+    return f"{page.head}. {shown}".rstrip(". ") + (f" · {term}*" if term else "")
+
+
+def _has_terms(data: SiteData, ui: str) -> bool:
+    """Whether the glossary shows printed-card terms or words in the interface's language (and so their legend)."""
+    return any(lang == ui for lang, _ in [*data.glossary_labels, *data.glossary_words])
+
+
 class CardShared:
     """What tens of thousands of card pages look up alike, made once: keyword abilities' rules and French names,
     mana costs drawn."""
@@ -90,7 +103,7 @@ class CardShared:
 
 def card_job(data: SiteData, card: Card, keywords: CardShared, ui: str) -> Job:
     """A card's page in an interface tree."""
-    name = card.names.get(ui) or next(iter(card.names.values()), card.id)
+    name = data.name(card, ui)
     ctx = {"title": name, "current": "cards:item", "card": card, "ui": ui}
     return Job(f"{ui}/{data.card_path[card.id]}", "card.html", ctx, partial(_card_context, data, card, keywords, ui))
 
@@ -125,11 +138,11 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
                                                "terms": any((ui, p.head) in data.rule_labels for p in data.rule_pages
                                                             if ui not in p.titles)}),
         Job("glossary.html", "glossary.html", {"title": t["glossary"], "current": "glossary",
-                                               "terms": any(lang == ui for lang, _ in data.glossary_labels)}),
+                                               "terms": _has_terms(data, ui)}),
         Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources"}),
         Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
                                            "coverage": coverage(data), "only_groups": only_groups(data),
-                                           "stale": stale_diffs(data.kb), "mismatches": mismatches(data)}),
+                                           "stale": stale_diffs(data.kb), "mismatches": mismatches(data, ui)}),
         Job("search.html", "search.html", {"title": t["search"], "current": "search",
                                            "search_langs": data.search_langs}),
     ]  # fmt: skip
@@ -138,7 +151,7 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
     pages = data.rule_pages
     for i, page in enumerate(pages):
         nav = {"prev": pages[i - 1] if i else None, "next": pages[i + 1] if i + 1 < len(pages) else None}
-        title = f"{page.head}. {page.title_in(ui)[0]}".rstrip(". ")
+        title = page_title(data, page, ui)
         if page.parts:
             title = part_title(title, page.part, len(page.parts), ui)
         section = sections[page.head[0]]
@@ -170,16 +183,33 @@ def _quoted(data: SiteData, notes) -> dict:
 
 
 def _card_context(data: SiteData, card: Card, shared: CardShared, ui: str) -> dict:
-    """The part of a card page's context made as it is rendered: its sides (each face's cost drawn, `cost_html`),
-    rulings and keywords (`lexicon_marked`: some named through the lexicon)."""
-    sides = card_sides(card)
+    """The part of a card page's context made as it is rendered: its sides (the interface's language first, each
+    face's cost drawn, `cost_html`), rulings and keywords (`lexicon_marked`: some named through the lexicon)."""
+    sides = sorted(card_sides(card, data), key=lambda side: side["lang"] != ui)  # the interface's language first
     for side in sides:
         for face in side["faces"]:
             face["cost_html"] = shared.cost(face["cost"], side["lang"])
     text = "\n".join(face["text"] for side in sides if side["lang"] == ui for face in side["faces"])
     found = card_keywords(shared, card, text, ui)
-    return {"sides": sides, "rulings": ruling_rows(data, card), "keywords": found, "printed": other_printed_names(card),
-            "lexicon_marked": any(k["how"] == "lexicon" for k in found)}  # fmt: skip
+    for side in sides:
+        side["said"] = side_said(data.kb, card, side["source"], ui)
+    rulings, printed = ruling_rows(data, card, ui), other_printed_names(card)
+    named = [lang for lang in data.faq_names.get(card.id, {}) if lang not in card.names]
+    return {"sides": sides, "rulings": rulings, "keywords": found, "printed": printed, "names": data.names(card),
+            "faq_named": named, "lexicon_marked": any(k["how"] == "lexicon" for k in found)}  # fmt: skip
+
+
+def side_said(kb, card: Card, source: tuple[str, tuple[str, ...], str | None], ui: str) -> str:
+    """Where a card side's text comes from, with its date, in the interface's words."""
+    t, (kind, sets, date) = words(ui), source
+    if kind == "printed":
+        key = "text_printed_dated" if date else "text_printed"
+        return t[key].format(sets=", ".join(sets), date=long_date(date, ui))
+    if kind == "faq":
+        document = next((d.id for d in kb.documents if d.source == card.source.path), None)
+        date = next((f.last_modified for f in kb.faqs if f.document == document), None)
+        return t["text_faq_dated" if date else "text_faq"].format(date=long_date(date, ui))
+    return t["text_oracle"]
 
 
 def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -232,10 +262,12 @@ def _links(index: Index) -> dict[str, Markup]:
 def card_index_jobs(data: SiteData, ui: str, indexes: CardIndexes) -> list[Job]:
     """The card index: one page, or its parts (`cards.html`, `cards-2.html`…) when it is too large for one; then
     one page per set (`cards-set-dis.html`), each linked from every page of the index."""
-    t, found = words(ui), indexes.parts
+    t = words(ui)
+    found = [(ui_first(index, ui), links) for index, links in indexes.parts]  # the interface's language first
     files = ["cards.html"] + [f"cards-{i}.html" for i in range(2, len(found) + 1)]
     listed = [(file, _first_last(part[0])) for file, part in zip(files, found, strict=True)] if len(found) > 1 else []
-    sets = [(set_file(code), code) for code in indexes.sets]
+    by_set = {code: (ui_first(index, ui), links) for code, (index, links) in indexes.sets.items()}
+    sets = [(set_file(code), code) for code in by_set]
     jobs = []
     for i, (file, (index, links)) in enumerate(zip(files, found, strict=True)):
         title = t["card_index"]
@@ -244,11 +276,16 @@ def card_index_jobs(data: SiteData, ui: str, indexes: CardIndexes) -> list[Job]:
         ctx = {"title": title, "current": "cards", "index": index, "links": links, "part": i + 1, "parts": listed,
                "pw": part_words(ui), "sets": sets, "set_code": ""}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
-    for (file, code), (index, links) in zip(sets, indexes.sets.values(), strict=True):
+    for (file, code), (index, links) in zip(sets, by_set.values(), strict=True):
         ctx = {"title": f"{t['card_index']} — {code}", "current": "cards", "index": index, "links": links, "part": 1,
                "parts": [], "pw": part_words(ui), "sets": sets, "set_code": code}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     return jobs
+
+
+def ui_first(by_lang: dict, ui: str) -> dict:
+    """A mapping by language with the interface's language first (its names head each interface's lists)."""
+    return dict(sorted(by_lang.items(), key=lambda item: item[0] != ui))
 
 
 def set_file(code: str) -> str:
@@ -263,7 +300,7 @@ def set_index(data: SiteData, key: Callable[[tuple[str, str]], str] = lambda p: 
     for card in data.kb.cards:
         for code in card.printings:
             index = found.setdefault(code, {})
-            for lang, name in card.names.items():
+            for lang, name in data.names(card).items():
                 index.setdefault(lang, []).append((name, data.card_path[card.id]))
     return {
         code: {lang: sorted(found[code][lang], key=key) for lang in ordered_langs(found[code])}
@@ -281,7 +318,7 @@ def card_index(data: SiteData, key: Callable[[tuple[str, str]], str] = lambda p:
     """Language -> (name, path) of every card, alphabetical (`key`: a name's collation key)."""
     index: dict[str, list[tuple[str, str]]] = {}
     for card in data.kb.cards:
-        for lang, name in card.names.items():
+        for lang, name in data.names(card).items():
             index.setdefault(lang, []).append((name, data.card_path[card.id]))
     return {lang: sorted(index[lang], key=key) for lang in ordered_langs(index)}
 
@@ -339,7 +376,9 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
         items.append({"label": label, "date": date, "detail": " · ".join(detail)})
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
-        items.append({"label": t["faq_item"].format(title=info.title or info.document), "date": date, "detail": ""})
+        label = t["faq_item"].format(lang=lang_label(info.lang, ui))
+        items.append({"label": label, "title": info.title or info.document, "title_lang": info.lang, "date": date,
+                      "detail": ""})  # fmt: skip
     for doc in kb.documents:
         if doc.kind == "cards":
             cards = len(kb.cards_by_document.get(doc.id, ()))
@@ -375,8 +414,10 @@ def coverage(data: SiteData) -> list[dict]:
     return [rows[k] for k in sorted(rows)]
 
 
-def jump_map(data: SiteData) -> dict:
-    """Rule numbers and folded card names -> page, for the search box's direct jump."""
+def jump_map(data: SiteData) -> tuple[dict, dict[str, str]]:
+    """What the search box jumps to: (rule numbers and the typed-number box's data, `jump.json`; folded card names ->
+    page, written in shards). Numbers go in `numbers` as `{"pages": {page: [numbers anchored on it]}, "bare":
+    {number: page}}` (`jump_numbers` reads it back), so each page's path is written once."""
     numbers = {}
     for page in data.rule_pages:
         if page.part == 1:
@@ -387,22 +428,46 @@ def jump_map(data: SiteData) -> dict:
         numbers.setdefault(section["number"], f"contents.html#{section['number']}")
     cards = {}
     for card in data.kb.cards:
-        for name in (*card.names.values(), *(p.name for p in card.printed if p.name)):  # every printed name
+        for name in (*data.names(card).values(), *(p.name for p in card.printed if p.name)):  # every printed name
             cards.setdefault(fold(name), data.card_path[card.id])
             for face in name.split(" // "):
                 cards.setdefault(fold(face), data.card_path[card.id])
-    return {"numbers": numbers, "cards": cards, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}
+    pages: dict[str, list[str]] = {}
+    bare: dict[str, str] = {}
+    for number, target in numbers.items():
+        path, _, anchor = target.partition("#")
+        if anchor == number:
+            pages.setdefault(path, []).append(number)
+        else:
+            bare[number] = target
+    encoded = {"pages": pages, "bare": bare}
+    return {"numbers": encoded, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}, cards
 
 
-def mismatches(data: SiteData) -> list[dict]:
-    """Aligned rules whose references differ, each number with the row showing it today:
-    `{"row", "edition", "cells": {lang: (number, row, [(target, row)])}}`."""
+def jump_numbers(encoded: dict) -> dict[str, str]:
+    """Rule number -> page and anchor, from `jump.json`'s `numbers` (as `kbtext.js`'s `jumpNumbers` reads it)."""
+    found = dict(encoded["bare"])
+    for path, numbers in encoded["pages"].items():
+        found.update((n, f"{path}#{n}") for n in numbers)
+    return found
+
+
+def mismatches(data: SiteData, ui: str) -> list[dict]:
+    """Aligned rules whose references differ, each number with the row showing it today and, for a number the
+    translation cites that its original does not, the flag saying so (`cite_flag`, else ""):
+    `{"row", "edition", "cells": {lang: (number, row, [(target, row, flag)])}}`."""
     out = []
     for m in data.kb.links.alignment.reference_mismatches:
         cells = {}
         for lang in data.langs:
             number = m.get("numbers", {}).get(lang, m["number"])
-            found = [(target, _row_of(data, lang, m.get("edition"), target)) for target in m.get(lang, ())]
+            fixes = data.miscited.get((lang, number), {})
+            found = [
+                (target, fixes[target].meant.today if fixes[target].meant else None, cite_flag(fixes[target], ui))
+                if target in fixes
+                else (target, _row_of(data, lang, m.get("edition"), target), "")
+                for target in m.get(lang, ())
+            ]
             cells[lang] = (number, _row_of(data, lang, m.get("edition"), number), found)
         out.append({"row": m["number"], "edition": m.get("edition"), "cells": cells})
     return out
@@ -418,9 +483,10 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
     return data.rows.get(lang, {}).get(number) or (reading.today if reading is not None else number)
 
 
-def card_sides(card: Card) -> list[dict]:
+def card_sides(card: Card, data: SiteData | None = None) -> list[dict]:
     """The card's text in each language, French first: `[{lang, faces: [{name, cost, type, text, power,
-    toughness}]}]`, from the printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces'."""
+    toughness}], source}]`, from the printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces';
+    `source` says where the text comes from (`_side_source`)."""
     langs = {face.lang for face in card.faces} | {key[:-5] for key in card.oracle if key.endswith("_text")}
     sides = []
     for lang in ordered_langs(list(langs)):
@@ -432,14 +498,30 @@ def card_sides(card: Card) -> list[dict]:
             if texts is None and not own:
                 continue
             name = face.names.get(lang) or (card_name(card, lang) if len(card.faces) == 1 else card_name(face, lang))
+            if data is not None and len(card.faces) > 1:
+                name = data.face_name(card, i, lang)  # the FAQ's « Coup » where the card data names none
             faces.append({
                 "name": name, "cost": face.mana_cost, "power": face.power, "toughness": face.toughness,
                 "type": types[i] if types else (face.type_line if own else ""),
                 "text": texts[i] if texts else face.text,
             })  # fmt: skip
         if faces:
-            sides.append({"lang": lang, "faces": faces})
+            sides.append({"lang": lang, "faces": faces, "source": _side_source(card, lang, texts is not None)})
     return sides
+
+
+def _side_source(card: Card, lang: str, from_data: bool) -> tuple[str, tuple[str, ...], str | None]:
+    """Where a side's text comes from: (`oracle`, (), None) for the card data's own language (today's reference
+    wording), (`printed`, sets, release date) for a printing in another language, (`faq`, (), None) for a text only
+    an FAQ prints."""
+    if not from_data:
+        return "faq", (), None
+    printed = [p for p in card.printed if p.lang == lang]
+    if not printed:
+        return "oracle", (), None
+    shown = card.oracle.get(f"{lang}_text")
+    found = next((p for p in printed if p.text == shown), printed[0])
+    return "printed", found.sets, found.released
 
 
 def _split(value: str | None, separator: str, count: int) -> list[str] | None:
@@ -450,15 +532,16 @@ def _split(value: str | None, separator: str, count: int) -> list[str] | None:
     return parts if len(parts) == count else None
 
 
-def ruling_rows(data: SiteData, card: Card) -> dict:
+def ruling_rows(data: SiteData, card: Card, ui: str = "") -> dict:
     """A card's rulings, each with the ruling of the other language saying the same (`translation_of`):
     `{"langs", "rows": [{lang: ruling}], "plain": {id: bool}, "source": {id: label}, "heads": {lang: labels},
-    "where": {lang: card-data label or ""}, "others": {id: [the other cards it names that have a page]}}`, FAQ
-    rulings first in their order, then the rest."""
+    "where": {lang: card-data label or ""}, "dates": {id: its date, else its FAQ's}, "others": {id: [the other cards
+    it names that have a page]}}`, FAQ rulings first in their order, then the rest; the interface's language's
+    column first."""
     groups = data.card_rulings[card.id]
     plain = {r.id: group[3] for group in groups for r in group[2]}
     source = {r.id: group[1] for group in groups for r in group[2]}
-    langs = ordered_langs(list(dict.fromkeys(group[0] for group in groups)))
+    langs = sorted(ordered_langs(list(dict.fromkeys(group[0] for group in groups))), key=lambda lang: lang != ui)
     placed: set[str] = set()
     rows = []
     for ruling in (r for group in groups for r in group[2]):
@@ -475,13 +558,12 @@ def ruling_rows(data: SiteData, card: Card) -> dict:
     for lang, label, _rulings, is_plain in groups:
         heads[lang] = f"{heads[lang]}, {label}" if lang in heads else label
         where.setdefault(lang, label if is_plain else "")
-    others = {
-        r.id: [cid for cid in r.card_refs if cid != card.id and cid in data.card_path]
-        for row in rows
-        for r in row.values()
-    }
+    faq_dates = {info.document: info.last_modified for info in data.kb.faqs}
+    dates = {r.id: r.date or faq_dates.get(r.source_document) for group in groups for r in group[2]}
+    paths = data.card_path
+    others = {r.id: [c for c in r.card_refs if c != card.id and c in paths] for row in rows for r in row.values()}
     return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where,
-            "others": others}  # fmt: skip
+            "dates": dates, "others": others}  # fmt: skip
 
 
 def keyword_index(data: SiteData) -> dict[str, str]:

@@ -4,7 +4,7 @@ Three kinds of text, three renderings: rule text (`Linker.text`, `paragraphs`), 
 Gatherer rulings (`plain`: no markdown at all), and FAQ prose (`prose`: inline markdown only, emphasis and
 links). All three draw `{…}` symbols and link cited rules. Everything returned is `Markup` built from escaped
 pieces. Words inside the text (tooltips of references) are in the text's language; interface words are not
-made here.
+made here (the flag on a translation's citation its original does not make says it in `kb.site.labels`' words).
 """
 
 from __future__ import annotations
@@ -17,11 +17,15 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
+from kb.model.links import Miscitation
+from kb.model.records import EMPTY
 from kb.parse.refs import find_references
+from kb.site.labels import long_date, miscited_title
 from kb.sources import file_slug
 from kb.sources.text import APOSTROPHES
 
 _SYMBOL = re.compile(r"\{([^{}\s]{1,6})\}")
+_STUCK = re.compile(r"[,.;:!?)\]”’»]*")
 _APOS = str.maketrans(dict.fromkeys(APOSTROPHES, "'"))
 _DASHES = re.compile(r"(?<![-!<])--(?![->])")
 _FR_BEFORE = re.compile(r" (?=[:;!?»])")
@@ -32,19 +36,28 @@ COLOURS = {
 }
 SYMBOL_WORDS = {
     "en": {"mana": "{c} mana", "generic": "{n} generic mana", "hybrid": "hybrid {a} or {b} mana", "or": "or",
-           "T": "tap", "Q": "untap", "P": "Phyrexian", "sep": ": "},
+           "phyrexian": "Phyrexian {c} mana", "hybrid_phyrexian": "hybrid Phyrexian {a} or {b} mana",
+           "chapter": "chapter symbol {n}", "T": "tap", "Q": "untap", "PW": "Planeswalker symbol",
+           "CHAOS": "chaos symbol", "E": "energy", "TK": "ticket", "H": "Phyrexian symbol", "sep": ": "},
     "fr": {"mana": "mana {c}", "generic": "{n} mana générique", "hybrid": "mana hybride {a} ou {b}", "or": "ou",
-           "T": "engager", "Q": "dégager", "P": "phyrexian", "sep": " : "},
+           "phyrexian": "mana phyrexian {c}", "hybrid_phyrexian": "mana hybride phyrexian {a} ou {b}",
+           "chapter": "symbole de chapitre {n}", "T": "engager", "Q": "dégager", "PW": "symbole de planeswalker",
+           "CHAOS": "symbole du chaos", "E": "énergie", "TK": "ticket", "H": "symbole phyrexian", "sep": " : "},
 }  # fmt: skip
 RENDER_CACHE_CHARS = 500_000
 """Characters of rendered HTML a build keeps for its next pages (`RenderCache`): enough for a page's texts in both
 interface trees and its neighbours' previews (on 5 MB of rules, as fast as 2 M characters, and 6 MB less held)."""
-GLYPHS = {"T": "↷", "Q": "↶"}
+PHYREXIAN = "Φ"
+"""The glyph standing for the Phyrexian part of a symbol (`{W/P}`) and for the Phyrexian symbol `{H}`."""
+GLYPHS = {"T": "↷", "Q": "↶", "H": PHYREXIAN}
+_CHAPTER = re.compile(r"r([IVX]+|N\d*)")
+"""A Saga's chapter symbol as the rules write it: `{rN}`, `{rN1}` (chapter N1), `{rIII}`."""
 REF_WORDS = {
     "en": {"other": "No {lang} text for rule {n}: links to the {other} rule", "missing": "Rule {n} is not loaded",
            "dated": "Rule {n} as numbered on {date}: today’s {today}",
            "dated_missing": "Rule {n} as numbered on {date}: no rule of today follows from it",
            "renumbered": "rule {n} of {year} is numbered {today} today",
+           "miscited": "{n} → {today}: the original ({year}) cites {meant} here",
            "removed": "Rule {n} of {year}, removed since: its history", "merged": "Rule {n} of {year}, merged "
            "since into another rule: its history", "unknown": "Rule {n} as numbered in the edition this text was "
            "translated from, which is not loaded: not linked (today’s {n} may be another rule)"},
@@ -53,6 +66,7 @@ REF_WORDS = {
            "dated": "Règle {n} numérotée au {date} : aujourd’hui {today}",
            "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle",
            "renumbered": "la règle {n} de {year} est numérotée {today} aujourd’hui",
+           "miscited": "{n} → {today} : l’original ({year}) cite ici {meant}",
            "removed": "Règle {n} de {year}, supprimée depuis : son historique", "merged": "Règle {n} de {year}, "
            "fusionnée depuis avec une autre règle : son historique", "unknown": "Règle {n} numérotée comme "
            "l’édition dont ce texte est traduit, qui n’est pas chargée : pas de lien (la règle {n} d’aujourd’hui "
@@ -77,26 +91,49 @@ def _words(table: dict[str, dict[str, str]], lang: str) -> dict[str, str]:
 
 
 def mana_symbol(code: str, lang: str = "en") -> Markup:
-    """Draw one mana symbol (`W`, `2`, `G/U`, `T`) as a styled span with a text alternative in `lang`."""
+    """Draw one symbol (`W`, `2`, `G/U`, `W/U/P`, `T`, a Saga's chapter `rN`, `PW`) as a styled span with a text
+    alternative in `lang`; a symbol of more than one character is drawn as wide as its characters need."""
     words, colours = _words(SYMBOL_WORDS, lang), _words(COLOURS, lang)
     parts = code.upper().split("/")
-    if len(parts) == 2 and all(p in colours or p.isdigit() or p == "P" for p in parts):
-        a, b = (colours.get(p, words["P"] if p == "P" else p) for p in parts)
-        label = escape(f"{{{code}}}{words['sep']}{words['hybrid'].format(a=a, b=b)}")
-        halves = "".join(f'<span class="ms-half ms-{p.lower()}">{escape(p)}</span>' for p in parts)
-        return Markup(f'<span class="ms ms-hybrid" role="img" aria-label="{label}" title="{label}">{halves}</span>')
+    if len(parts) > 1 and all(p in colours or p.isdigit() or p == "P" for p in parts):
+        return _hybrid(code, parts, words, colours)
+    chapter = _CHAPTER.fullmatch(code)
+    if chapter:
+        numeral = chapter.group(1)
+        label = escape(f"{{{code}}}{words['sep']}{words['chapter'].format(n=numeral)}")
+        return Markup(
+            f'<span class="ms ms-chapter" role="img" aria-label="{label}" title="{label}">{escape(numeral)}</span>'
+        )
     key = parts[0]
     if key in colours:
         what, glyph = words["mana"].format(c=colours[key]), key
     elif key in GLYPHS:
         what, glyph = words[key], GLYPHS[key]
-    elif key.isdigit():
+    elif key.isdigit() or key in ("X", "Y", "Z"):
         what, glyph = words["generic"].format(n=key), key
     else:
-        what, glyph = "", key
+        what, glyph = words.get(key, ""), key  # `PW`, `CHAOS`, `E`…: the symbols named in the words
     label = escape(f"{{{code}}}{words['sep']}{what}" if what else f"{{{code}}}")
     kind = key.lower() if key.isalnum() else "other"
-    return Markup(f'<span class="ms ms-{kind}" role="img" aria-label="{label}" title="{label}">{escape(glyph)}</span>')
+    wide = " ms-wide" if len(glyph) > 1 else ""
+    return Markup(
+        f'<span class="ms ms-{kind}{wide}" role="img" aria-label="{label}" title="{label}">{escape(glyph)}</span>'
+    )
+
+
+def _hybrid(code: str, parts: list[str], words: dict[str, str], colours: dict[str, str]) -> Markup:
+    """A hybrid or Phyrexian symbol (`G/U`, `2/W`, `W/P`, `W/U/P`): one slice per part, named in the label."""
+    named = [colours.get(p, p) for p in parts if p != "P"]
+    if "P" in parts and len(named) == 1:
+        what = words["phyrexian"].format(c=named[0])
+    else:
+        key = "hybrid_phyrexian" if "P" in parts else "hybrid"
+        what = words[key].format(a=named[0], b=f" {words['or']} ".join(named[1:]))
+    label = escape(f"{{{code}}}{words['sep']}{what}")
+    halves = "".join(
+        f'<span class="ms-half ms-{p.lower()}">{escape(PHYREXIAN if p == "P" else p)}</span>' for p in parts
+    )
+    return Markup(f'<span class="ms ms-hybrid" role="img" aria-label="{label}" title="{label}">{halves}</span>')
 
 
 def mana_cost(symbols: Iterable[str], lang: str = "en") -> Markup:
@@ -123,8 +160,11 @@ def _symbols(text: str, lang: str) -> str:
     out, pos = [], 0
     for m in _SYMBOL.finditer(text):
         out.append(escape(text[pos : m.start()]))
-        out.append(mana_symbol(m.group(1), lang))
-        pos = m.end()
+        symbol, pos = mana_symbol(m.group(1), lang), m.end()
+        stuck = _STUCK.match(text, pos)  # `{1},`: the comma never starts the next line alone
+        if stuck and stuck.group():
+            symbol, pos = Markup(f'<span class="nb">{symbol}{escape(stuck.group())}</span>'), stuck.end()
+        out.append(symbol)
     out.append(escape(text[pos:]))
     return "".join(out)
 
@@ -135,6 +175,42 @@ def number_page(number: str) -> str | None:
     if len(head) == 1:
         return "contents.html"
     return f"rules/{head}.html" if len(head) == 3 else None
+
+
+_TIP = re.compile("\x1e([a-z_]+)((?:\x1f[^\x1e\x1f]*)*)\x1e")
+
+
+def tip(key: str, *args: str) -> str:
+    """A reference's tooltip (`REF_WORDS[…][key]`) as a mark that `localise` writes in the page's interface language:
+    the renderings of texts are shared by both interface trees, their tooltips are each tree's own."""
+    return "\x1e" + key + "".join("\x1f" + str(escape(arg)) for arg in args) + "\x1e"
+
+
+def localise(html: str, ui: str) -> str:
+    """A page with the tooltip marks of its references (`tip`) written in the interface's language."""
+    if "\x1e" not in html:
+        return html
+    return _TIP.sub(lambda m: str(escape(tip_text(m.group(1), m.group(2).split("\x1f")[1:], ui))), html)
+
+
+def tip_text(key: str, args: list[str], ui: str) -> str:
+    """A tooltip's words in the interface's language, from the arguments its mark holds."""
+    words, names = _words(REF_WORDS, ui), _words(LANG_WORDS, ui)
+    if key == "other":
+        number, lang, where = args
+        return words["other"].format(n=number, lang=names.get(lang, lang), other=names.get(where, where))
+    if key == "renumbered":  # `502.2 (2015) → 502.3: rule 502.2 of 2015 is numbered 502.3 today`
+        number, year, today = args
+        moved = f"{number} ({year}) → {today}" if year else f"{number} → {today}"
+        return f"{moved}{SEPARATORS.get(ui, ': ')}{words['renumbered'].format(n=number, year=year, today=today)}"
+    if key == "miscited":  # `701.21 → 701.32: the original (2015) cites 701.22 here`
+        number, today, meant, year = args
+        return words[key].format(n=number, today=today, meant=meant, year=year)
+    if key in ("dated", "dated_missing"):
+        number, date, *today = args
+        return words[key].format(n=number, date=long_date(date, ui), today="".join(today))
+    number, *year = args
+    return words[key].format(n=number, year="".join(year))
 
 
 class RenderCache:
@@ -183,6 +259,11 @@ class Linker:
     """Rendered texts shared by the pages of a build: key -> (HTML, preview ids it needs)."""
     parts: dict[str, str] = field(default_factory=dict)
     """Row -> its page, for the rows of a cut rule that are not on its first page (`SiteData.row_parts`)."""
+    miscited: Mapping[tuple[str, str], Mapping[str, Miscitation]] = field(default_factory=dict)
+    """(language, a translated rule's own number) -> the numbers it cites that its original does not
+    (`KnowledgeBase.miscited`): linked as what the original cites in their place, and flagged."""
+    ui: str = ""
+    """The page's interface language: the language of the flags' words (the text's own when none)."""
     previews: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """Preview element id -> (language, number, text), filled while rendering."""
     _recording: list[dict[str, None]] = field(default_factory=list)
@@ -227,46 +308,65 @@ class Linker:
         `own` false for today's reference number (see `target`)."""
         mine = own and number not in self.rows.get(lang, {})
         reading = self.today.get(lang, {}).get(number) if mine else None
-        words = _words(REF_WORDS, lang)
         if reading is not None and reading.today is None and reading.status != "absent":
             return self._unread(reading, lang, label)
         found = self.target(number, lang, own)
         if found is None:
-            return f'<span class="ref-missing" title="{escape(words["missing"].format(n=number))}">{label}</span>'
+            return f'<span class="ref-missing" title="{tip("missing", number)}">{label}</span>'
         href, where, row = found
-        extra = f' title="{escape(title)}"' if title else ""
+        extra = f' title="{title}"' if title else ""  # a tip's mark (`tip`), never escaped twice
         pid = self.preview_id(row, where) if preview else ""
         if reading is not None and reading.status == "renumbered":  # say it: `502.2 (2015) → 502.3`
-            moved = f"{number} ({reading.year}) → {row}" if reading.year else f"{number} → {row}"
-            said = words["renumbered"].format(n=number, year=reading.year, today=row)
-            title = f"{moved}{SEPARATORS.get(lang, ': ')}{said}"
-            extra = f' hreflang="{where}" title="{escape(title)}"' if where != lang else f' title="{escape(title)}"'
+            title = tip("renumbered", number, reading.year or "", row)
+            extra = f' hreflang="{where}" title="{title}"' if where != lang else f' title="{title}"'
             pid = self.preview_id(f"{row}~{number}~{reading.year}", where) if preview else ""
         elif where != lang:
-            names = _words(LANG_WORDS, lang)
-            title = words["other"].format(n=number, lang=names.get(lang, lang), other=names.get(where, where))
-            extra = f' hreflang="{where}" title="{escape(title)}"'
+            extra = f' hreflang="{where}" title="{tip("other", number, lang, where)}"'
         if not preview:
             return f'<a href="{href}"{extra}>{label}</a>'
         cls = "ref ref-other" if where != lang else "ref"
         return f'<a class="{cls}" href="{href}" aria-describedby="{pid}"{extra}>{label}</a>'
 
+    def _miscited(self, m: Miscitation, lang: str, label: str) -> str:
+        """A number a translation cites that its original does not: linked to today's rule of the number its
+        original cites in its place (none when it cites none), never to the number's own rule; flagged."""
+        flag = cite_flag(m, self.ui or lang)
+        meant = m.meant
+        if meant is None:
+            return f'<span class="ref-dated ref-miscited">{label}</span>{flag}'
+        if meant.today is None:
+            return self._unread(meant, lang, label) + flag
+        found = self.target(meant.today, lang, own=False)
+        if found is None:
+            title = escape(_words(REF_WORDS, lang)["missing"].format(n=meant.today))
+            return f'<span class="ref-missing" title="{title}">{label}</span>{flag}'
+        href, where, row = found
+        said = tip("miscited", m.cited, row, meant.number, meant.year or "?")
+        extra = f' hreflang="{where}"' if where != lang else ""
+        cls = "ref ref-other ref-miscited" if where != lang else "ref ref-miscited"
+        pid = self.preview_id(row, where)
+        return f'<a class="{cls}" href="{href}" aria-describedby="{pid}"{extra} title="{said}">{label}</a>{flag}'
+
     def _unread(self, reading, lang: str, label: str) -> str:
         """A number that has no rule of today: its history when lineage says it went, else marked unlinked."""
-        words = _words(REF_WORDS, lang)
-        title = escape(words[reading.status].format(n=reading.number, year=reading.year or "?"))
+        title = tip(reading.status, reading.number, reading.year or "?")
         if reading.gone is None:
             return f'<span class="ref-dated" title="{title}">{label}</span>'
         page = f"changes/{file_slug(reading.gone[0])}--{file_slug(reading.gone[1])}.html"
         return f'<a class="ref-gone" href="{self.root}{page}#was-{escape(reading.number)}" title="{title}">{label}</a>'
 
-    def text(self, text: str, lang: str) -> Markup:
-        """Escape rule text, linking every cited rule and drawing symbols."""
-        return self.cached(("text", lang, text), lambda: self._linked(text, lang, None, None))
+    def text(self, text: str, lang: str, rule: str | None = None) -> Markup:
+        """Escape rule text, linking every cited rule and drawing symbols (`rule`: the number of the rule whose
+        text it is, whose citations are checked against its original's)."""
+        fixes = self.miscited.get((lang, rule), {}) if rule else {}
+        key = ("text", lang, text, rule, self.ui) if fixes else ("text", lang, text)  # flags: the interface's words
+        return self.cached(key, lambda: self._linked(text, lang, None, None, fixes))
 
-    def paragraphs(self, text: str, lang: str) -> Markup:
-        """Rule text split into `<p>` per line."""
-        return self.cached(("par", lang, text), lambda: self._paragraphs(text, lang, None))
+    def paragraphs(self, text: str, lang: str, rule: str | None = None) -> Markup:
+        """Rule text split into `<p>` per line (`rule`: as for `text`)."""
+        fixes = self.miscited.get((lang, rule), {}) if rule else {}
+        key = ("par", lang, text, rule, self.ui) if fixes else ("par", lang, text)
+        return self.cached(key, lambda: self._paragraphs(text, lang, None, None, fixes))
 
     def plain(
         self, text: str, lang: str, names: dict[str, str] | None = None, dated: tuple[Mapping, str] | None = None
@@ -354,23 +454,23 @@ class Linker:
         for used in self._recording:
             used[pid] = None
 
-    def _paragraphs(self, text: str, lang: str, names, dated: tuple | None = None) -> str:
+    def _paragraphs(self, text: str, lang: str, names, dated: tuple | None = None, fixes: Mapping = EMPTY) -> str:
         """`<p>` per non-empty line, each linked."""
-        return "".join(f"<p>{self._linked(p, lang, names, dated)}</p>" for p in text.split("\n") if p.strip())
+        return "".join(f"<p>{self._linked(p, lang, names, dated, fixes)}</p>" for p in text.split("\n") if p.strip())
 
     def _dated_link(self, number: str, lang: str, label: str, citations: Mapping, date: str) -> str:
         """`dated_link` as a str of HTML; `label` is already escaped."""
-        words, today = _words(REF_WORDS, lang), citations.get(number)
+        today = citations.get(number)
         if today is None:
-            title = escape(words["dated_missing"].format(n=number, date=date))
-            return f'<span class="ref-dated" title="{title}">{label}</span>'
-        title = words["dated"].format(n=number, date=date, today=today) if today != number else ""
+            return f'<span class="ref-dated" title="{tip("dated_missing", number, date)}">{label}</span>'
+        title = tip("dated", number, date, today) if today != number else ""
         return self._rule_link(today, lang, label, True, title, own=False)
 
-    def _linked(self, text: str, lang: str, names, dated: tuple | None) -> str:
+    def _linked(self, text: str, lang: str, names, dated: tuple | None, fixes: Mapping = EMPTY) -> str:
         """Escaped text with symbols, cited rules linked and, when `names` is `(name -> path, linked)`, card names.
 
-        `dated` (`(citations, date)`) reads the cited numbers as a dated ruling's (see `plain`)."""
+        `dated` (`(citations, date)`) reads the cited numbers as a dated ruling's (see `plain`); `fixes` (cited
+        number -> `Miscitation`) are the numbers of a translated rule that its original does not cite."""
         spans = [(r.start, r.end, r.targets[0]) for r in find_references(text, lang)]
         cards = _name_spans(text, names[0], names[1], spans) if names and names[0] else []
         out, pos = [], 0
@@ -381,6 +481,8 @@ class Linker:
                 out.append(f'<a href="{escape(self.root + what[5:])}">{label}</a>')
             elif dated is not None:
                 out.append(self._dated_link(what, lang, label, *dated))
+            elif what in fixes:
+                out.append(self._miscited(fixes[what], lang, label))
             else:
                 out.append(self._rule_link(what, lang, label, True))
             pos = end
@@ -409,6 +511,11 @@ class Linker:
             else:
                 out.append(escape(token.content))
         return "".join(out)
+
+
+def cite_flag(m: Miscitation, ui: str) -> Markup:
+    """The mark after a translation's citation its original does not make, saying so in the interface's words."""
+    return Markup(f'<abbr class="cite-flag" lang="{escape(ui)}" title="{escape(miscited_title(m, ui))}">≠</abbr>')
 
 
 def _name_spans(

@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 from kb.link.readings import numbering_of
 from kb.site import parts
 from kb.site.editions import edition_name
-from kb.site.gather import SiteData
+from kb.site.gather import SiteData, mention_label
 from kb.site.labels import count, lang_label, long_date, pick
 from kb.site.render import Linker
 from kb.site.rulepages import Row, Run
@@ -46,11 +46,18 @@ def run_rows(
             out.append(_cell(row, lang, multi, run.inline, ui, t, ln, data, note))
         if row.mentions:
             shown = row.mentions[: parts.LINKS_SHOWN]
-            links = ", ".join(f'<a href="{escape(ln.root + path)}">{escape(label)}</a>' for label, path in shown)
+            links = ", ".join(mention_link(data, item, path, ui, ln.root) for item, path in shown)
             links += _more(len(row.mentions) - len(shown), ui)
             out.append(f'<p class="mentions">{escape(t["cited_in"])} {links}</p>\n')
         out.append("</div>\n")
     return Markup("".join(out))
+
+
+def mention_link(data: SiteData, item: str, path: str, ui: str, root: str) -> Markup:
+    """A link to a card or note citing a rule or naming a card, named in the interface's language when it can be."""
+    label, lang = mention_label(data, item, ui)
+    tag = f' lang="{escape(lang)}"' if lang != ui else ""
+    return Markup(f'<a href="{escape(root + path)}"{tag}>{escape(label)}</a>')
 
 
 def _more(count: int, lang: str) -> str:
@@ -118,7 +125,8 @@ def _cell(
             aligned=edition_name(kb, kb.primary[lang].id, ui), edition=edition_name(kb, edition, ui)
         )
         tags += f'<span class="ed-tag" lang="{escape(ui)}" title="{escape(title)}">{escape(shown)}</span>\n'
-    body = ln.cached(("cell", lang, row.number), lambda: _cell_text(row, lang, ln))
+    key = ("cell", lang, row.number, ui) if (lang, rule.number) in data.miscited else ("cell", lang, row.number)
+    body = ln.cached(key, lambda: _cell_text(row, lang, ln))  # flagged citations: in the interface's words
     citing = row.cited_by.get(lang)
     if citing:  # the links are the same in every interface, the words around them the interface's
         links = ln.cached(("cited", lang, row.number), lambda: _cited_links(citing, lang, ln))
@@ -151,9 +159,9 @@ def _cell_text(row: Row, lang: str, ln: Linker) -> str:
     rule = row.cells[lang]
     example = CELL_WORDS.get(lang, CELL_WORDS["en"])
     out = [f'<p class="rule-title">{escape(rule.title)}</p>\n'] if rule.title else []
-    out.append(ln.paragraphs(parts.shown_text(rule.text), lang) + "\n")
+    out.append(ln.paragraphs(parts.shown_text(rule.text), lang, rule.number) + "\n")
     out += [
-        f'<p class="example"><em>{escape(example)}</em> {ln.text(parts.shown_text(e), lang)}</p>\n'
+        f'<p class="example"><em>{escape(example)}</em> {ln.text(parts.shown_text(e), lang, rule.number)}</p>\n'
         for e in rule.examples
     ]
     return "".join(out)

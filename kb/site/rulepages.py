@@ -37,7 +37,7 @@ class Row:
     cited_by: dict[str, tuple[str, ...]]
     """Language -> numbers of the rules that cite it."""
     mentions: tuple[tuple[str, str], ...]
-    """(label, site path) of the rulings' cards and notes that cite it."""
+    """(item, site path) of the rulings' cards and notes that cite it (`gather.mention_label`)."""
     label: str = ""
     """The number shown, when it is not the row's key (a translated rule with no counterpart today: `703.4h`)."""
 
@@ -157,8 +157,11 @@ def make_row(data: SiteData, number: str) -> Row:
             fallback[lang] = ed
     kind = next(r.kind for r in aligned.values())
     cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
-    mentions = tuple(m for lang in data.langs for m in data.mentions.get((lang, number), ()))
-    return Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple(dict.fromkeys(mentions)))
+    mentions: dict[str, str] = {}  # path -> item: a card ruled on in both languages is one link
+    for lang in data.langs:
+        for item, path in data.mentions.get((lang, number), ()):
+            mentions.setdefault(path, item)
+    return Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple((i, p) for p, i in mentions.items()))
 
 
 def own_row(data: SiteData, key: str, lang: str, rule: Rule) -> Row:

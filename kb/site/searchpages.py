@@ -5,11 +5,14 @@ results in `kb search` and in the browser. Each result links to the page (and an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import json
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kb.site.labels import UI_LANGS
 from kb.sources import fold
 
 if TYPE_CHECKING:
@@ -48,18 +51,38 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
-def write_search(site: Path, data: SiteData) -> dict:
-    """Write the search index of the site's records into `<site>/search/`; return its summary."""
-    from kb.search.index import open_index  # late: importing the site must not load the search package
-    from kb.search.static import write_static
+def search_job(site: Path, data: SiteData) -> Callable[[], dict]:
+    """The writing of the site's search index into `<site>/search/` as a function of no argument, to run in another
+    process while the pages render: it builds the content's search index (`kb.search`, the one `kb search` uses)
+    when it is not up to date, exports it and returns its summary."""
+    from kb.search.index import index_job  # late: importing the site must not load the search package
 
     kb = data.kb
-    index = open_index(Path(kb.content), kb)
+    return partial(_export, index_job(Path(kb.content), kb), Path(kb.content), site / SEARCH_DIR, pages_of(data))
+
+
+def _export(ready: Callable[[], Path], content: Path, folder: Path, pages: Pages) -> dict:
+    """Make the search index up to date, then write its export and the symbols its results draw."""
+    from kb.search.index import open_index
+    from kb.search.static import write_static
+
+    ready()
+    index = open_index(content)
     try:
-        pages = pages_of(data)
-        return write_static(site / SEARCH_DIR, index, lambda stored: page_of(pages, stored))
+        summary = write_static(folder, index, lambda stored: page_of(pages, stored))
+        write_symbols(folder / "symbols.json", summary["symbols"])
+        return summary
     finally:
         index.close()
+
+
+def write_symbols(path: Path, codes: Iterable[str]) -> None:
+    """Write how the site draws each symbol the search results may show (`{2}{U}`, `{T}`), per interface language:
+    the search page draws them as the pages do, from this table (`{ui: {code: HTML}}`)."""
+    from kb.site.render import mana_symbol
+
+    table = {ui: {code: str(mana_symbol(code.strip("{}"), ui)) for code in sorted(codes)} for ui in UI_LANGS}
+    path.write_text(json.dumps(table, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 def pages_of(data: SiteData) -> Pages:

@@ -68,6 +68,7 @@ def environment() -> Environment:
         side_list=rows.side_list,
         toc_list=rows.toc_list,
         lex_term=rows.lex_term,
+        mention_link=rows.mention_link,
         lex_legend=rows.lex_legend,
         titled=rows.titled,
         history_html=diffs.history_html,

@@ -7,6 +7,8 @@ left out: a wrong French name is worse than the English one alone.
 
 from __future__ import annotations
 
+import re
+
 from kb.model.base import KnowledgeBase
 from kb.sources import fold
 
@@ -17,8 +19,12 @@ KEYWORD_RULE = "702"
 are verbs it gives in some conjugated form, so they are left unlabelled)."""
 TYPE_SECTION = "3"
 """The section of card types: its rules are titled with a type in the plural (`302. Creatures`)."""
-HEADWORD_CATEGORIES = ("type", "subtype")
+HEADWORD_CATEGORIES = ("type", "subtype", "supertype")
 """Lexicon categories whose terms can stand as glossary headwords (beside keyword abilities)."""
+WORD_SCORE = 0.9
+"""A rules word's translation this sure (and not listed as doubtful) gives a glossary entry its cards' words."""
+WORDS_SHOWN = 3
+"""Printed wordings of a rules word shown under a glossary entry, the most printed first."""
 
 
 def _sure(kb: KnowledgeBase) -> dict[tuple[str, str], str] | None:
@@ -32,7 +38,7 @@ def _sure(kb: KnowledgeBase) -> dict[tuple[str, str], str] | None:
     for entry in lexicon.entries:
         if entry.category != "word" and entry.french and (entry.english, entry.category) not in unsure:
             found.setdefault((fold(entry.english).strip(), entry.category), _capital(entry.french[0].text))
-    return found
+    return {**found, **_nouns(kb)}
 
 
 def _capital(term: str) -> str:
@@ -67,9 +73,14 @@ def lexicon_labels(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
         for number, rule in kb.primary["en"].rules.items()
         if number.startswith(TYPE_SECTION) and rule.kind == "rule" and rule.title
     }
+    nouns = {
+        number: rule.title
+        for number, rule in kb.primary["en"].rules.items()
+        if rule.kind == "rule" and rule.title and len(rule.title.split()) == 1 and number not in types
+    }  # `401. Library`, `120. Damage`: a one-word title the cards print as a noun
     french = kb.primary.get("fr")
     found = {}
-    for category, named in (("keyword", keywords), ("type", types)):
+    for category, named in (("keyword", keywords), ("type", types), ("word", nouns)):
         for number, english in named.items():
             if french is not None and "fr" in kb.aligned(number):
                 continue
@@ -80,12 +91,36 @@ def lexicon_labels(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
     return found
 
 
+def _nouns(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
+    """(folded English word, `word`) -> the French form French cards print for it as a noun, for the lexicon's surest
+    rules words: a single word first (`dégâts` rather than `inflige des blessures`), never a verb's imperative
+    (`exilez`), a participle (`ciblée`) or a phrase opening on a preposition (`sur le champ de bataille`)."""
+    lexicon, found = kb.lexicon, {}
+    unsure = {(e.english, e.category) for e in lexicon.unsure()}
+    for entry in lexicon.entries:
+        if entry.category != "word" or entry.score < WORD_SCORE or (entry.english, entry.category) in unsure:
+            continue
+        forms = [f for f in dict.fromkeys([entry.best, *(v.text for v in entry.variants)]) if _noun_like(f)]
+        forms.sort(key=lambda form: len(form.split()) > 1)  # a single word first, else the first phrase
+        if forms:
+            found[(fold(entry.english).strip(), "word")] = _capital(forms[0])
+    return found
+
+
+_NOT_NOUNS = re.compile(r"(?:ez|ées?)$|^(?:sur|dans|en|à|au|aux|de|des|du|le|la|les|un|une) ", re.IGNORECASE)
+
+
+def _noun_like(form: str) -> bool:
+    """Whether a printed form can stand as a heading: not an imperative, a participle or a prepositional phrase."""
+    return bool(form) and not _NOT_NOUNS.search(form)
+
+
 def _lookup(sure: dict[tuple[str, str], str], english: str, category: str) -> str | None:
     """The French term of an English one, a plural title taken in the singular (`Sorceries` -> `Sorcery`) for
     card types."""
     key = fold(english).strip()
     found = sure.get((key, category))
-    if found or category != "type":
+    if found or category not in ("type", "word"):
         return found
     for plural, singular in (("ies", "y"), ("s", "")):
         if key.endswith(plural) and (found := sure.get((key[: -len(plural)] + singular, category))):
@@ -109,4 +144,31 @@ def glossary_labels(kb: KnowledgeBase) -> dict[tuple[str, int], str]:
         term = next((sure[(key, c)] for c in categories if (key, c) in sure), None)
         if term and term.casefold() != entry.term.casefold():
             found[("fr", index)] = term
+    return found
+
+
+def glossary_words(kb: KnowledgeBase) -> dict[tuple[str, int], tuple[str, ...]]:
+    """("fr", index in `kb.glossary` of an English entry with no French headword) -> the words French cards print
+    for it (`graveyard` -> `cimetière`; `damage` -> `blessures`, `dégâts`): words to search the site with, shown as
+    found on printed cards. Only where no French glossary is loaded, from the lexicon's surest rules words."""
+    lexicon = getattr(kb, "lexicon", None)
+    if lexicon is None or kb.reference != "en" or any(entry.lang == "fr" for entry in kb.glossary):
+        return {}
+    unsure = {(e.english, e.category) for e in lexicon.unsure()}
+    words = {
+        fold(e.english).strip(): e
+        for e in lexicon.entries
+        if e.category == "word" and e.score >= WORD_SCORE and (e.english, e.category) not in unsure
+    }
+    headwords = glossary_labels(kb)
+    found = {}
+    for index, entry in enumerate(kb.glossary):
+        word = words.get(fold(entry.term).strip()) if entry.lang == "en" else None
+        if word is None or ("fr", index) in headwords:
+            continue
+        shown = [v.text for v in word.variants] or [word.best]
+        same = {entry.term.casefold()}
+        kept = [w for w in dict.fromkeys(shown) if w.casefold() not in same][:WORDS_SHOWN]
+        if kept:
+            found[("fr", index)] = tuple(kept)
     return found

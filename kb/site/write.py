@@ -11,6 +11,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,8 +35,12 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import write_search
+from kb.site.searchpages import search_job
 from kb.sources.paths import TEMPLATES
+from kb.sources.text import fnv1a
+
+CARD_SHARD_BYTES = 8_000
+"""About how large a shard of the card names the search box jumps to is."""
 
 if TYPE_CHECKING:
     from jinja2 import Template
@@ -49,8 +54,9 @@ class BuildReport:
     pages: int
     seconds: float
     search: bool
-    search_seconds: float = 0.0
-    """Of `seconds`, those spent on the search index and its export."""
+    search_wait: float = 0.0
+    """Of `seconds`, those the build waited for the search index once its pages were written (the index is built and
+    exported alongside them, in another process)."""
     kept: tuple[str, ...] = ()
     """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
     replaced: tuple[str, ...] = ()
@@ -85,7 +91,7 @@ def build_site(
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
     new = sibling(target, "new")
-    search_seconds = 0.0
+    search_wait = 0.0
     try:
         if new.exists():
             shutil.rmtree(new)
@@ -94,12 +100,13 @@ def build_site(
         data = gather(kb)
         jobs = plan(data)
         bar = progress(length=len(jobs) + 1) if progress else _NoBar()
-        with bar:
+        with bar, ProcessPoolExecutor(max_workers=1) as pool:
+            searching = pool.submit(search_job(new, data)) if langs else None  # while the pages render
             write_pages(data, jobs, new, bar, forced)
-            if langs:
-                search_start = time.perf_counter()
-                write_search(new, data)
-                search_seconds = time.perf_counter() - search_start
+            if searching is not None:
+                waiting = time.perf_counter()
+                searching.result()
+                search_wait = time.perf_counter() - waiting
             bar.update(1)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
@@ -113,7 +120,7 @@ def build_site(
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({type(err).__name__}: {err}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
-    return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_seconds, tuple(kept), tuple(replaced))
+    return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
 
 
 def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
@@ -121,9 +128,7 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
     from kb.site.templating import environment
 
     new.mkdir(parents=True, exist_ok=True)
-    with (new / "jump.json").open("w", encoding="utf-8") as f:  # first: its map is let go before the pages render
-        for chunk in json.JSONEncoder(ensure_ascii=False, sort_keys=True).iterencode(jump_map(data)):
-            f.write(chunk)
+    write_jumps(new, *jump_map(data))  # first: the maps are let go before the pages render
     env = environment()
     templates: dict[str, Template] = {}  # fetched once: Jinja checks a template's file each time it is asked for
     cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
@@ -134,14 +139,36 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.add(target.parent)
         where = _where(job)
-        linker = render.Linker(where["root"], data.rows, data.texts, data.today, cache, data.row_parts)
+        linker = render.Linker(
+            where["root"],
+            data.rows,
+            data.texts,
+            data.today,
+            cache,
+            data.row_parts,
+            data.miscited,
+            job.context.get("ui", ""),
+        )
         template = templates.get(job.template) or templates.setdefault(job.template, env.get_template(job.template))
         html = template.render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
-        target.write_text(html, encoding="utf-8")
+        target.write_text(render.localise(html, job.context.get("ui") or UI_LANGS[0]), encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
     stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def write_jumps(new: Path, jump: dict, cards: dict[str, str]) -> None:
+    """Write `jump.json` and the card names' shards `jump-cards-<k>.json` (a name in shard `fnv1a(name) % count`,
+    `count` in `jump.json`'s `cards`): the search page reads the one shard of the name typed."""
+    count = max(1, sum(len(k) + len(v) + 6 for k, v in cards.items()) // CARD_SHARD_BYTES)
+    parts: list[dict[str, str]] = [{} for _ in range(count)]
+    for name, path in cards.items():
+        parts[fnv1a(name) % count][name] = path
+    for k, part in enumerate(parts):
+        (new / f"jump-cards-{k}.json").write_text(json.dumps(part, ensure_ascii=False, sort_keys=True), "utf-8")
+    text = json.dumps({**jump, "cards": count}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    (new / "jump.json").write_text(text, encoding="utf-8")
 
 
 def _where(job: Job) -> dict[str, str]:

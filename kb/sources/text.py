@@ -86,3 +86,12 @@ def unique(base: str, taken: set[str]) -> str:
         found = f"{base}-{n}"
     taken.add(found)
     return found
+
+
+def fnv1a(text: str) -> int:
+    """The 32-bit FNV-1a hash of a string's UTF-8 bytes: which shard of the site's files holds a key (the site's
+    JavaScript hashes the same way)."""
+    h = 0x811C9DC5
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h

@@ -1,24 +1,25 @@
 /* Search in the browser, over the site's export of kb's Whoosh index (kb/search/static.py). What the browser must
    do itself, it does as kb's Python does: the query box (kb/search/query.py), query words -> slots
-   (kb/search/lookup.py), the query's score (Whoosh's BM25F over the exported scores, as kb/search/index.py asks
-   Whoosh: per language and field the best alternative, summed) and kb's re-rank (kb/search/rank.py).
-   tests/test_search_site.py runs the same questions through both and compares the results. */
+   (kb/search/lookup.py), the query's score (the sum of Whoosh's exported BM25F scores, as kb/search/index.py asks
+   Whoosh) and kb's re-rank (kb/search/rank.py). tests/test_search.py runs the same questions through both and
+   compares the results. */
 
 import { fold, ruleNumber } from "./kbtext.js";
 
 const W = String.raw`[\p{L}\p{N}_]`;
 const SYMBOL = String.raw`\{[^{}\s]{1,8}\}`;
 const STAT = String.raw`[+\-−]?(?:\p{Nd}+|[xX*])/[+\-−]?(?:\p{Nd}+|[xX*])`;
-const WORDS = String.raw`${W}+(?:\.${W}+)*(?:['’]t(?!${W}))?`;
 /* kb.search.text.TOKEN: a symbol, power/toughness or a counter, or a word. */
-const TOKEN = new RegExp(String.raw`(${SYMBOL})|((?<![\p{L}\p{N}_/])${STAT}(?![\p{L}\p{N}_/]))|(${WORDS})`, "gu");
+const TOKEN = new RegExp(String.raw`(${SYMBOL})|((?<![\p{L}\p{N}_/])${STAT}(?![\p{L}\p{N}_/]))|(${W}+(?:\.${W}+)*(?:['’]t(?!${W}))?)`, "gu");
 const STATS = new RegExp(`^${STAT}$`, "u");
 export const KINDS = ["rule", "glossary", "card", "ruling", "note"];
 const FILTERS = ["lang", "kind", "edition"];
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
 const QUERY_TOKEN = /(-?)(?:"([^"]*)"|([^\s"]+))/g;
 const LETTERS = "abcdefghijkmnpqrstuvwxyz";
 const STOP = "~"; /* kb.search.text.STOP: a stop word's term, for phrases */
+const EXACT = "="; /* kb.search.text.EXACT: a word as written */
+const MARKER = /^\s*(rules?|regles?)\b/i; /* kb.search.query.MARKER */
+const MARKER_LANGS = { rule: "en", regle: "fr" };
 
 /* A malformed query: `code` names its message in the page's table of words (search.html's `search-words`,
    `query_<code>`), `values` fill it in; `message` is the English one, as `kb search` says it. */
@@ -29,6 +30,8 @@ export class SearchError extends Error {
 const own = (map, key) => Object.prototype.hasOwnProperty.call(map, key);
 const isAlpha = (word) => /^\p{L}+$/u.test(word);
 const size = (word) => [...word].length;
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+const idf = (n, df) => Math.log(n / (df + 1)) + 1;
 
 /* (kind, folded text) of the tokens of a query (kb.search.text.query_tokens). */
 export function queryTokens(text) {
@@ -38,8 +41,8 @@ export function queryTokens(text) {
 
 function isStop(word, kind, stops) { return kind === "word" && (size(word) < 2 || stops.has(word)); }
 
-/* 32-bit FNV-1a of the UTF-8 bytes: the shard of a key (kb.search.static.fnv1a). */
-function fnv1a(text) {
+/* 32-bit FNV-1a of the UTF-8 bytes: the shard of a key (kb.sources.text.fnv1a). */
+export function fnv1a(text) {
   let h = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) { h = Math.imul(h ^ byte, 0x01000193) >>> 0; }
   return h;
@@ -48,20 +51,19 @@ function fnv1a(text) {
 /* --- the query box (kb.search.query) ----------------------------------------------------------------------- */
 
 export function parseQuery(text, pattern) {
-  text = String(text).replace(CONTROL, " ");
+  text = String(text).replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
+  const or = () => new SearchError("or", {}, "OR needs a word on each side (a OR b)");
   if ((text.match(/"/g) || []).length % 2) {
     throw new SearchError("unbalanced", {}, 'unbalanced quote in query; close the phrase with " or remove the quote');
   }
   const filters = { lang: [], kind: [], edition: [] };
-  const groups = [];
-  const excluded = [];
+  const [groups, excluded] = [[], []];
   let pendingOr = false;
   for (const m of text.matchAll(QUERY_TOKEN)) {
     let [neg, phrase, word] = [m[1], m[2], m[3]];
     if (word && word.includes(":") && FILTERS.includes(word.split(":")[0].toLowerCase()) && !neg) {
-      const at = word.indexOf(":");
-      const name = word.slice(0, at).toLowerCase();
-      for (let value of word.slice(at + 1).split(",")) {
+      const name = word.slice(0, word.indexOf(":")).toLowerCase();
+      for (let value of word.slice(word.indexOf(":") + 1).split(",")) {
         value = name === "edition" ? value : value.toLowerCase();
         if (name === "kind" && !KINDS.includes(value)) {
           throw new SearchError("kind", { value, allowed: KINDS.join(", ") }, `unknown kind '${value}'; use kind:${KINDS.join("|")}`);
@@ -71,7 +73,7 @@ export function parseQuery(text, pattern) {
       continue;
     }
     if (word === "OR" && !neg) {
-      if (!groups.length || pendingOr) { throw new SearchError("or", {}, "OR needs a word on each side (a OR b)"); }
+      if (!groups.length || pendingOr) { throw or(); }
       pendingOr = true;
       continue;
     }
@@ -81,7 +83,7 @@ export function parseQuery(text, pattern) {
     if (neg) { excluded.push(item); } else if (pendingOr) { groups[groups.length - 1].push(item); pendingOr = false; }
     else { groups.push([item]); }
   }
-  if (pendingOr) { throw new SearchError("or", {}, "OR needs a word on each side (a OR b)"); }
+  if (pendingOr) { throw or(); }
   if (!groups.length) {
     const what = excluded.length ? "only excluded words" : "nothing to search for";
     throw new SearchError(excluded.length ? "excluded" : "nothing", {}, `${what}; type words, a phrase in quotes or a rule number`);
@@ -89,7 +91,9 @@ export function parseQuery(text, pattern) {
   const box = groups.map((g) => g.map((i) => i.text).join(" ")).join(" ");
   const plain = groups.every((g) => g.length === 1 && !g[0].phrase) && !excluded.length;
   const number = plain && pattern ? ruleNumber(box, pattern) : null;
-  return { number, groups, excluded, langs: filters.lang, kinds: filters.kind, editions: filters.edition };
+  const marker = number ? MARKER.exec(fold(box)) : null;
+  const numberLang = marker ? MARKER_LANGS[marker[1].toLowerCase().replace(/s$/, "")] || null : null;
+  return { number, numberLang, groups, excluded, langs: filters.lang, kinds: filters.kind, editions: filters.edition };
 }
 
 /* Rule order (kb.model.numbers.sort_key) and subtrees (descends). */
@@ -108,27 +112,33 @@ export function descends(number, ancestor) {
   return number.startsWith(ancestor) && /^[a-z]+$/.test(number.slice(ancestor.length));
 }
 
-/* Levenshtein distance, or limit + 1 when greater (Whoosh's automaton has no transpositions). */
+function compare(a, b) {
+  const i = a.findIndex((x, k) => x !== b[k]);
+  return i < 0 ? 0 : a[i] - b[i];
+}
+
+/* Levenshtein distance, or limit + 1 when greater (Whoosh's automaton: no transpositions). */
 function distance(a, b, limit) {
   if (Math.abs(a.length - b.length) > limit) { return limit + 1; }
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
+    for (let j = 1; j <= b.length; j++) { cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)); }
     if (Math.min(...cur) > limit) { return limit + 1; }
     prev = cur;
   }
   return prev[b.length];
 }
 
+const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exact: [], names: [], missing: [], stems: [], fixed: null, translated: [] });
+
 export class Index {
   constructor(core, load) {
-    if (core.format !== 3) { throw new Error(`search index format ${core.format} is not supported`); }
+    if (core.format !== 5) { throw new Error(`search index format ${core.format} is not supported`); }
     Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map() });
-    core.kinds = [...core.kinds].map((k) => KINDS[Number(k)]); /* a digit per document */
-    core.langsOf = core.langsOf.map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
+    const runs = (list) => list.flatMap(([value, count]) => Array(count).fill(value));
+    core.kinds = runs(core.kinds).map((k) => KINDS[k]);
+    core.langsOf = runs(core.langsOf).map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
     this.stops = Object.fromEntries(this.langs.map((l) => [l, new Set(core.stops[l] || [])]));
     this.phrases = Object.fromEntries(this.langs.map((l) => [l, new Set((core.phrases || {})[l] || [])]));
   }
@@ -140,29 +150,42 @@ export class Index {
     return this.files.get(name);
   }
 
-  async vocab(lang, word) {
-    const part = (await this.file(`vocab-${fnv1a(word) % this.c.VOCAB}.json`))[lang] || {};
-    return own(part, word) ? part[word] : null;
+  /* A language's part of the shard of a key: `{key: value}`. */
+  async shard(kind, key, lang) {
+    const part = await this.file(`${kind}-${fnv1a(key) % this.c[kind.toUpperCase()]}.json`);
+    return (lang ? part[lang] : part) || {};
   }
 
-  async forms(lang, word) { const v = await this.vocab(lang, word); return v ? v.slice(1) : []; }
+  async forms(lang, word) { const part = await this.shard("vocab", word, lang); return own(part, word) ? part[word] : []; }
+
+  /* The words (as folded) that have an index form. */
+  async wordsOf(lang, form) {
+    const part = await this.shard("forms", form.slice(0, this.c.STEM_MIN), lang);
+    return own(part, form) ? part[form] : [];
+  }
 
   async stemPrefix(lang, word) {
-    const part = (await this.file(`forms-${fnv1a(word.slice(0, this.c.STEM_MIN)) % this.c.FORMS}.json`))[lang] || {};
+    const part = await this.shard("forms", word.slice(0, this.c.STEM_MIN), lang);
     for (let end = word.length - 1; end >= this.c.STEM_MIN; end--) { if (own(part, word.slice(0, end))) { return word.slice(0, end); } }
     return null;
   }
 
   async nameTerms(prefix, exact) {
-    const part = await this.file(`names-${fnv1a(prefix.slice(0, this.c.NAME_MIN)) % this.c.NAMES}.json`);
+    const part = await this.shard("names", prefix.slice(0, this.c.NAME_MIN));
     if (exact) { return own(part, prefix) ? [prefix] : []; }
     return Object.keys(part).filter((w) => w.startsWith(prefix)).sort().slice(0, this.c.NAME_LIMIT);
   }
 
-  /* term -> {field: [docs, scores]}, from the term's shard. */
+  /* term -> {field: [docs, scores]}, from the term's shard (documents as gaps, scores as picks in a table). */
   async postings(term) {
-    const part = await this.file(`terms-${fnv1a(term) % this.c.TERMS}.json`);
-    return own(part, term) ? part[term] : {};
+    const part = await this.shard("terms", term);
+    const found = {};
+    for (const [field, [gaps, distinct, picks, df]] of Object.entries(own(part, term) ? part[term] : {})) {
+      let d = 0;
+      const docs = gaps.map((g) => (d += g));
+      found[field] = [docs, docs.map((_, i) => distinct[picks.length ? picks[i] : 0]), df];
+    }
+    return found;
   }
 
   /* --- query words -> slots (kb.search.lookup.slots) ------------------------------------------------------ */
@@ -177,11 +200,8 @@ export class Index {
         }
         continue;
       }
-      const alts = [];
-      for (const item of group) {
-        if (item.phrase) { alts.push(["word", queryTokens(item.text).map(([, w]) => w).join(" "), true]); }
-        else { for (const [k, w] of queryTokens(item.text)) { alts.push([k, w, false]); } }
-      }
+      const alts = group.flatMap((item) => (item.phrase ? [["word", queryTokens(item.text).map(([, w]) => w).join(" "), true]]
+        : queryTokens(item.text).map(([k, w]) => [k, w, false])));
       found.push({ tokens: alts, word: null, typed: alts.map(([, w]) => w).join(" OR ") });
     }
     return found;
@@ -193,17 +213,13 @@ export class Index {
       const table = this.core.lexicon[name];
       const [source, target] = name.split(">");
       if (!langs.includes(target)) { continue; }
-      let k = 0;
-      while (k < found.length) {
+      for (let k = 0; k < found.length;) {
         if (found[k].word === null) { k++; continue; }
         let end = k;
         while (end < found.length && end - k < table.longest && found[end].word !== null) { end++; }
-        let matched = false;
-        for (let n = end - k; n > 0; n--) {
-          const key = found.slice(k, k + n).map((u) => u.word).join(" ");
-          if (own(table.keys, key)) { spans.push([k, k + n, source, target, table.keys[key]]); k += n; matched = true; break; }
-        }
-        if (matched) { continue; }
+        let n = end - k;
+        while (n > 0 && !own(table.keys, found.slice(k, k + n).map((u) => u.word).join(" "))) { n--; }
+        if (n > 0) { spans.push([k, k + n, source, target, table.keys[found.slice(k, k + n).map((u) => u.word).join(" ")]]); k += n; continue; }
         const forms = await this.forms(source, found[k].word);
         const entry = forms.length && own(table.terms, forms[0]) ? table.terms[forms[0]] : null;
         if (entry && !isStop(found[k].word, "word", this.stops[source] || new Set())) { spans.push([k, k + 1, source, target, entry]); }
@@ -217,25 +233,25 @@ export class Index {
     const found = this.units(parsed);
     const spans = await this.spans(found, langs);
     const stops = new Set(langs.flatMap((l) => [...(this.stops[l] || [])]));
+    const mine = await this.queryLang(found, langs);
     const made = [];
     for (let k = 0; k < found.length;) {
-      const mine = spans.filter((s) => s[0] === k);
-      const end = mine.length ? Math.max(...mine.map((s) => s[1])) : k + 1;
+      const here = spans.filter((s) => s[0] === k);
+      const end = here.length ? Math.max(...here.map((s) => s[1])) : k + 1;
       let slot;
       if (end - k > 1) {
-        const words = found.slice(k, end).map((u) => u.word || "").join(" ");
-        slot = newSlot(words, false);
-        await this.addPhrase(slot, words, langs);
+        slot = newSlot(found.slice(k, end).map((u) => u.word || "").join(" "), false, mine);
+        await this.addPhrase(slot, slot.text, langs);
       } else {
-        slot = await this.unitSlot(found[k], langs, stops);
+        slot = await this.unitSlot(found[k], langs, stops, mine);
       }
       const typed = found.slice(k, end).map((u) => u.typed).join(" ");
-      for (const [, , source, target, entry] of mine) {
+      for (const [, , source, target, entry] of here) {
         if (await this.addTranslation(slot, entry, target)) {
           slot.translated.push([source, target, typed, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
         }
       }
-      if (slot.translated.length) { slot.missing = []; }
+      if (slot.translated.length) { slot.alts.push(...slot.stems); slot.missing = []; }
       made.push(slot);
       k = end;
     }
@@ -244,28 +260,45 @@ export class Index {
     return made.slice(0, this.c.MAX_SLOTS).map((s) => Object.assign(newSlot(s.text, true), { names: [s.text] }));
   }
 
-  async unitSlot(unit, langs, stops) {
-    const slot = newSlot(unit.tokens.map(([, w]) => w).join(" OR "), unit.tokens.every(([k, w, p]) => !p && isStop(w, k, stops)));
+  /* The language the query's words say (kb.search.lookup.query_lang), else null. */
+  async queryLang(found, langs) {
+    const votes = new Set();
+    for (const unit of found) {
+      for (const [kind, text] of unit.tokens) {
+        for (const word of kind === "word" ? text.split(" ") : []) {
+          const inside = [];
+          for (const l of langs) { if (this.stops[l].has(word) || (await this.forms(l, word)).length) { inside.push(l); } }
+          if (inside.length === 1) { votes.add(inside[0]); }
+        }
+      }
+    }
+    return votes.size === 1 ? [...votes][0] : null;
+  }
+
+  async unitSlot(unit, langs, stops, mine) {
+    const slot = newSlot(unit.tokens.map(([, w]) => w).join(" OR "), unit.tokens.every(([k, w, p]) => !p && isStop(w, k, stops)), mine);
     for (const [kind, text, phrase] of unit.tokens) {
       if (phrase) { await this.addPhrase(slot, text, langs); continue; }
       let found = false;
-      const plainWord = kind === "word" && isAlpha(text) && size(text) <= this.c.MAX_WORD;
       for (const lang of langs) { /* as written, in any language */
         const forms = await this.forms(lang, text);
-        if (forms.length) {
+        if (forms.length && mine !== null && mine !== lang) { /* the query's word in another language: a translation */
+          slot.alts.push({ lang, forms: [forms[0]], factor: this.c.TRANSLATED, via: true });
+          found = true;
+        } else if (forms.length) {
           slot.alts.push({ lang, forms: [forms[0]], factor: 1, via: false });
-          slot.exact.push([lang, text]);
+          slot.exact.push([lang, forms[0] === text ? text : EXACT + text]);
           found = true;
         }
       }
-      if (!found && plainWord) {
-        for (const lang of langs) { /* else by its longest known stem */
+      if (kind === "word" && size(text) >= this.c.NAME_MIN) { slot.names.push(text); }
+      if (!found && kind === "word" && isAlpha(text) && size(text) <= this.c.MAX_WORD) {
+        slot.missing.push(text);
+        for (const lang of langs.filter((l) => mine === null || l === mine)) {
           const stem = await this.stemPrefix(lang, text);
-          if (stem) { slot.alts.push({ lang, forms: [stem], factor: this.c.STEM_FACTOR, via: false }); found = true; }
+          if (stem) { slot.stems.push({ lang, forms: [stem], factor: this.c.STEM_FACTOR, via: false }); }
         }
       }
-      if (kind === "word" && size(text) >= this.c.NAME_MIN) { slot.names.push(text); }
-      if (!found && plainWord) { slot.missing.push(text); }
     }
     return slot;
   }
@@ -277,8 +310,7 @@ export class Index {
       for (const [w, stop] of words) { forms.push(stop ? [STOP + w] : await this.forms(lang, w)); }
       if (this.phrases[lang].has(text)) { /* a lexicon term, indexed as one token */ slot.alts.push({ lang, forms: [text], factor: 1, via: false }); }
       else if (forms.length && forms.every((f) => f.length) && !words.every(([, stop]) => stop)) {
-        const scored = forms.filter((f, k) => !words[k][1]).map((f) => f[0]);
-        slot.alts.push({ lang, forms: scored, factor: 1, via: false, phrase: forms.map((f) => f[0]) });
+        slot.alts.push({ lang, forms: forms.filter((f, k) => !words[k][1]).map((f) => f[0]), factor: 1, via: false, phrase: forms.map((f) => f[0]) });
       }
     }
   }
@@ -286,16 +318,13 @@ export class Index {
   async addTranslation(slot, entry, lang) {
     let added = false;
     for (const target of [...entry[0], ...entry[1]]) {
-      const words = queryTokens(target).map(([, w]) => w);
-      const key = words.join(" ");
+      const key = queryTokens(target).map(([, w]) => w).join(" ");
       let alt = null;
-      if (words.length > 1) { alt = { lang, forms: [key], factor: this.c.TRANSLATED, via: true }; }
-      else {
-        const forms = await this.forms(lang, key);
-        const stem = forms.length ? null : isAlpha(key) ? await this.stemPrefix(lang, key) : null;
-        if (forms.length) { alt = { lang, forms: [forms[0]], factor: this.c.TRANSLATED, via: true }; }
-        else if (stem) { alt = { lang, forms: [stem], factor: this.c.TRANSLATED * this.c.STEM_FACTOR, via: true }; }
-      }
+      const forms = key.includes(" ") ? [] : await this.forms(lang, key);
+      const stem = key.includes(" ") || forms.length || !isAlpha(key) ? null : await this.stemPrefix(lang, key);
+      if (key.includes(" ")) { alt = { lang, forms: [key], factor: this.c.TRANSLATED, via: true }; }
+      else if (forms.length) { alt = { lang, forms: [forms[0]], factor: this.c.TRANSLATED, via: true }; }
+      else if (stem) { alt = { lang, forms: [stem], factor: this.c.TRANSLATED * this.c.STEM_FACTOR, via: true }; }
       if (alt && slot.alts.every((a) => a.lang !== lang || a.forms.join("\u0000") !== alt.forms.join("\u0000"))) {
         slot.alts.push(alt);
         added = true;
@@ -304,51 +333,57 @@ export class Index {
     return added;
   }
 
-  /* A missing word's correction: one edit, else two, the most frequent word as written (Whoosh's corrector). */
+  /* A missing word's correction (kb.search.index.SearchIndex._correct): one edit, else its stems, else two edits;
+     among words sharing its first CORRECT_PREFIX letters, the commonest, then the shortest, then the first. */
   async correct(slot, langs) {
+    langs = slot.lang ? [slot.lang] : langs;
+    const stems = Object.fromEntries(slot.stems.map((a) => [a.lang, a.forms[0]]));
     for (const word of slot.missing) {
-      let best = null;
-      for (const maxdist of [1, 2]) {
-        for (const lang of langs) {
-          if (size(word) < 3 * maxdist) { continue; }
-          let mine = null;
-          for (let k = 0; k < this.c.VOCAB; k++) {
-            for (const [w, v] of Object.entries((await this.file(`vocab-${k}.json`))[lang] || {})) {
-              if (w !== word && distance(word, w, maxdist) <= maxdist && (!mine || v[0] > mine[2] || (v[0] === mine[2] && w > mine[1]))) {
-                mine = [lang, w, v[0]];
-              }
-            }
-          }
-          if (mine && (!best || mine[2] > best[2] || (mine[2] === best[2] && mine[1].length < best[1].length))) { best = mine; }
-        }
-        if (best) { break; }
+      let best = await this.suggestion(word, langs, 1);
+      for (const l of langs) {
+        const first = best === null ? [] : (await this.forms(l, best)).slice(0, 1);
+        if (own(stems, l) && first.some((f) => f === stems[l])) { best = null; } /* an inflection, not a typo */
       }
-      if (!best) { continue; }
-      slot.fixed = best[1];
+      if (best === null && slot.stems.length) { slot.alts.push(...slot.stems); continue; }
+      best = best === null ? await this.suggestion(word, langs, 2) : best;
+      if (best === null) { continue; }
+      slot.fixed = best;
       for (const lang of langs) {
-        for (const f of (await this.forms(lang, best[1])).slice(0, 1)) { slot.alts.push({ lang, forms: [f], factor: this.c.FUZZY_FACTOR, via: false }); }
+        for (const f of (await this.forms(lang, best)).slice(0, 1)) { slot.alts.push({ lang, forms: [f], factor: this.c.FUZZY_FACTOR, via: false }); }
       }
     }
     slot.missing = [];
   }
 
-  /* --- scoring (Whoosh's, as kb.search.index.slot_query asks it) and kb's re-rank ------------------------ */
+  async suggestion(word, langs, maxdist) {
+    if (size(word) < 3 * maxdist) { return null; }
+    const head = [...word].slice(0, this.c.CORRECT_PREFIX).join("");
+    let best = null;
+    for (const lang of langs) {
+      for (const [w, n] of Object.entries(await this.shard("spell", [...word][0] || "", lang))) {
+        if (!w.startsWith(head) || w === word || distance(word, w, maxdist) > maxdist) { continue; }
+        if (!best || n > best[1] || (n === best[1] && (size(w) < size(best[0]) || (size(w) === size(best[0]) && w < best[0])))) { best = [w, n]; }
+      }
+    }
+    return best && best[0];
+  }
 
-  /* (field, term) -> [via, docs set, scores map] of everything a slot matches (kb.search.index.slot_terms). */
+  /* --- scoring (Whoosh's, as kb.search.index.query_of asks it) and kb's re-rank ------------------------- */
+
+  /* (field, term) -> {field, term, via, df, docs: Map(doc -> score)} of everything a slot matches
+     (kb.search.index.slot_terms). */
   async slotTerms(slot) {
     const terms = new Map();
     const add = async (field, term, via) => {
       const key = field + "\u0000" + term;
       if (terms.has(key)) { terms.get(key).via = terms.get(key).via && via; return; }
       const p = (await this.postings(term))[field] || [[], [], 0];
-      terms.set(key, { field, term, via, df: p[2], docs: new Map(p[0].map((d, i) => [d, p[1][i]])) });
+      terms.set(key, { field, term, via, df: p[2], docs: new Map(p[0].map((d, i) => [d, p[1][i] || 0])) });
     };
-    for (const alt of slot.alts) {
-      for (const form of alt.forms) { for (const name of Object.keys(this.c.FIELDS)) { await add(`${name}_${alt.lang}`, form, alt.via); } }
-    }
-    for (const [lang, word] of slot.exact) { await add(`words_${lang}`, word, false); }
+    for (const alt of slot.alts) { for (const form of alt.forms) { await add(`body_${alt.lang}`, form, alt.via); } }
+    for (const [lang, term] of slot.exact) { await add(`body_${lang}`, term, false); }
     for (const prefix of slot.names) {
-      const part = await this.file(`names-${fnv1a(prefix.slice(0, this.c.NAME_MIN)) % this.c.NAMES}.json`);
+      const part = await this.shard("names", prefix.slice(0, this.c.NAME_MIN));
       for (const w of await this.nameTerms(prefix, slot.stop)) {
         terms.set("name\u0000" + w, { field: "name", term: w, via: false, df: part[w][1], docs: new Map(part[w][0].map((d) => [d, 1])) });
       }
@@ -358,33 +393,21 @@ export class Index {
 
   weight(terms) {
     const n = this.core.n;
-    const idf = (df) => Math.log(n / (df + 1)) + 1;
-    let best = 0;
-    let names = 0;
-    for (const t of terms.values()) {
-      if (t.field === "name") { names += t.df; }
-      else if (!t.field.startsWith("words_") && t.df) { best = Math.max(best, idf(t.df)); }
-    }
-    return names ? Math.max(best, idf(Math.min(n, names))) : best;
+    const scored = [...terms.values()].filter((t) => t.field !== "name" && !t.term.startsWith(EXACT) && t.df);
+    const names = sum([...terms.values()].filter((t) => t.field === "name").map((t) => t.df));
+    return Math.max(0, ...scored.map((t) => idf(n, t.df)), ...(names ? [idf(n, Math.min(n, names))] : []));
   }
 
-  /* A slot's score of a document, as Whoosh sums it (kb.search.index.slot_query): each alternative in each field
-     of its language (a phrase: its words, where it is whole), the words as typed, the card-name words. */
+  /* A slot's score of a document, as Whoosh sums it: each alternative (a phrase: its words, where it is whole),
+     the card-name words. */
   async slotScore(slot, terms, d) {
-    let total = 0;
-    let hit = false;
+    let [total, hit] = [0, false];
     for (const alt of slot.alts) {
-      for (const [name, boost] of Object.entries(this.c.FIELDS)) {
-        const values = alt.forms.map((form) => (terms.get(`${name}_${alt.lang}\u0000${form}`) || { docs: new Map() }).docs.get(d));
-        if (values.every((v) => v !== undefined) && (!alt.phrase || await this.hasPhrase(d, alt.lang, alt.phrase, name))) {
-          total += values.reduce((sum, v) => sum + boost * alt.factor * v, 0);
-          hit = true;
-        }
+      const values = alt.forms.map((form) => (terms.get(`body_${alt.lang}\u0000${form}`) || { docs: new Map() }).docs.get(d));
+      if (values.every((v) => v !== undefined) && (!alt.phrase || await this.hasPhrase(d, alt.lang, alt.phrase))) {
+        total += sum(values.map((v) => alt.factor * v));
+        hit = true;
       }
-    }
-    for (const [lang, word] of slot.exact) {
-      const v = terms.get(`words_${lang}\u0000${word}`).docs.get(d);
-      if (v !== undefined) { total += this.c.EXACT * v; hit = true; }
     }
     if ([...terms.values()].some((t) => t.field === "name" && t.docs.has(d))) { total += this.c.NAME; hit = true; }
     return hit ? total : null;
@@ -408,10 +431,8 @@ export class Index {
     const kinds = parsed.kinds.length ? KINDS.filter((k) => parsed.kinds.includes(k)) : KINDS;
     const allowed = (d) => kinds.includes(this.core.kinds[d]) && this.core.langsOf[d].some((l) => langs.includes(l));
     if (parsed.number && kinds.includes("rule")) {
-      const found = this.core.numbers.map((n, d) => [n, d]).filter(([n, d]) => n && allowed(d) && descends(n, parsed.number));
-      const aside = new Set(this.core.aside);
-      found.sort((a, b) => aside.has(a[1]) - aside.has(b[1]) || compare(sortKey(a[0]), sortKey(b[0])) || a[1] - b[1]);
-      if (found.length) { return { results: await Promise.all(found.slice(0, limit).map(([, d]) => this.result(d, 0, [], [], langs))), corrected: null }; }
+      const docs = await this.numbers(parsed, langs, allowed, limit);
+      if (docs.length) { return { results: await Promise.all(docs.map((d) => this.result(d, 0, [], [], langs))), corrected: null }; }
     }
     let made = await this.slots(parsed, langs);
     let fixed = false;
@@ -424,34 +445,60 @@ export class Index {
     const weights = terms.map((t) => this.weight(t));
     const masked = await this.excluded(parsed.excluded, langs);
     const scores = new Map();
-    terms.forEach((slotTerms) => { for (const t of slotTerms.values()) { for (const d of t.docs.keys()) { scores.set(d, 0); } } });
-    for (const d of scores.keys()) {
-      if (!allowed(d) || masked.has(d)) { scores.delete(d); continue; }
-      let sum = null;
+    for (const d of new Set(terms.flatMap((t) => [...t.values()].flatMap((x) => [...x.docs.keys()])))) {
+      if (!allowed(d) || masked.has(d)) { continue; }
+      let total = null;
       for (let k = 0; k < made.length; k++) {
         const v = await this.slotScore(made[k], terms[k], d);
-        if (v !== null) { sum = (sum || 0) + v; }
+        if (v !== null) { total = (total || 0) + v; }
       }
-      if (sum === null) { scores.delete(d); } else { scores.set(d, sum); }
+      if (total !== null) { scores.set(d, total); }
     }
-    const hits = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.c.TOP);
-    const total = weights.reduce((a, b) => a + b, 0) || 1;
-    const namesOnly = made.every((s) => s.stop);
-    let base = [];
-    for (const [d, score] of hits) {
+    const top = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.c.TOP);
+    const base = this.rerank(top, made, terms, weights);
+    const results = await Promise.all((await this.refine(base, weights)).slice(0, limit).map((h) => this.result(h.d, h.score, made, terms, langs, h)));
+    return { results, corrected };
+  }
+
+  /* The rule and everything under it, in rule order, and the rule a translation numbers so (kb.search.index). */
+  async numbers(parsed, langs, allowed, limit) {
+    const numbered = await this.file("numbers.json");
+    const aside = new Set(numbered.aside);
+    const numbers = Object.entries(numbered.numbers).map(([d, n]) => [n, Number(d)]);
+    const found = numbers.filter(([n, d]) => allowed(d) && descends(n, parsed.number));
+    found.sort((a, b) => aside.has(a[1]) - aside.has(b[1]) || compare(sortKey(a[0]), sortKey(b[0])) || a[1] - b[1]);
+    const docs = found.slice(0, limit).map(([, d]) => d);
+    for (const [lang, mine] of Object.entries(this.core.numbering || {})) {
+      const today = mine[parsed.number];
+      if (!today || !langs.includes(lang)) { continue; }
+      const there = numbers.filter(([n, d]) => n === today && !aside.has(d) && allowed(d) && !docs.includes(d)).map(([, d]) => d);
+      docs.splice(parsed.numberLang === lang || (langs.length === 1 && langs[0] === lang) ? 0 : Math.min(1, docs.length), 0, ...there);
+    }
+    return docs.slice(0, limit);
+  }
+
+  /* Coverage, the word as typed and the kind (kb.search.rank.rerank, first step). */
+  rerank(top, made, terms, weights) {
+    const total = sum(weights) || 1;
+    const base = [];
+    for (const [d, score] of top) {
       const found = terms.map((t) => [...t.values()].filter((x) => x.docs.has(d)));
-      const share = weights.reduce((sum, w, k) => sum + (found[k].length ? w : 0), 0) / total;
-      if (namesOnly && share < 1) { continue; }
+      const share = sum(weights.filter((w, k) => found[k].length)) / total;
+      if (made.every((s) => s.stop) && share < 1) { continue; }
+      const exact = sum(weights.filter((w, k) => made[k].exact.some(([lang, t]) => terms[k].get(`body_${lang}\u0000${t}`).docs.has(d))));
       const typed = found.map((f) => new Set(f.filter((x) => !x.via && x.field !== "name").map((x) => x.term)));
+      const through = found.map((f) => new Set(f.filter((x) => x.via).map((x) => x.term)));
       const via = found.some((f) => f.length) && !found.some((f) => f.some((x) => !x.via));
-      base.push({ d, found, typed, via, score: score * share ** this.c.COVERAGE_POWER * this.c.BOOSTS[this.core.kinds[d]] });
+      base.push({ d, found, typed, through, via, score: (score + this.c.EXACT_BONUS * exact) * share ** this.c.COVERAGE_POWER * this.c.BOOSTS[this.core.kinds[d]] });
     }
-    base.sort((a, b) => b.score - a.score || a.d - b.d);
-    base = base.slice(0, this.c.RERANK);
+    return base.sort((a, b) => b.score - a.score || a.d - b.d).slice(0, this.c.RERANK);
+  }
+
+  /* Headwords, ancestors' headings and citations (kb.search.rank.rerank, second step). */
+  async refine(base, weights) {
     for (const h of base) {
-      [h.heads, h.cites] = await this.rankData(h.d);
-      h.key = (await this.doc(h.d))[0];
-      h.score *= this.headFactor(h, weights, total);
+      [h.key, h.heads, h.sections, h.cites] = await this.rankData(h.d);
+      h.score *= Math.max(this.headFactor(h.heads, h, weights, this.c.HEAD_BONUS), this.headFactor(h.sections, h, weights, this.c.SECTION_BONUS));
     }
     const top = Math.max(0, ...base.map((h) => h.score));
     if (top > 0) {
@@ -459,18 +506,25 @@ export class Index {
       for (const h of base) { for (const c of h.cites) { citing.set(c, (citing.get(c) || 0) + h.score / top); } }
       for (const h of base) { if (!h.via) { h.score *= 1 + this.c.CITED_BONUS * Math.min(1, citing.get(h.key) || 0); } }
     }
-    base.sort((a, b) => b.score - a.score || a.d - b.d);
-    const results = await Promise.all(base.slice(0, limit).map((h) => this.result(h.d, h.score, made, terms, langs, h)));
-    return { results, corrected };
+    return base.sort((a, b) => b.score - a.score || a.d - b.d);
   }
 
-  headFactor(h, weights, total) {
-    for (const head of h.heads) {
-      const set = new Set(head);
-      const byHead = weights.filter((w, k) => [...h.typed[k]].some((t) => set.has(t)));
-      if (set.size && byHead.length >= set.size && byHead.reduce((a, b) => a + b, 0) >= this.c.HEAD_SHARE * total) { return 1 + this.c.HEAD_BONUS; }
+  headFactor(heads, h, weights, bonus) {
+    const total = sum(weights) || 1;
+    let best = 1;
+    for (const head of heads) {
+      const terms = new Set(head);
+      if (!terms.size) { continue; }
+      const named = (sets) => weights.map((w, k) => [w, [...sets[k]].filter((t) => terms.has(t))]).filter(([, f]) => f.length);
+      const typed = named(h.typed);
+      for (const [found, factor] of [[typed, 1], [typed.concat(named(h.through)), this.c.THROUGH]]) {
+        const share = new Set(found.flatMap(([, f]) => f)).size / terms.size;
+        if (found.length && sum(found.map(([w]) => w)) >= this.c.HEAD_SHARE * total && (share === 1 || this.core.kinds[h.d] !== "card")) {
+          best = Math.max(best, 1 + bonus * factor * share);
+        }
+      }
     }
-    return 1;
+    return best;
   }
 
   async excluded(items, langs) {
@@ -478,31 +532,31 @@ export class Index {
     for (const item of items) {
       const words = queryTokens(item.text).map(([, w]) => w);
       for (const lang of langs) {
+        const field = `body_${lang}`;
         const forms = [];
         for (const w of words) { forms.push(this.stops[lang].has(w) ? [STOP + w] : await this.forms(lang, w)); }
-        for (const name of Object.keys(this.c.FIELDS)) {
-          const field = `${name}_${lang}`;
-          if (item.phrase && words.length > 1) {
-            if (!forms.every((f) => f.length)) { continue; }
-            const lists = [];
-            for (const f of forms) { if (!f[0].startsWith(STOP)) { lists.push(new Set(((await this.postings(f[0]))[field] || [[]])[0])); } }
-            for (const d of lists[0] || []) { if (lists.every((l) => l.has(d)) && await this.hasPhrase(d, lang, forms.map((f) => f[0]), name)) { docs.add(d); } }
-          } else {
-            for (const f of forms.flat()) { for (const d of ((await this.postings(f))[field] || [[]])[0]) { docs.add(d); } }
-          }
+        if (item.phrase && words.length > 1) {
+          if (!forms.every((f) => f.length)) { continue; }
+          const lists = [];
+          for (const f of forms) { if (!f[0].startsWith(STOP)) { lists.push(new Set(((await this.postings(f[0]))[field] || [[]])[0])); } }
+          for (const d of lists[0] || []) { if (lists.every((l) => l.has(d)) && await this.hasPhrase(d, lang, forms.map((f) => f[0]))) { docs.add(d); } }
+        } else {
+          for (const f of forms.flat()) { for (const d of ((await this.postings(f))[field] || [[]])[0]) { docs.add(d); } }
         }
       }
     }
     return docs;
   }
 
-  /* Whether a document's title or body holds index forms in a row (stop words aside), as Whoosh's Phrase finds. */
-  async hasPhrase(d, lang, forms, field) {
+  /* Whether one of a document's texts holds index forms in a row (stop words included), as Whoosh's Phrase finds
+     (the texts are parts of one field: a phrase never runs from one into the next). */
+  async hasPhrase(d, lang, forms) {
     const [, , titles, , texts, , ctx] = await this.doc(d);
-    for (const text of field === "title" ? [titles[lang] || ""] : [texts[lang] || "", ctx[lang] || ""]) {
-      const seq = [];
-      for (const [kind, w] of queryTokens(text)) { seq.push(isStop(w, kind, this.stops[lang]) ? [STOP + w] : await this.forms(lang, w)); }
-      for (let i = 0; i + forms.length <= seq.length; i++) { if (forms.every((f, j) => seq[i + j].includes(f))) { return true; } }
+    const words = await Promise.all(forms.map(async (f) => new Set(f.startsWith(STOP) ? [f.slice(1)] : await this.wordsOf(lang, f))));
+    const fits = (j, [kind, w]) => words[j].has(w) && (forms[j].startsWith(STOP) === isStop(w, kind, this.stops[lang]));
+    for (const text of [titles[lang] || "", texts[lang] || "", ctx[lang] || ""]) {
+      const seq = queryTokens(text.replace(REFERENCE, " "));
+      for (let i = 0; i + forms.length <= seq.length; i++) { if (forms.every((f, j) => fits(j, seq[i + j]))) { return true; } }
     }
     return false;
   }
@@ -510,37 +564,36 @@ export class Index {
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
      through when it matches no word as typed (kb.search.index.SearchIndex._result). */
   async result(d, score, made, terms, langs, hit = null) {
-    const [key, url, titles, names, texts, editions] = await this.doc(d);
+    const [key, url, titles, names, texts, editions, , numbers, number] = await this.doc(d);
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
-    const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name" && !t.field.startsWith("words_"));
-    const matched = langs.filter((l) => every.some((t) => t.field.endsWith("_" + l) && t.docs.has(d)));
+    const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");
+    const held = (l, typed) => every.some((t) => t.field === `body_${l}` && t.docs.has(d) && (!typed || !t.via));
+    const matched = [...langs.filter((l) => held(l, true)), ...langs.filter((l) => held(l, false) && !held(l, true))];
     const order = [...new Set([...matched, ...langs.filter((l) => docLangs.includes(l)), ...docLangs])];
     const snippets = {};
     for (const lang of docLangs) {
-      const forms = new Set(every.filter((t) => t.field.endsWith("_" + lang)).map((t) => t.term));
+      const forms = new Set(every.filter((t) => t.field === `body_${lang}`).map((t) => t.term));
       snippets[lang] = await this.snippet(texts[lang] || titles[lang] || "", matched.includes(lang) ? forms : new Set(), lang);
     }
     const shown = kind === "card" ? names || {} : {};
     let title = "";
-    for (const map of [shown, titles]) { for (const l of order) { if (!title && map && map[l]) { title = map[l]; } } }
-    if (!title && names) { for (const l of order) { if (!title && names[l]) { title = names[l]; } } }
+    for (const map of [shown, titles, names || {}]) { for (const l of order) { title = title || map[l] || ""; } }
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
     const translated = via ? made.flatMap((s) => s.translated) : [];
-    return { kind, id: key, number: this.core.numbers[d], title, url, langs: order, snippets, score, editions, translated };
+    return { kind, id: key, number, title, titles, names, url, langs: order, snippets, score, editions, numbers, translated };
   }
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */
   async snippet(text, forms, lang) {
-    const flat = text.replace(/\n/g, " ");
+    const flat = text.replace(/\n/g, this.c.BREAK);
     const marks = [];
-    if (forms.size) {
-      for (const m of flat.matchAll(TOKEN)) {
-        const [[kind, w]] = queryTokens(m[0]).length ? queryTokens(m[0]) : [["word", ""]];
-        if (isStop(w, kind, this.stops[lang])) { continue; }
-        if ((await this.forms(lang, w)).some((f) => forms.has(f))) { marks.push([m.index, m.index + m[0].length]); }
-      }
+    const words = new Set();
+    for (const f of forms) { for (const w of f.startsWith(EXACT) ? [f.slice(1)] : await this.wordsOf(lang, f)) { words.add(w); } }
+    for (const m of words.size ? flat.matchAll(TOKEN) : []) {
+      const [[kind, w]] = queryTokens(m[0]).length ? queryTokens(m[0]) : [["word", ""]];
+      if (!isStop(w, kind, this.stops[lang]) && words.has(w)) { marks.push([m.index, m.index + m[0].length]); }
     }
     const start = marks.length ? Math.max(0, flat.lastIndexOf(" ", Math.max(0, marks[0][0] - this.c.LEAD)) + 1) : 0;
     const end = Math.min(flat.length, start + this.c.SNIPPET);
@@ -556,14 +609,8 @@ export class Index {
   }
 }
 
-function newSlot(text, stop) {
-  return { text, stop, alts: [], exact: [], names: [], missing: [], fixed: null, translated: [] };
-}
-
-function compare(a, b) {
-  for (let i = 0; i < a.length; i++) { if (a[i] !== b[i]) { return a[i] - b[i]; } }
-  return 0;
-}
+/* kb.search.analysis.REFERENCE: the words of a cross-reference, not indexed. */
+const REFERENCE = /\b(?:(?:see|cf|voir)\W{1,3})?(?:rules?|r[eè]gles?|sections?)\s+(?=\d)/giu;
 
 function correctedQuery(parsed, made) {
   const fixes = new Map(made.filter((s) => s.fixed).map((s) => [s.text, s.fixed]));

@@ -22,3 +22,10 @@ export function ruleNumber(text, pattern) {
   const m = new RegExp(pattern, "i").exec(String(text));
   return m ? m[1].replace(/\.$/, "").toLowerCase() : null;
 }
+
+/* Rule number -> page and anchor, from jump.json's `numbers` (kb.site.pages.jump_numbers): each page's numbers. */
+export function jumpNumbers(encoded) {
+  const found = Object.assign(Object.create(null), encoded.bare);
+  for (const [path, numbers] of Object.entries(encoded.pages)) { for (const n of numbers) { found[n] = `${path}#${n}`; } }
+  return found;
+}

@@ -1,8 +1,8 @@
 /* The search page: rule numbers and card names jump to their page; anything else is ranked by kbsearch.js over
    the site's export of kb's Whoosh index (the same results as `kb search`). Each result shows the reader's
    language, the other one a click away. */
-import { searchFold as fold, ruleNumber } from "./kbtext.js";
-import { Index, SearchError } from "./kbsearch.js";
+import { searchFold as fold, jumpNumbers, ruleNumber } from "./kbtext.js";
+import { fnv1a, Index, SearchError } from "./kbsearch.js";
 
 const box = document.getElementById("search");
 const root = box.dataset.root;
@@ -32,18 +32,24 @@ function readerLang() {
 let jumps = null;
 async function jumpMap() {
   if (!jumps) {
-    try { jumps = await (await fetch(assets + "jump.json")).json(); } catch (e) { jumps = { numbers: {}, cards: {} }; }
+    try { jumps = await (await fetch(assets + "jump.json")).json(); jumps.numbers = jumpNumbers(jumps.numbers); }
+    catch (e) { jumps = { numbers: {}, cards: 0 }; }
   }
   return jumps;
 }
 
-/* The page a query goes straight to: a rule number (`120.2a`, `règle 703.4k`, `CR 120`) or a card name. */
+/* The page a query goes straight to: a rule number (`120.2a`, `règle 703.4k`, `CR 120`) or a card name (read in
+   the one shard of card names that holds it: jump-cards-<k>.json). */
 async function jumpTarget(query) {
   const map = await jumpMap();
   const q = fold(query).trim().replace(/\s+/g, " ");
   const num = map.pattern ? ruleNumber(query, map.pattern) : null;
   if (num && own(map.numbers, num)) { return map.numbers[num]; }
-  return own(map.cards, q) ? map.cards[q] : null;
+  if (!map.cards || !q) { return null; }
+  try {
+    const cards = await (await fetch(`${assets}jump-cards-${fnv1a(q) % map.cards}.json`)).json();
+    return own(cards, q) ? cards[q] : null;
+  } catch (e) { return null; }
 }
 
 /* Only the map's own keys: `constructor` or `__proto__` must not reach Object.prototype. */
@@ -64,7 +70,31 @@ function openIndex() {
   return index;
 }
 
-function snippetNode(lang, parts) {
+/* How the pages draw each symbol (`{2}{U}`, `{T}`), in this interface's words: written by kb with the index. */
+let symbols = null;
+async function symbolTable() {
+  if (!symbols) {
+    symbols = fetch(assets + "search/symbols.json").then((r) => r.json()).then((t) => t[ui] || {}).catch(() => ({}));
+  }
+  return symbols;
+}
+
+/* Text with its symbols drawn as the pages draw them. */
+function drawn(text, table) {
+  const out = document.createDocumentFragment();
+  let pos = 0;
+  for (const m of text.matchAll(/\{[^{}\s]{1,8}\}/g)) {
+    if (!Object.prototype.hasOwnProperty.call(table, m[0])) { continue; }
+    const html = document.createElement("template");
+    html.innerHTML = table[m[0]]; /* kb's own drawing of the symbol, never the content's text */
+    out.append(text.slice(pos, m.index), html.content);
+    pos = m.index + m[0].length;
+  }
+  out.append(text.slice(pos));
+  return out;
+}
+
+function snippetNode(lang, parts, table) {
   const p = document.createElement("p");
   p.lang = lang;
   p.className = "snippet";
@@ -75,13 +105,19 @@ function snippetNode(lang, parts) {
   for (const part of parts) {
     if (part.mark) {
       const mark = document.createElement("mark");
-      mark.textContent = part.text;
+      mark.append(drawn(part.text, table));
       p.append(mark);
     } else {
-      p.append(part.text);
+      p.append(drawn(part.text, table));
     }
   }
   return p;
+}
+
+/* A result's title in the interface's language when it has one (a card's name, a rule's heading). */
+function titleOf(r) {
+  const pick = (map) => (map ? map[ui] || r.langs.map((l) => map[l]).find(Boolean) : "");
+  return (r.kind === "card" || r.kind === "ruling" ? pick(r.names) : pick(r.titles)) || r.title;
 }
 
 /* The label of a result found only through the lexicon: the words typed and what they were taken for. */
@@ -95,25 +131,26 @@ function viaNode(translated) {
   return p;
 }
 
-function resultNode(r) {
+function resultNode(r, table) {
   const li = document.createElement("li");
   li.dataset.kind = r.kind;
   li.dataset.id = r.id;
   const a = document.createElement("a");
   a.href = root + r.url;
-  a.textContent = r.kind === "rule" ? `${r.number}${r.title ? " " + r.title : ""}` : r.title || r.id;
+  const title = titleOf(r);
+  a.textContent = r.kind === "rule" ? `${r.number}${title ? " " + title : ""}` : title || r.id;
   li.appendChild(a);
   if (r.translated && r.translated.length) { li.appendChild(viaNode(r.translated)); }
   const langs = r.langs.filter((lang) => r.snippets[lang]);
   const first = langs.includes(readerLang()) ? readerLang() : langs[0];
-  if (first) { li.appendChild(snippetNode(first, r.snippets[first])); }
+  if (first) { li.appendChild(snippetNode(first, r.snippets[first], table)); }
   for (const lang of langs.filter((l) => l !== first)) {
     const details = document.createElement("details");
     details.className = "other-lang";
     details.lang = ui;
     const summary = document.createElement("summary");
     summary.textContent = say.other(lang);
-    details.append(summary, snippetNode(lang, r.snippets[lang]));
+    details.append(summary, snippetNode(lang, r.snippets[lang], table));
     li.appendChild(details);
   }
   return li;
@@ -145,9 +182,12 @@ async function runSearch(query) {
     return;
   }
   if (mine !== serial) { return; }
+  const shown = found.results.filter((x) => x.url);
+  const table = shown.some((r) => Object.values(r.snippets).some((p) => p.some((x) => x.text.includes("{")))) ? await symbolTable() : {};
+  if (mine !== serial) { return; }
   list.textContent = "";
   list.dataset.query = query; /* which question the list answers (tests and benchmarks wait on it) */
-  for (const r of found.results.filter((x) => x.url)) { list.appendChild(resultNode(r)); }
+  for (const r of shown) { list.appendChild(resultNode(r, table)); }
   showStatus(found.results.length ? say.results(found.results.length) : say.none, found.corrected);
 }
 

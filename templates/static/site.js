@@ -131,6 +131,41 @@
     });
   }
 
+  /* The glossary's filter: the terms whose headword, aliases, printed-card name or words hold what is typed
+     (case, accents and apostrophes aside). */
+  function fold(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[’‘ʼ]/g, "'");
+  }
+
+  function initGlossaryFilter() {
+    var box = document.querySelector(".gloss-find");
+    var input = document.getElementById("gloss-q"), out = document.getElementById("gloss-n");
+    if (!box || !input) { return; }
+    var entries = Array.prototype.map.call(document.querySelectorAll(".entry[data-find]"), function (e) {
+      return [e, fold(e.dataset.find)];
+    });
+    box.hidden = false;
+    input.addEventListener("input", function () {
+      var q = fold(input.value.trim()), n = 0;
+      entries.forEach(function (pair) {
+        var hit = !q || pair[1].indexOf(q) >= 0;
+        pair[0].hidden = !hit;
+        n += hit ? 1 : 0;
+      });
+      out.textContent = !q ? "" : n === 1 ? out.dataset.one : (out.dataset.words || "{n}").replace("{n}", n);
+    });
+  }
+
+  /* On a phone the header's search box is narrow: its short placeholder, never one cut off. */
+  function initPlaceholder() {
+    var input = document.getElementById("q-top");
+    if (!input || !input.dataset.short || !window.matchMedia) { return; }
+    var long = input.placeholder, narrow = window.matchMedia("(max-width: 700px)");
+    function fit() { input.placeholder = narrow.matches ? input.dataset.short : long; }
+    fit();
+    if (narrow.addEventListener) { narrow.addEventListener("change", fit); }
+  }
+
   /* On a phone the list at the top of a long rule starts folded: the text comes first. */
   function initOnPage() {
     if (window.matchMedia && window.matchMedia("(max-width: 700px)").matches) {
@@ -156,8 +191,11 @@
   var jumps = null;
   function jumpMap() {
     if (!jumps) {
-      jumps = fetch(new URL("../jump.json", script).href).then(function (r) { return r.json(); })
-        .catch(function () { return {}; });
+      jumps = Promise.all([fetch(new URL("../jump.json", script).href).then(function (r) { return r.json(); }),
+        import(new URL("kbtext.js", script).href)]).then(function (found) {
+        found[0].numbers = found[1].jumpNumbers(found[0].numbers);
+        return found[0];
+      }).catch(function () { return {}; });
     }
     return jumps;
   }
@@ -175,19 +213,30 @@
       var key = own.row ? (year ? "jump_own" : "jump_own_undated") : "jump_own_none";
       var label = fill(words[key] || "{n}", { n: num, lang: (words.langs || {})[lang] || lang, year: year,
         today: own.row });
-      found.push({ lang: lang, label: label, href: site + ui + "/" + own.path, own: true });
+      found.push({ lang: lang, label: label, href: site + ui + "/" + own.path, own: true,
+        start: own.start || "", startLang: lang });
     });
     if (!found.length) { return []; }
     var today = map.numbers && Object.prototype.hasOwnProperty.call(map.numbers, num) ? map.numbers[num] : null;
     if (today) {
-      var title = ((map.titles || {})[num] || {})[ui] || "";
-      var item = { label: fill(words.jump_today || "{n}", { n: num, title: title }), href: site + ui + "/" + today };
+      var title = ((map.titles || {})[num] || {})[ui] || ["", ui];
+      var start = (map.starts || {})[num] || ["", ui];
+      var item = { label: fill(words.jump_today || "{n}", { n: num, title: "\u0000" }), title: title[0],
+        titleLang: title[1], href: site + ui + "/" + today, start: start[0], startLang: start[1] };
       if (found.some(function (f) { return f.lang === ui; })) { found.push(item); } else { found.unshift(item); }
     }
     return found;
   }
 
-  function showChoice(form, list, num, words) {
+  function tagged(tag, text, lang, ui, cls) {
+    var el = document.createElement(tag);
+    el.textContent = text;
+    if (lang && lang !== ui) { el.lang = lang; }
+    if (cls) { el.className = cls; }
+    return el;
+  }
+
+  function showChoice(form, list, num, words, ui) {
     var old = document.getElementById("jump-choice");
     if (old) { old.remove(); }
     var box = document.createElement("div");
@@ -203,8 +252,11 @@
     list.forEach(function (c) {
       var li = document.createElement("li"), a = document.createElement("a");
       a.href = c.href;
-      a.textContent = c.label;
-      if (c.own) { a.className = "jump-own"; a.lang = c.lang; }
+      var parts = c.label.split("\u0000");  /* the title in its own language, tagged so */
+      a.append(parts[0]);
+      if (parts.length > 1) { a.append(tagged("span", c.title, c.titleLang, ui), parts[1]); }
+      if (c.own) { a.className = "jump-own"; }
+      if (c.start) { a.append(tagged("span", c.start, c.startLang, ui, "jump-start")); }
       li.appendChild(a);
       ul.appendChild(li);
     });
@@ -229,7 +281,7 @@
       Promise.all([jumpMap(), import(new URL("kbtext.js", script).href)]).then(function (found) {
         var map = found[0], num = map.pattern ? found[1].ruleNumber(text, map.pattern) : null;
         var list = num ? choices(map, num, ui) : [];
-        if (list.length > 1) { showChoice(form, list, num, (map.words || {})[ui] || {}); return; }
+        if (list.length > 1) { showChoice(form, list, num, (map.words || {})[ui] || {}, ui); return; }
         if (list.length === 1) { location.assign(list[0].href); return; }
         choosing = true;
         form.submit();
@@ -239,6 +291,7 @@
 
   function init() {
     initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); initNumberBox();
+    initPlaceholder(); initGlossaryFilter();
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();
