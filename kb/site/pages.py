@@ -274,13 +274,22 @@ def card_index_jobs(data: SiteData, ui: str, indexes: CardIndexes) -> list[Job]:
         if listed:
             title = part_title(title, i + 1, len(listed), ui)
         ctx = {"title": title, "current": "cards", "index": index, "links": links, "part": i + 1, "parts": listed,
-               "pw": part_words(ui), "sets": sets, "set_code": ""}  # fmt: skip
+               "pw": part_words(ui), "sets": sets, "set_code": "", "set_links": set_links(sets, "")}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     for (file, code), (index, links) in zip(sets, by_set.values(), strict=True):
         ctx = {"title": f"{t['card_index']} — {code}", "current": "cards", "index": index, "links": links, "part": 1,
-               "parts": [], "pw": part_words(ui), "sets": sets, "set_code": code}  # fmt: skip
+               "parts": [], "pw": part_words(ui), "sets": sets, "set_code": code,
+               "set_links": set_links(sets, code)}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     return jobs
+
+
+def set_links(sets: list[tuple[str, str]], current: str) -> Markup:
+    """The links to every set's page (a pool has hundreds, on each page of the index), the current one marked."""
+    marks = {current: ' aria-current="page"'}
+    return Markup(
+        "".join(f'<li><a href="{escape(file)}"{marks.get(code, "")}>{escape(code)}</a></li>' for file, code in sets)
+    )
 
 
 def ui_first(by_lang: dict, ui: str) -> dict:
