@@ -62,7 +62,7 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
     page.locator("#q").fill(query)
     page.locator("#q").press("Enter")
     page.wait_for_function("q => document.getElementById('results').dataset.query === q", arg=query)
-    return page.locator("#results > li").evaluate_all("els => els.map(e => e.dataset.id)")
+    return page.locator("#results > li[data-id]").evaluate_all("els => els.map(e => e.dataset.id)")
 
 
 @pytest.mark.parametrize(
@@ -141,6 +141,31 @@ def test_a_ruling_and_its_translation_are_one_result(page, site):
     assert first.locator("details.other-lang .snippet[lang=fr]").count() == 1  # the French FAQ ruling beside it
 
 
+def test_a_page_of_results_says_so_and_offers_the_next(page, site):
+    first = ask(page, site, "creature")
+    assert len(first) == 30 and "30" in page.locator("#search-status").inner_text()
+    assert "first" in page.locator("#search-status").inner_text()  # not a total
+    page.locator("#results button.more").click()
+    page.wait_for_function("() => document.querySelectorAll('#results > li[data-id]').length > 30")
+    more = page.locator("#results > li[data-id]").evaluate_all("els => els.map(e => e.dataset.id)")
+    assert more[:30] == first and len(more) > 30
+
+
+def test_results_say_what_they_are(page, site):
+    ask(page, site, "isperia", "fr")  # the card, then the FAQ's rulings of it: each says which it is
+    kinds = page.locator("#results > li .kind").all_inner_texts()
+    assert kinds[:2] == ["carte", "décision"]
+
+
+def test_an_unfinished_last_word_is_read_as_the_start_of_a_word_while_typing(page, site):
+    page.goto(f"{site[0]}fr/search.html")
+    page.locator("#q").press_sequentially("bless", delay=20)
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'bless'")
+    assert "bliss" not in page.locator("#search-status").inner_text().lower()  # no English correction
+    marks = page.locator("#results .snippet mark").all_inner_texts()
+    assert marks and all(m.lower().startswith("bless") for m in marks)
+
+
 def test_reader_language_first_the_other_one_click_away(page, site):
     ask(page, site, "draw", "fr")
     item = page.locator("#results > li").filter(has=page.locator("details.other-lang")).first
@@ -156,8 +181,8 @@ def test_minus_word_and_lang_filter(page, site):
     without = ask(page, site, "pioche -bibliothèque lang:fr", "fr")
     assert "121.4" in with_word and "121.4" not in without and without  # French 120.4, today's 121.4
     ask(page, site, "lang:fr draw", "en")  # French texts only, found through the translation of `draw`
-    items = page.locator("#results > li")
-    assert items.count() > 0 and page.locator("#results > li:not(:has(.snippet[lang=fr]))").count() == 0
+    items = page.locator("#results > li[data-id]")
+    assert items.count() > 0 and page.locator("#results > li[data-id]:not(:has(.snippet[lang=fr]))").count() == 0
     assert page.locator("#results > li > .via").count() == items.count()
 
 

@@ -410,9 +410,9 @@ class SearchIndex:
             snippets[lang] = marked or clip(text)
         order = tuple(dict.fromkeys([*matched, *(x for x in langs if x in doc_langs), *doc_langs]))
         names = data["names"] if stored["kind"] == "card" else {}
-        title = next((t.get(x) for t in (names, data["titles"]) for x in order if t and t.get(x)), "")
-        if not title and data["names"]:
-            title = next((data["names"][x] for x in order if data["names"].get(x)), "")
+        heading = {x: c.split("\n")[0] for x, c in data["ctx"].items()} if stored["kind"] == "rule" else {}
+        shown = (names, data["titles"], data["names"] or {}, heading)  # an untitled rule: its nearest heading
+        title = next((t[x] for t in shown for x in order if t.get(x)), "")
         named = any(held(doc, t) for s in terms for t in s if t[0] == "name")
         via = hit is not None and any(hit.covered) and not any(hit.typed) and not named
         translated = tuple((a, b, c, tuple(d)) for s in made for a, b, c, d in s.translated) if via else ()

@@ -30,7 +30,7 @@ EXACT_BONUS = 0.3
 term in a text of average length."""
 RERANK = 50
 """Best documents after coverage refined by headwords and citations."""
-HEAD_BONUS = 1.0
+HEAD_BONUS = 3.0
 """Score factor up to 1 + this for a document with a headword (a glossary term or alias, a rule's title, a card's or
 note's name, the symbol a rule defines) that the query names: times the share of the headword's words the query
 holds (`pioche` names half of « Piocher une carte »); a card's name counts only whole (« Piétine et hurle » is not

@@ -333,6 +333,18 @@ export class Index {
     return added;
   }
 
+  /* The last word typed, unknown: the index forms starting with it (the first NAME_LIMIT), not a correction. */
+  async unfinished(slot, langs) {
+    const [word] = slot.missing;
+    if (slot.missing.length !== 1 || size(word) < this.c.STEM_MIN) { return; }
+    for (const lang of langs.filter((l) => !slot.lang || l === slot.lang)) {
+      const part = await this.shard("forms", word.slice(0, this.c.STEM_MIN), lang);
+      const forms = Object.keys(part).filter((f) => f.startsWith(word)).sort().slice(0, this.c.NAME_LIMIT);
+      for (const f of forms) { slot.alts.push({ lang, forms: [f], factor: this.c.STEM_FACTOR, via: false }); }
+    }
+    if (slot.alts.length) { slot.missing = []; slot.stems = []; }
+  }
+
   /* A missing word's correction (kb.search.index.SearchIndex._correct): one edit, else its stems, else two edits;
      among words sharing its first CORRECT_PREFIX letters, the commonest, then the shortest, then the first. */
   async correct(slot, langs) {
@@ -417,7 +429,9 @@ export class Index {
 
   async doc(d) { return (await this.file(`docs-${Math.floor(d / this.c.DOCS)}.json`))[d % this.c.DOCS]; }
 
-  async search(text, limit = 10) {
+  /* `typing`: the reader is still typing (the site's results as you type): the last word, unknown, may be the
+     start of a word, and stands for the index forms starting with it (never for a spelling correction). */
+  async search(text, limit = 10, typing = false) {
     const parsed = parseQuery(text, this.core.pattern);
     if (parsed.editions.length) {
       throw new SearchError("edition", { value: parsed.editions[0] }, "edition: searches another edition; use kb search --edition");
@@ -435,6 +449,7 @@ export class Index {
       if (docs.length) { return { results: await Promise.all(docs.map((d) => this.result(d, 0, [], [], langs))), corrected: null }; }
     }
     let made = await this.slots(parsed, langs);
+    if (typing && made.length) { await this.unfinished(made[made.length - 1], langs); }
     let fixed = false;
     for (const s of made) { if (s.missing.length) { await this.correct(s, langs); fixed = fixed || s.fixed !== null; } }
     const corrected = fixed ? correctedQuery(parsed, made) : null;
@@ -564,7 +579,7 @@ export class Index {
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
      through when it matches no word as typed (kb.search.index.SearchIndex._result). */
   async result(d, score, made, terms, langs, hit = null) {
-    const [key, url, titles, names, texts, editions, , numbers, number] = await this.doc(d);
+    const [key, url, titles, names, texts, editions, ctx, numbers, number] = await this.doc(d);
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
     const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");
@@ -577,8 +592,9 @@ export class Index {
       snippets[lang] = await this.snippet(texts[lang] || titles[lang] || "", matched.includes(lang) ? forms : new Set(), lang);
     }
     const shown = kind === "card" ? names || {} : {};
-    let title = "";
-    for (const map of [shown, titles, names || {}]) { for (const l of order) { title = title || map[l] || ""; } }
+    const heading = kind === "rule" ? Object.fromEntries(Object.entries(ctx).map(([l, c]) => [l, c.split("\n")[0]])) : {};
+    let title = ""; /* an untitled rule: its nearest heading */
+    for (const map of [shown, titles, names || {}, heading]) { for (const l of order) { title = title || map[l] || ""; } }
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
     const translated = via ? made.flatMap((s) => s.translated) : [];

@@ -140,6 +140,12 @@ function resultNode(r, table) {
   const title = titleOf(r);
   a.textContent = r.kind === "rule" ? `${r.number}${title ? " " + title : ""}` : title || r.id;
   li.appendChild(a);
+  if (words[`kind_${r.kind}`]) { /* what the result is, beside its title: a card, a ruling, a glossary entry */
+    const kind = document.createElement("span");
+    kind.className = "kind";
+    kind.textContent = words[`kind_${r.kind}`];
+    li.append(" ", kind);
+  }
   if (r.translated && r.translated.length) { li.appendChild(viaNode(r.translated)); }
   const langs = r.langs.filter((lang) => r.snippets[lang]);
   const first = langs.includes(readerLang()) ? readerLang() : langs[0];
@@ -168,12 +174,13 @@ function showStatus(text, corrected) {
 }
 
 let serial = 0;
-async function runSearch(query) {
+/* Ask the index; while typing (`typing`), the last word may be unfinished: it is read as the start of a word. */
+async function runSearch(query, typing = false, limit = LIMIT) {
   const mine = ++serial;
   if (!query.trim()) { list.textContent = ""; statusEl.textContent = ""; return; }
   let found;
   try {
-    found = await (await openIndex()).search(query, LIMIT);
+    found = await (await openIndex()).search(query, limit, typing);
   } catch (err) {
     if (mine !== serial) { return; }
     list.textContent = "";
@@ -188,7 +195,19 @@ async function runSearch(query) {
   list.textContent = "";
   list.dataset.query = query; /* which question the list answers (tests and benchmarks wait on it) */
   for (const r of shown) { list.appendChild(resultNode(r, table)); }
-  showStatus(found.results.length ? say.results(found.results.length) : say.none, found.corrected);
+  const n = found.results.length;
+  showStatus(n >= limit ? fill(words.first, { n }) : n ? say.results(n) : say.none, found.corrected);
+  if (n >= limit) { /* a page of results, not all: the next ones on request */
+    const more = document.createElement("button");
+    more.type = "button";
+    more.className = "more";
+    more.textContent = words.more;
+    more.addEventListener("click", () => runSearch(query, typing, limit + LIMIT));
+    const li = document.createElement("li");
+    li.className = "more";
+    li.appendChild(more);
+    list.appendChild(li);
+  }
 }
 
 async function go(query, jump) {
@@ -207,7 +226,7 @@ document.getElementById("search-form").addEventListener("submit", (e) => {
   go(input.value, true);
 });
 let timer = null;
-input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => runSearch(input.value), 200); });
+input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => runSearch(input.value, true), 200); });
 
 const initial = new URLSearchParams(location.search).get("q");
 if (initial) { input.value = initial; go(initial, true); }
