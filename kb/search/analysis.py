@@ -138,7 +138,8 @@ def fold_analyzer():
 def schema(langs: tuple[str, ...], phrases: dict[str, frozenset[str]]) -> Schema:
     """One document per search entry: its id, kind and rule number (columns: read per hit without its stored
     fields), editions and languages (filters); per language its text (`body_<lang>`, positions kept for phrases);
-    card names; what the re-rank reads (`rank`, a column) and what results show (`data`, stored)."""
+    card names; its headwords' index forms (`heads`: the documents a query names, whatever their score); what the
+    re-rank reads (`rank`, a column) and what results show (`data`, stored)."""
     fields = {
         "key": ID(stored=True, unique=True, sortable=True),
         "kind": ID(stored=True, sortable=True),
@@ -146,6 +147,7 @@ def schema(langs: tuple[str, ...], phrases: dict[str, frozenset[str]]) -> Schema
         "editions": KEYWORD(),
         "langs": KEYWORD(),
         "name": TEXT(analyzer=fold_analyzer(), phrase=False),
+        "heads": KEYWORD(),
         "rank": COLUMN(PickleColumn(VarBytesColumn())),
         "data": STORED(),
     }

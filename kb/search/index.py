@@ -28,7 +28,7 @@ from kb.model.numbers import descends, sort_key
 from kb.search.analysis import lang_text, mark_analyzer
 from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots
 from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
-from kb.search.rank import KIND_BOOSTS, TOP, Hit, rerank
+from kb.search.rank import KIND_BOOSTS, NAMED, TOP, Hit, rerank
 from kb.search.results import BREAK, LEAD, MARK, SNIPPET, SearchResult, clip
 from kb.search.store import IndexDamaged, IndexNotWritable, current, index_root, read_tables
 from kb.search.store import index_key as _index_key
@@ -50,7 +50,7 @@ __all__ = [
     "parse_query",
 ]
 
-INDEX_VERSION = 10
+INDEX_VERSION = 11
 """Bump when the analysis, the schema, the tables or the ranking data change: old indexes are then rebuilt."""
 B = 0.75
 """BM25F length normalisation."""
@@ -62,6 +62,8 @@ NAME = 1.5
 """Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
 NAME_LIMIT = 50
 """Card-name words looked at for one prefix."""
+SLOW_SKIP = """Whoosh's skipping by block quality (`optimize`) is off: over a small index Whoosh preloads a query's
+postings in an array whose best score it takes again for each hit kept, which costs more than it skips."""
 
 
 # --- index life cycle -----------------------------------------------------------------------------------
@@ -250,12 +252,28 @@ class SearchIndex:
         terms = [slot_terms(s, reader) for s in made]
         weights = [self.weight(t) for t in terms]
         mask = self._excluded(parsed.excluded, langs)
-        hits = self.searcher.search(query_of(made, reader), limit=TOP, filter=allowed, mask=mask, optimize=False)
+        query = query_of(made, reader)
+        top = self.searcher.search(query, limit=TOP, filter=allowed, mask=mask, optimize=False)  # see SLOW_SKIP
+        hits = [(h.docnum, h.score) for h in top]
+        named, beyond = self._named(query, made, {d for d, _ in hits}, allowed, mask)
+        hits += beyond
         held = _Held(reader)
         exacts = [{(f"body_{lang}", term) for lang, term in s.exact} for s in made]
-        found = [self._hit(h.docnum, h.score, terms, exacts, held) for h in hits]
-        ranked = rerank(found, weights, all(s.stop for s in made), self.about)[:limit]
+        found = [self._hit(d, score, terms, exacts, held) for d, score in hits]
+        ranked = rerank(found, weights, all(s.stop for s in made), self.about, named)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
+
+    def _named(self, query, made: list[Slot], seen: set[int], allowed, mask) -> tuple[frozenset[int], list]:
+        """(the documents whose headwords hold a form of a query word or of its translations, (document, Whoosh's
+        score) of the NAMED best of them beyond `seen`)."""
+        forms = {f for s in made for a in s.alts if not a.phrase for f in a.forms}
+        named = self.searcher.docs_for_query(Or([Term("heads", f) for f in forms])) if forms else []
+        named = frozenset(d for d in named if allowed is None or d in allowed)
+        beyond = {d for d in named if d not in seen}
+        if not beyond:
+            return named, []
+        found = self.searcher.search(query, limit=NAMED, filter=beyond, mask=mask, optimize=False)
+        return named, [(h.docnum, h.score) for h in found]
 
     def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet | None:
         """The documents the filters let through (computed once per combination); None: every one."""

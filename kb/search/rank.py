@@ -1,18 +1,19 @@
-"""kb's re-rank of Whoosh's hits: coverage, kind, headwords and citations on top of BM25F.
+"""kb's re-rank of Whoosh's hits: typed words, coverage, kind, headwords and citations on top of BM25F.
 
 Pure Python (no whoosh); `templates/static/kbsearch.js` re-ranks the same way over the same numbers, so the site
-and the CLI agree. Whoosh scores a query as the sum of its slots' BM25F scores (`kb.search.index.slot_query`) and
-gives its best TOP documents; each is then:
+and the CLI agree. Whoosh scores a query as the sum of its slots' BM25F scores (`kb.search.index.query_of`) and
+gives its best TOP documents, and the NAMED best of those whose headwords hold a word of the query beyond them;
+each is then:
 
 1. raised by the words as typed it holds (EXACT_BONUS), then multiplied by its *coverage* to the power
-   COVERAGE_POWER: the share of the query's slot weights (each slot's
-   best idf) it matches, so a document holding more of the words ranks higher, while one holding the rare words
-   strongly may still beat one holding every word weakly; and by its kind's factor (a ruling a little below the
-   rule it applies);
-2. for the best RERANK of those, multiplied by 1 + HEAD_BONUS when one of its headwords (a glossary term or alias,
-   a rule's title, a card's or note's name, the symbol a rule defines) is what the query asks, and by up to
-   1 + CITED_BONUS when the other hits cite it (weighted by their scores): the rule everyone points to. Neither
-   raises a document found only through translations: a word's own texts rank above what it translates to.
+   COVERAGE_POWER: the share of the query's slot weights (each slot's best idf) it matches, so a document holding
+   more of the words ranks higher, while one holding the rare words strongly may still beat one holding every
+   word weakly; and by its kind's factor (a ruling a little below the rule it applies);
+2. for the best RERANK of those and the named documents, multiplied by up to 1 + HEAD_BONUS when the query names
+   one of its headwords (a glossary term or alias, a rule's title, a card's or note's name, the symbol a rule
+   defines), in proportion to the share of the headword's words named, or up to 1 + SECTION_BONUS for a heading
+   of its ancestors; and by up to 1 + CITED_BONUS when the other hits cite it (weighted by their scores): the
+   rule everyone points to. Citations never raise a document found only through translations.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ COVERAGE_POWER = 2.0
 """How much a missing query word costs: the score is multiplied by coverage ** COVERAGE_POWER."""
 TOP = 150
 """Whoosh's best hits that are re-ranked."""
+NAMED = 50
+"""Documents whose headwords hold a query word (or its translation) re-ranked too, beyond Whoosh's best TOP (the
+best by Whoosh's score first): a keyword's rule among thousands of cards printing it."""
 EXACT_BONUS = 0.3
 """Added to the score, times the weight of each slot whose word as typed the document holds (`pioche`, not only
 `piochez`, another form of its stem): independent of the text's length, as Whoosh would score that word's own
@@ -40,9 +44,10 @@ SECTION_BONUS = 0.5
 HEAD_SHARE = 0.7
 """Share of the query's weight a headword's words must carry for the headword bonus (`discarding cards` is
 about Discard; `deathtouch trample` is about neither alone)."""
-THROUGH = 0.75
-"""What a headword named only through the query's translations counts, against one named by its words as typed
-(a French word's own texts rank above the English rule it names)."""
+THROUGH = 1.0
+"""What a headword named only through the query's translations counts, against one named by its words as typed:
+as much (`piétinement` names the English rule Trample as `trample` does; a French word's own defining text, its
+note « Prévision », still ranks first as its score is its own, not a translation's)."""
 KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
 """Score factor of each kind of result (a ruling a little below the rule it applies)."""
 CITED_BONUS = 0.3
@@ -78,9 +83,12 @@ About = Callable[[int], tuple[str, list, list, list]]
 rules it cites)."""
 
 
-def rerank(hits: list[Hit], weights: list[float], names_only: bool, about: About) -> list[tuple[Hit, float]]:
+def rerank(
+    hits: list[Hit], weights: list[float], names_only: bool, about: About, named: frozenset[int] = frozenset()
+) -> list[tuple[Hit, float]]:
     """(hit, score) best first (ties in Whoosh's document order); `weights`: each slot's; `names_only`: a query
-    of stop words, whose every word must match; `about`: what the best RERANK are (read for them only)."""
+    of stop words, whose every word must match; `about`: what the best RERANK are (read for them only); `named`:
+    documents whose headwords hold a word of the query, refined whatever their place (see NAMED)."""
     total = sum(weights) or 1.0
     base = []
     for h in hits:
@@ -91,7 +99,7 @@ def rerank(hits: list[Hit], weights: list[float], names_only: bool, about: About
         base.append((h, (h.score + EXACT_BONUS * exact) * share**COVERAGE_POWER * h.boost))
     base.sort(key=lambda pair: (-pair[1], pair[0].doc))
     top = []
-    for h, s in base[:RERANK]:
+    for h, s in base[:RERANK] + [pair for pair in base[RERANK:] if pair[0].doc in named]:
         key, heads, sections, cites = about(h.doc)
         named = max(head_factor(heads, h, weights, HEAD_BONUS), head_factor(sections, h, weights, SECTION_BONUS))
         top.append((h, s * named, key, cites))

@@ -14,7 +14,8 @@ its words, so that a first search stays small whatever the size of the content:
 - `forms-<k>.json`: each index form -> the words as folded that have it, by its first STEM_MIN letters (a word's
   stem prefix; the words a snippet marks);
 - `names-<k>.json`: card-name words -> [the documents holding them, their number], by their first NAME_MIN letters;
-- `terms-<k>.json`: a term's postings in each text field, `{term: {field: [gaps, scores, picks, df]}}`: the
+- `terms-<k>.json`: a term's postings in each text field and in the headwords, `{term: {field: [gaps, scores,
+  picks, df]}}`: the
   documents as gaps from the previous one, the term's distinct BM25F scores (Whoosh's, boost 1) and for each
   document the index of its score (`picks` empty when there is one score), `df` the term's document frequency; a
   word as written (`=word`) has its documents alone;
@@ -62,7 +63,8 @@ def constants() -> dict:
     found = {
         name: getattr(module, name)
         for module, names in (
-            (rank, "TOP RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS SECTION_BONUS HEAD_SHARE THROUGH CITED_BONUS"),
+            (rank, "TOP NAMED RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS SECTION_BONUS HEAD_SHARE THROUGH"),
+            (rank, "CITED_BONUS"),
             (search_index, "NAME NAME_LIMIT"),
             (lookup, "MAX_SLOTS MAX_WORD STEM_MIN STEM_FACTOR FUZZY_FACTOR TRANSLATED NAME_MIN CORRECT_PREFIX"),
             (results, "SNIPPET LEAD BREAK"),
@@ -163,6 +165,9 @@ def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
     phrases ask for, left out). Whoosh's own scores: its bm25 on its weights, quantised lengths and idf."""
     found: dict[str, dict[str, list]] = defaultdict(dict)
     n = searcher.doc_count_all()
+    for term in _terms(searcher.reader(), "heads"):  # the documents whose headwords hold the term
+        docs = list(searcher.reader().postings("heads", term).all_ids())
+        found[term]["heads"] = [[d - p for d, p in zip(docs, [0, *docs[:-1]], strict=True)], [], [], len(docs)]
     for field in (f"body_{lang}" for lang in langs):
         lengths = [searcher.doc_field_length(d, field, 1) for d in range(n)]
         avgfl = searcher.avg_field_length(field) or 1

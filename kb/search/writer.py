@@ -135,6 +135,7 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, s
         fields[f"body_{lang}"] = body(parts)
         _add_words(vocab[lang], counts[lang], parts.values(), lang, seen[lang])
     heads = [_head_forms(h, lang) for lang, hs in entry.heads.items() for h in hs]
+    fields["heads"] = " ".join(sorted({f for head in heads for f in head if " " not in f}))
     sections = [_head_forms(h, lang) for lang, ctx in entry.context.items() for h in ctx.split("\n") if h]
     fields["rank"] = (KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry))
     fields["data"] = {

@@ -469,8 +469,15 @@ export class Index {
       }
       if (total !== null) { scores.set(d, total); }
     }
-    const top = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, this.c.TOP);
-    const base = this.rerank(top, made, terms, weights);
+    const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const top = ranked.slice(0, this.c.TOP);
+    const named = new Set(); /* the documents whose headwords hold a form asked, beyond the best TOP */
+    for (const f of new Set(made.flatMap((s) => s.alts.filter((a) => !a.phrase).flatMap((a) => a.forms)))) {
+      for (const d of ((await this.postings(f)).heads || [[]])[0]) { named.add(d); }
+    }
+    const beyond = ranked.slice(this.c.TOP).filter(([d]) => named.has(d)).slice(0, this.c.NAMED);
+    top.push(...beyond);
+    const base = this.rerank(top, made, terms, weights, named);
     const results = await Promise.all((await this.refine(base, weights)).slice(0, limit).map((h) => this.result(h.d, h.score, made, terms, langs, h)));
     return { results, corrected };
   }
@@ -493,7 +500,7 @@ export class Index {
   }
 
   /* Coverage, the word as typed and the kind (kb.search.rank.rerank, first step). */
-  rerank(top, made, terms, weights) {
+  rerank(top, made, terms, weights, named) {
     const total = sum(weights) || 1;
     const base = [];
     for (const [d, score] of top) {
@@ -506,7 +513,8 @@ export class Index {
       const via = found.some((f) => f.length) && !found.some((f) => f.some((x) => !x.via));
       base.push({ d, found, typed, through, via, score: (score + this.c.EXACT_BONUS * exact) * share ** this.c.COVERAGE_POWER * this.c.BOOSTS[this.core.kinds[d]] });
     }
-    return base.sort((a, b) => b.score - a.score || a.d - b.d).slice(0, this.c.RERANK);
+    base.sort((a, b) => b.score - a.score || a.d - b.d);
+    return [...base.slice(0, this.c.RERANK), ...base.slice(this.c.RERANK).filter((h) => named.has(h.d))];
   }
 
   /* Headwords, ancestors' headings and citations (kb.search.rank.rerank, second step). */
