@@ -113,7 +113,7 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
         "langsOf": _runs([sum(1 << k for k, x in enumerate(langs) if _holds(s, x)) for s in stored]),
     }
     _dump(folder / "core.json", core)
-    numbers = {d: s["number"] for d, s in enumerate(stored) if s["number"]}
+    numbers = {d: s["number"] for d, s in enumerate(stored) if s.get("number")}
     aside = [d for d in numbers if stored[d]["key"] != numbers[d]]
     _dump(folder / "numbers.json", {"numbers": numbers, "aside": aside})
     ranked = [list(index.about(d)) for d in range(n)]
@@ -129,7 +129,7 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
             texts = {lang: t[:TEXT_MAX] for lang, t in data["texts"].items()}
             part.append(
                 [s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
-                + [s["number"] or None]
+                + [s.get("number") or None]
             )
         _dump(folder / f"docs-{k // DOCS}.json", part)
     symbols = {m for s in stored for t in s["data"]["texts"].values() for m in SYMBOLS.findall(t[:TEXT_MAX])}

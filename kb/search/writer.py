@@ -121,11 +121,12 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, s
     fields = {
         "key": entry.id,
         "kind": entry.kind,
-        "number": entry.number or "",
-        "editions": " ".join(sorted(set(entry.editions.values()))),
+        "number": entry.number or None,  # None: no field (a card's empty number would be a term of every card)
+        "editions": " ".join(sorted(set(entry.editions.values()))) or None,
         "langs": " ".join(doc_langs),
-        "name": " ".join([*(entry.names or {}).values(), *entry.aliases]),
+        "name": " ".join([*(entry.names or {}).values(), *entry.aliases]) or None,
     }
+    fields = {k: v for k, v in fields.items() if v is not None}
     for lang in doc_langs:
         parts = {
             "name" if entry.kind == "card" else "title": entry.titles.get(lang, ""),

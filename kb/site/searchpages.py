@@ -114,7 +114,7 @@ def page_items(data: SiteData) -> Iterator[tuple[int, str, str]]:
 def page_of(pages: Pages, stored: dict) -> str | None:
     """The page (relative to an interface tree) of a search document (its stored fields), or None when the site
     does not show it."""
-    kind, key, number = stored["kind"], stored["key"], stored["number"]
+    kind, key, number = stored["kind"], stored["key"], stored.get("number")
     if kind == "rule" and "@" in key:  # a translation's rule with no counterpart today: its own row
         return pages.rules.get(f"{key.split('@', 1)[1].split(':', 1)[0]}-{number}")
     if kind == "rule":  # the row of today's number, whatever number each language gives the rule
