@@ -185,6 +185,27 @@ def test_a_rule_missing_in_one_language_is_one_column_with_a_note(site_bundled):
     assert short.count("Texte français non disponible pour 121.2a–121.2b") == 1
 
 
+def test_a_french_reader_is_led_to_where_each_french_text_is_shown_today(site_bundled):
+    home = read(site_bundled, "fr/index.html")  # the French 120 (2015 numbering) is today's 121
+    extracts = (
+        '<a href="rules/121.html">120</a> <span class="hint">(aujourd’hui 121)</span>, <a href="rules/703.html">703'
+    )
+    assert extracts in home
+    assert '<a href="rules/121.html">120</a> <span class="hint">(today 121)</span>' in read(
+        site_bundled, "en/index.html"
+    )
+    for ui, said in (
+        ("fr", "Le texte français numéroté 120 (numérotation 2015) est celui de la règle"),
+        ("en", "The French text numbered 120 (2015 numbering) is that of today’s rule"),
+    ):
+        assert f'{said} <a href="../rules/121.html">121</a>' in read(site_bundled, f"{ui}/rules/120.html")
+    assert "numéroté 702" not in read(site_bundled, "fr/rules/702.html")  # no French 702 anywhere: nothing to say
+    heading = _row(read(site_bundled, "fr/rules/703.html"), "703")  # no French heading line, French rules below
+    assert "Titre français de 703 absent de l’extrait ; ses règles suivent." in heading
+    assert "non disponible" not in heading
+    assert "The French title of 703 is not in the extract" in read(site_bundled, "en/rules/703.html")
+
+
 def test_references_are_links_with_previews_and_backlinks(site_2015):
     html = read(site_2015, "fr/rules/120.html")
     assert '<a class="ref" href="../rules/704.html#704" aria-describedby="pv-en-704">704</a>' in html

@@ -79,6 +79,9 @@ WORDS: dict[str, dict[str, str]] = {
         "own_number": "numéro {lang} : {n}",
         "missing_page": "Texte {lang} non disponible pour la règle {n} : texte {other} ci-dessous.",
         "missing_run": "Texte {lang} non disponible pour {range} — voir le texte {other}.",
+        "missing_title_extract": "Titre {lang} de {n} absent de l’extrait ; ses règles suivent.",
+        "missing_title": "Titre {lang} de {n} absent du texte ; ses règles suivent.",
+        "moved_text": "Le texte {lang} numéroté {n} ({numbering}) est celui de la règle {today} d’aujourd’hui.",
         "removed_run": (
             "Pas de texte {lang} aujourd’hui pour {range} : règles supprimées depuis l’édition du {date}, "
             "que le texte {other} traduit."
@@ -150,7 +153,8 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_cards": "Les cartes et leurs décisions",
         "entry_report": "Ce qui est traduit et ce qui manque",
         "edition_cr": "Règles complètes ({lang})",
-        "edition_extract": "Extraits des règles ({lang}) : {numbers}",
+        "edition_extract": "Extraits des règles ({lang})",
+        "extract_today": "aujourd’hui {n}",
         "effective": "en vigueur le {date}",
         "undated": "sans date",
         "numbering": "sans date, numérotation de {year}",
@@ -342,6 +346,9 @@ WORDS: dict[str, dict[str, str]] = {
         "own_number": "{lang} number: {n}",
         "missing_page": "No {lang} text for rule {n}: the {other} text follows.",
         "missing_run": "No {lang} text for {range} — see the {other} text.",
+        "missing_title_extract": "The {lang} title of {n} is not in the extract; its rules follow.",
+        "missing_title": "The {lang} title of {n} is not in the text; its rules follow.",
+        "moved_text": "The {lang} text numbered {n} ({numbering}) is that of today’s rule {today}.",
         "removed_run": (
             "No {lang} text today for {range}: rules removed since the edition of {date}, which the {other} text "
             "translates."
@@ -412,7 +419,8 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_cards": "The cards and their rulings",
         "entry_report": "What is translated and what is missing",
         "edition_cr": "Comprehensive Rules ({lang})",
-        "edition_extract": "Extracts of the rules ({lang}): {numbers}",
+        "edition_extract": "Extracts of the rules ({lang})",
+        "extract_today": "today {n}",
         "effective": "effective {date}",
         "undated": "undated",
         "numbering": "undated, {year} numbering",

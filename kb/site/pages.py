@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
-from kb.model.numbers import TYPED_PATTERN
+from kb.model.numbers import TYPED_PATTERN, sort_key
 from kb.site.diffs import changes_label
 from kb.site.editions import numbering_of, stale_diffs, today_row
 from kb.site.gather import SiteData
@@ -22,7 +22,7 @@ from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
-from kb.site.render import cite_flag
+from kb.site.render import cite_flag, number_page
 from kb.site.terms import keyword_rules
 from kb.sources import file_slug, sort_name
 from kb.sources import search_fold as fold
@@ -286,11 +286,7 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
                                                          not ed.current, ed.effective_date or ""))  # fmt: skip
     for ed in editions:
         lang = lang_label(ed.lang, ui)
-        if ed.complete:
-            label = t["edition_cr"].format(lang=lang)
-        else:
-            heads = sorted({n.split(".")[0] for n in ed.rules})
-            label = t["edition_extract"].format(lang=lang, numbers=", ".join(heads))
+        label = t["edition_cr" if ed.complete else "edition_extract"].format(lang=lang)
         detail = [t["rules_count"].format(n=count(len(ed.rules), ui))]
         terms = sum(1 for g in kb.glossary if g.document in ed.documents)
         if terms:
@@ -300,7 +296,8 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
             date = t["effective"].format(date=long_date(ed.effective_date, ui))
         else:
             date = t["numbering"].format(year=numbering[:4]) if numbering else t["undated"]
-        items.append({"label": label, "date": date, "detail": " · ".join(detail)})
+        numbers = [] if ed.complete else extract_links(data, ed)
+        items.append({"label": label, "date": date, "detail": " · ".join(detail), "numbers": numbers})
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
         label = t["faq_item"].format(lang=lang_label(info.lang, ui))
@@ -312,6 +309,21 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
             label = t["cards_item"].format(n=count(cards, ui)) + (f" ({doc.title})" if doc.title else "")
             items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": ""})
     return items
+
+
+def extract_links(data: SiteData, edition) -> list[tuple[str, str, str]]:
+    """(number, page showing it, today's number when another) of each rule an extract translates, its heading line
+    or else its first rule: French 120 is shown on the page of today's 121, French 703 (no heading line) on 703's."""
+    rows, heads = data.rows.get(edition.lang, {}), {}
+    for number in sorted(edition.rules, key=sort_key):
+        heads.setdefault(number.split(".")[0], []).append(number)
+    found = []
+    for head, numbers in heads.items():
+        row = rows.get(head) or rows.get(numbers[0])
+        page = (data.row_parts.get(row) or number_page(row)) if row else None
+        today = row.split(".")[0] if row else ""
+        found.append((head, page or "", today if page and today != head else ""))
+    return found
 
 
 def coverage(data: SiteData) -> list[dict]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from kb.link.readings import numbering_of
+from kb.model.numbers import sort_key
 from kb.site import parts
 from kb.site.editions import edition_name
 from kb.site.gather import SiteData, mention_label
 from kb.site.labels import count, lang_label, long_date, pick
-from kb.site.render import Linker
+from kb.site.render import Linker, number_page
 from kb.site.rulepages import Row, Run
 
 CELL_WORDS = {"fr": "Exemple :", "en": "Example:"}
@@ -81,10 +82,42 @@ def _inline_note(run: Run, miss: str, ui: str, t: dict[str, str], data: SiteData
     removed = _removed_since(run, miss, data)
     if removed:
         text = t["removed_run"].format(**names, date=long_date(data.kb.editions[removed].effective_date, ui))
+    elif _title_only(run, miss, data):
+        edition = data.kb.primary.get(miss)
+        key = "missing_title" if edition is not None and edition.complete else "missing_title_extract"
+        text = t[key].format(lang=lang_label(miss, ui), n=run.span)
     else:
         text = t["missing_run"].format(**names)
     at = data.langs.index(miss) + 2
     return f'<p class="missing-note" data-missing="{escape(miss)}" style="--at: {at}">{escape(text)}</p>\n'
+
+
+def _title_only(run: Run, miss: str, data: SiteData) -> bool:
+    """Whether a run is one heading line (a rule's number and title) that `miss` lacks while it has the rule's
+    numbered rules: the French extract of 703 opens at 703.1, without the line `703. Actions obligatoires du tour`."""
+    if len(run.rows) != 1 or run.rows[0].label:
+        return False
+    rule = run.rows[0].cells[run.langs[0]]
+    if rule is None or not rule.title or rule.text:
+        return False
+    return any(miss in data.kb.aligned(child) for child in rule.children)
+
+
+def moved_note(head: str, lang: str, ui: str, t: dict[str, str], data: SiteData, root: str) -> Markup:
+    """Where a language's text numbered as a page's rule is shown, when today's numbering gives that text another
+    number (the French 120 of the 2015 numbering is today's 121): a sentence with a link, or nothing. The rule's
+    heading line, else its first numbered rule, says where it went."""
+    rows = data.rows.get(lang, {})
+    own = head if head in rows else min((n for n in rows if n.startswith(head + ".")), key=sort_key, default=None)
+    row = rows[own] if own else None
+    today = row.split(".")[0] if row else ""
+    page = (data.row_parts.get(row) or number_page(row)) if row else None
+    if page is None or today == head or not today.isdigit():
+        return Markup("")
+    numbering = _numbering(data, lang, t)[1]
+    words = escape(t["moved_text"].format(lang=lang_label(lang, ui), n=head, numbering=numbering, today="\x00"))
+    link = f'<a href="{escape(root + page)}">{escape(today)}</a>'
+    return Markup(" " + str(words).replace("\x00", link))
 
 
 def _removed_since(run: Run, miss: str, data: SiteData) -> str | None:
