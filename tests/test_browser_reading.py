@@ -294,3 +294,19 @@ def test_the_site_works_under_a_sub_path(browser, sub_url, missing):
         assert own and all(urlsplit(h).path.startswith(SUB) for h in own)
         for href in own[:: max(1, len(own) // 40)]:
             assert page.request.get(href).status == 200, href
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_glossary_reads_in_order_and_its_letters_and_cross_references_land_on_them(tab, url):
+    go(tab, url, "fr/glossary.html")
+    lefts = tab.evaluate("[...document.querySelectorAll('.entry')].map(e => Math.round(e.getBoundingClientRect().x))")
+    assert len(lefts) > 700 and len(set(lefts)) == 1  # one column: Abandon is never beside Lethal Damage
+    for target, click in (
+        ("#gl-en-l", lambda: tab.locator(".az").get_by_role("link", name="L", exact=True).click()),
+        ("#g-en-damage", lambda: tab.locator("#g-en-deal").get_by_role("link", name="Damage").click()),
+    ):
+        click()
+        tab.wait_for_url(f"**{target}")
+        tab.wait_for_timeout(200)
+        bar, found = tab.locator(".az").bounding_box(), tab.locator(target).bounding_box()
+        assert bar["y"] + bar["height"] - 1 <= found["y"] < bar["y"] + bar["height"] + 120, target  # below the bar

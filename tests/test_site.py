@@ -240,6 +240,46 @@ def test_glossary_links_to_rules(site_2015):
     assert 'href="rules/701.html#701.23"' in html
 
 
+def test_glossary_reads_letter_by_letter_and_links_the_terms_it_sends_to(site_bundled):
+    html = read(site_bundled, "fr/glossary.html")
+    bar = html.split('<nav class="az"')[1].split("</nav>")[0]
+    assert '<li><a href="#gl-en-l">L</a></li>' in bar  # the bar leads to each letter's heading
+    assert html.count('<h3 class="letter" id="gl-en-') == bar.count("<li>") == 25
+    assert html.index('id="gl-en-k"') < html.index('id="g-en-land"') and "columns:" not in html
+    deal = html.split('id="g-en-deal"')[1].split("</div>")[0]
+    assert 'See <a href="#g-en-damage">Damage</a>.' in deal
+    layer = html.split('id="g-en-layer"')[1].split("</div>")[0]
+    assert (
+        'See also <a href="#g-en-dependency">Dependency</a>, <a href="#g-en-timestamp-order">Timestamp Order</a>'
+        in layer
+    )
+    shot = html.split('id="g-en-one-shot-effect"')[1].split("</div>")[0]  # a plural sends to its term
+    assert '<a href="#g-en-continuous-effect">Continuous Effects</a>' in shot
+    assert 'See rule <a class="ref"' in html.split('id="g-en-abandon"')[1].split("</div>")[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "linked"),
+    [
+        ("See Damage.", "en", ["Damage"]),
+        ("See also Dependency, Timestamp Order.", "en", ["Dependency", "Timestamp Order"]),
+        ("See also World Rule.", "en", ["World Rule"]),  # the longest term, not World
+        ("See “Enters the Battlefield.”", "en", ["Enters the Battlefield"]),
+        ("See Cast. See rule 305.", "en", ["Cast"]),
+        ("See rule 701.33, “Damage.”", "en", []),  # a rule's title, not a term sent to
+        ("See Legendary for more.", "en", []),  # no such term: text
+        ("Damage dealt. See Worldly.", "en", []),  # a term must end a word
+        ("Voir aussi Blessure et Cimetière.", "fr", ["Blessure", "Cimetière"]),
+    ],
+)
+def test_glossary_cross_references_are_read_after_their_words(text, lang, linked):
+    from kb.site.glossary import see_spans
+
+    terms = {name.lower(): name for name in ("Damage", "Dependency", "Timestamp Order", "World", "World Rule",
+                                             "Enters the Battlefield", "Cast", "Blessure", "Cimetière")}  # fmt: skip
+    assert [text[s:e] for s, e, _ in see_spans(text, lang, terms)] == linked
+
+
 def test_jump_map(site_2015):
     jump = jump_of(site_2015)
     assert jump["numbers"]["120.2a"] == "rules/120.html#120.2a"

@@ -152,6 +152,9 @@
         pair[0].hidden = !hit;
         n += hit ? 1 : 0;
       });
+      document.querySelectorAll(".letter-group").forEach(function (group) {  /* a letter with no term found: gone */
+        group.hidden = !group.querySelector(".entry:not([hidden])");
+      });
       out.textContent = !q ? "" : n === 1 ? out.dataset.one : (out.dataset.words || "{n}").replace("{n}", n);
     });
   }
