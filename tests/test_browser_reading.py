@@ -310,3 +310,24 @@ def test_the_glossary_reads_in_order_and_its_letters_and_cross_references_land_o
         tab.wait_for_timeout(200)
         bar, found = tab.locator(".az").bounding_box(), tab.locator(target).bounding_box()
         assert bar["y"] + bar["height"] - 1 <= found["y"] < bar["y"] + bar["height"] + 120, target  # below the bar
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_each_language_control_says_what_it_changes(tab, url):
+    """The text columns' buttons under their label, the interface's link saying it is the interface's language, both
+    whole in the header at a phone's width too."""
+    controls = (("fr", "Textes :", "Interface in English"), ("en", "Texts:", "Interface en français"))
+    for ui, columns, interface in controls:
+        go(tab, url, f"{ui}/rules/121.html")
+        header = tab.locator("header.top").bounding_box()
+        label = tab.locator(".langswitch .switch-k")
+        assert label.is_visible() and label.inner_text().replace("\u00a0", " ") == columns
+        link = tab.locator("a.ui-switch")
+        assert " ".join(link.inner_text().split()) == interface
+        for part in (label, tab.locator(".langswitch button").last, link):
+            box = part.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= tab.viewport_size["width"]
+            assert box["y"] >= 0 and box["y"] + box["height"] <= header["height"] + 1
+        tab.locator('.langswitch button[data-show="en"]').click()  # still a working switch
+        assert tab.locator('[id="121.2"] [data-col="fr"]').is_hidden()
+        tab.locator('.langswitch button[data-show="both"]').click()
