@@ -331,3 +331,21 @@ def test_each_language_control_says_what_it_changes(tab, url):
         tab.locator('.langswitch button[data-show="en"]').click()  # still a working switch
         assert tab.locator('[id="121.2"] [data-col="fr"]').is_hidden()
         tab.locator('.langswitch button[data-show="both"]').click()
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_switching_the_interface_keeps_the_query_and_the_place(tab, url):
+    go(tab, url, "fr/search.html?q=pioche")
+    tab.locator("a.ui-switch").click()
+    tab.wait_for_url("**/en/search.html?q=pioche")
+    go(tab, url, "fr/rules/702.html")  # scrolled, no anchor in the address: the row at the top of the screen
+    tab.evaluate("document.getElementById('702.9b').scrollIntoView()")
+    tab.wait_for_timeout(200)
+    top = tab.evaluate("[...document.querySelectorAll('main .row[id]')].find(r => r.getBoundingClientRect().bottom"
+                       " > document.querySelector('header.top').getBoundingClientRect().bottom + 40).id")  # fmt: skip
+    assert top.startswith("702.9")
+    tab.evaluate("document.querySelector('a.ui-switch').click()")  # as a reader's click: Playwright's scrolls first
+    tab.wait_for_url(f"**/en/rules/702.html#{top}")
+    tab.wait_for_timeout(200)
+    row = tab.locator(f'[id="{top}"]').bounding_box()
+    assert 0 <= row["y"] < 300  # where the reader was, at the top of the screen
