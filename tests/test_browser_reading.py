@@ -349,3 +349,17 @@ def test_switching_the_interface_keeps_the_query_and_the_place(tab, url):
     tab.wait_for_timeout(200)
     row = tab.locator(f'[id="{top}"]').bounding_box()
     assert 0 <= row["y"] < 300  # where the reader was, at the top of the screen
+
+
+@pytest.mark.parametrize("tab", [360], indirect=True)
+def test_a_phone_s_first_screen_reaches_the_rule_s_text(tab, url):
+    """At 360 x 740: the title, the list of the rule's entries, the numbering note and the history one line each,
+    folded, and the rule's first text high on the first screen."""
+    tab.set_viewport_size({"width": 360, "height": 740})
+    for path in ("fr/rules/121.html", "fr/rules/703.html", "en/rules/121.html"):
+        go(tab, url, path)
+        for summary in (".numbering-note summary", ".history summary"):
+            assert tab.locator(summary).bounding_box()["height"] < 30, (path, summary)  # one line
+        assert tab.locator(".numbering-note").get_attribute("open") is None
+        first = tab.locator(".run .cell > p:not(.rule-title)").first.bounding_box()
+        assert first["y"] < 400, (path, first)

@@ -206,6 +206,22 @@ def test_a_french_reader_is_led_to_where_each_french_text_is_shown_today(site_bu
     assert "The French title of 703 is not in the extract" in read(site_bundled, "en/rules/703.html")
 
 
+def test_a_rule_page_explains_the_marks_its_text_holds_under_it(site_bundled):
+    html = read(site_bundled, "fr/rules/703.html")
+    legend = html.split('<aside class="marks"')[1].split("</aside>")[0]
+    assert html.index('<aside class="marks"') > html.index('id="703.4q"')  # under the rows, as footnotes
+    assert "Légende des signes" in legend
+    assert '<span class="ref-other" data-lang="en">603</span></span> renvoi à une règle absente de ce texte' in legend
+    assert '<span class="ref-dated">509.2</span></span> numéro d’une ancienne numérotation' in legend
+    assert '<span class="ref-miscited">701.21</span><span class="cite-flag">≠</span>' in legend
+    assert "lex-mark" not in legend  # no printed-card term on the page: not explained
+    assert "Key to the marks" in read(site_bundled, "en/rules/703.html")
+    assert '<aside class="marks"' not in read(site_bundled, "en/rules/702.html")  # no mark, no key
+    damage = read(site_bundled, "fr/rules/120.html")  # 120. Damage · Blessures*: the star explained under the text
+    assert "terme relevé sur les cartes imprimées" in damage.split('<aside class="marks"')[1]
+    assert "officielle des règles" not in damage.split('<div class="run')[0]  # not before the rule's text
+
+
 def test_references_are_links_with_previews_and_backlinks(site_2015):
     html = read(site_2015, "fr/rules/120.html")
     assert '<a class="ref" href="../rules/704.html#704" aria-describedby="pv-en-704">704</a>' in html

@@ -222,6 +222,16 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_changes": "Ce qui a changé d’une édition à l’autre",
         "lex_mark": "terme relevé sur les cartes imprimées, pas la traduction officielle",
         "lex_legend": "terme relevé sur les cartes imprimées, pas la traduction officielle des règles.",
+        "marks": "Légende des signes",
+        "mark_other": "renvoi à une règle absente de ce texte : le lien mène au texte {lang}.",
+        "mark_dated": (
+            "numéro d’une ancienne numérotation qu’aucune règle d’aujourd’hui ne continue (une règle supprimée "
+            "depuis, par exemple)."
+        ),
+        "mark_miscited": (
+            "la traduction cite ici un autre numéro que son original : le lien mène à la règle que cite l’original."
+        ),
+        "mark_missing": "règle absente des règles chargées.",
         "no_counterpart": "sans équivalent dans {source}",
         "the_faq": "la FAQ",
         "card_text": "Texte de la carte",
@@ -490,6 +500,14 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_changes": "What changed from one edition to the next",
         "lex_mark": "term found on printed cards, not the official translation",
         "lex_legend": "term found on printed cards, not the official translation of the rules.",
+        "marks": "Key to the marks",
+        "mark_other": "a reference to a rule this text lacks: the link leads to the {lang} text.",
+        "mark_dated": "a number of an older numbering that no rule of today continues (a rule removed since, say).",
+        "mark_miscited": (
+            "the translation cites another number here than its original: the link leads to the rule the original "
+            "cites."
+        ),
+        "mark_missing": "a rule not in the loaded rules.",
         "no_counterpart": "no {lang} counterpart in {source}",
         "the_faq": "the FAQ",
         "card_text": "Card text",
@@ -574,6 +592,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
             "Règle {n} du texte {lang}, dans sa numérotation ({edition}) ; associée à aucune règle "
             "d’aujourd’hui (lien vers cette ligne, copié en cliquant)"
         ),
+        "numbering_short": "Texte {lang} : numérotation de {year}",
+        "numbering_short_undated": "Texte {lang} : numérotation de l’édition traduite",
         "numbering_note": (
             "Le texte {lang} suit la numérotation des règles de {year}, dont il est la traduction ; il est "
             "présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
@@ -607,6 +627,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
             "Rule {n} of the {lang} text, in its own numbering ({edition}); paired with no rule of today (link "
             "to this row, copied on click)"
         ),
+        "numbering_short": "{Lang} text: {year} numbering",
+        "numbering_short_undated": "{Lang} text: numbering of the edition it translates",
         "numbering_note": (
             "The {lang} text uses the numbering of the {year} rules it translates; it is shown beside today’s "
             "rules, whose numbers may differ."

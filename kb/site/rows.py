@@ -7,6 +7,8 @@ build; only the interface words around it (tooltips, notes) are written per inte
 
 from __future__ import annotations
 
+import re
+
 from markupsafe import Markup, escape
 
 from kb.link.readings import numbering_of
@@ -217,6 +219,44 @@ def lex_legend(t: dict[str, str], ui: str) -> Markup:
     """The line explaining the mark of terms found on printed cards."""
     legend = escape(t["lex_legend"])
     return Markup(f'<p class="lex-legend" lang="{escape(ui)}"><span aria-hidden="true">* </span>{legend}</p>\n')
+
+
+_MARKS = {
+    "other": re.compile(r'<a class="ref ref-other[^"]*"[^>]*? hreflang="([a-z]+)"[^>]*>([^<]*)</a>'),
+    "dated": re.compile(r'<(?:span|a) class="(?:ref-dated|ref-gone)"[^>]*>([^<]*)</'),
+    "miscited": re.compile(r'<a class="[^"]*\bref-miscited"[^>]*>([^<]*)</a>'),
+    "missing": re.compile(r'<span class="ref-missing"[^>]*>([^<]*)</span>'),
+}
+"""How the rendered text of a rule page marks a reference that does not simply lead to its rule (`render.Linker`)."""
+
+
+def marks_legend(html: str, terms: bool, ui: str, t: dict[str, str]) -> Markup:
+    """The key to the marks a rule page's text holds (`html`: its rows), each shown on one of its own numbers: a
+    reference to another language's text (superscript `EN`), a number no rule of today continues (dotted), a
+    translation's citation its original does not make (wavy, `≠`), a rule not loaded (`⚠`), and printed-card terms
+    (`*`) when `terms`; nothing when it holds none."""
+    items = []
+    for lang in dict.fromkeys(m.group(1) for m in _MARKS["other"].finditer(html)):
+        label = next(m.group(2) for m in _MARKS["other"].finditer(html) if m.group(1) == lang)
+        sample = f'<span class="ref-other" data-lang="{escape(lang)}">{label}</span>'
+        items.append((sample, t["mark_other"].format(lang=lang_label(lang, ui))))
+    for kind, sample in (
+        ("dated", '<span class="ref-dated">{}</span>'),
+        ("miscited", '<span class="ref-miscited">{}</span><span class="cite-flag">≠</span>'),
+        ("missing", '<span class="ref-missing">{}</span>'),
+    ):
+        found = _MARKS[kind].search(html)
+        if found:
+            items.append((sample.format(found.group(1)), t[f"mark_{kind}"]))
+    if terms:
+        items.append(('<span class="lex-mark">*</span>', t["lex_legend"]))
+    if not items:
+        return Markup("")
+    rows = "".join(f'<li><span class="mark-sample">{sample}</span> {escape(words)}</li>\n' for sample, words in items)
+    return Markup(
+        f'<aside class="marks" aria-labelledby="marks-h" lang="{escape(ui)}">\n'
+        f'<p class="marks-h" id="marks-h">{escape(t["marks"])}</p>\n<ul>\n{rows}</ul>\n</aside>\n'
+    )
 
 
 def titled(title: str, lang: str, term: str | None, ui: str, t: dict[str, str]) -> Markup:

@@ -71,6 +71,7 @@ def environment() -> Environment:
         mention_link=rows.mention_link,
         lex_legend=rows.lex_legend,
         moved_note=rows.moved_note,
+        marks_legend=rows.marks_legend,
         titled=rows.titled,
         history_html=diffs.history_html,
         section_picker=changes.section_picker,
