@@ -363,3 +363,18 @@ def test_a_phone_s_first_screen_reaches_the_rule_s_text(tab, url):
         assert tab.locator(".numbering-note").get_attribute("open") is None
         first = tab.locator(".run .cell > p:not(.rule-title)").first.bounding_box()
         assert first["y"] < 400, (path, first)
+
+
+@pytest.mark.parametrize("tab", [360], indirect=True)
+def test_a_phone_s_closed_changes_show_what_was_added_under_aligned_markers(tab, url):
+    go(tab, url, f"fr/{CHANGES}")
+    lefts, both, shown = tab.evaluate(
+        """() => { const rows = [...document.querySelectorAll('.change-section .change summary')];
+          const lefts = new Set(rows.map(s => Math.round(s.getBoundingClientRect().left)));
+          const both = rows.filter(s => s.querySelector('.excerpt del') && s.querySelector('.excerpt ins'));
+          const shown = both.filter(s => { const i = s.querySelector('.excerpt ins').getClientRects()[0];
+            return i && i.bottom <= s.getBoundingClientRect().bottom + 1; });
+          return [lefts.size, both.length, shown.length]; }"""
+    )
+    assert lefts == 1  # every ▸ at the same place, whatever the numbers beside it
+    assert both > 300 and shown >= 0.95 * both, (both, shown)  # the words added show, not only those removed

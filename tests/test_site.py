@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -992,6 +993,19 @@ def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
     )
     biggest = max(pages(site_bundled), key=lambda page: page.stat().st_size)
     assert biggest.stat().st_size < 5_000_000, biggest
+
+
+def test_changes_page_speaks_plainly_with_labels_that_agree(site_bundled):
+    html = read(site_bundled, "fr/changes/en-2015-09-26--en-2026-01-16.html")
+    main = html.split("<main")[1]
+    assert "filiation" not in main and "texte modifié" not in main
+    assert "chaque règle est suivie d’une édition à l’autre, même quand elle change de numéro" in main
+    assert (
+        '<span class="kind k-wording">modifiée</span>' in main and '<span class="kind k-added">ajoutée</span>' in main
+    )
+    assert re.search(r"\(\d[\d\u202f]* modifiées, \d[\d\u202f]* ajoutées, \d+ supprimées", main)  # one noun: règles
+    english = read(site_bundled, "en/changes/en-2015-09-26--en-2026-01-16.html")
+    assert '<span class="kind k-wording">reworded</span>' in english and "lineage" not in english
 
 
 def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):

@@ -198,7 +198,7 @@ WORDS: dict[str, dict[str, str]] = {
         "status_added": "ajoutée",
         "status_removed": "supprimée",
         "status_renumbered": "renumérotée",
-        "status_changed": "texte modifié",
+        "status_changed": "modifiée",
         "status_split": "scindée",
         "status_merged": "fusionnée",
         "status_same": "inchangée",
@@ -207,8 +207,8 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_title": "Changements des règles ({lang}) du {old} au {new}",
         "changes_link": "{lang} : du {old} au {new}",
         "changes_intro": (
-            "Règle par règle, ce qui a changé d’une édition à la suivante, d’après la filiation des règles "
-            "(numéros, textes et renvois comparés)."
+            "Règle par règle, ce qui a changé d’une édition à la suivante : chaque règle est suivie d’une édition "
+            "à l’autre, même quand elle change de numéro (numéros, textes et renvois comparés)."
         ),
         "changes_counts": "En chiffres",
         "changes_added": "Ajoutées",
@@ -304,12 +304,18 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_moved_from": "depuis la section {section}",
         "changes_reference_label": "renvoi",
         "changes_runs_count": "{n} règles en {runs} suites",
-        "kind_wording": "texte modifié",
+        "kind_wording": "modifiée",
         "kind_added": "ajoutée",
         "kind_removed": "supprimée",
         "kind_moved": "déplacée",
         "kind_split": "scindée",
         "kind_merged": "fusionnée",
+        "kinds_wording": "modifiées",
+        "kinds_added": "ajoutées",
+        "kinds_removed": "supprimées",
+        "kinds_moved": "déplacées",
+        "kinds_split": "scindées",
+        "kinds_merged": "fusionnées",
     },
     "en": {
         "site": "Magic Rules",
@@ -485,8 +491,8 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_title": "Changes to the {lang} rules from {old} to {new}",
         "changes_link": "{lang}: from {old} to {new}",
         "changes_intro": (
-            "Rule by rule, what changed from one edition to the next, following each rule's lineage "
-            "(numbers, texts and references compared)."
+            "Rule by rule, what changed from one edition to the next: each rule is followed from one edition to "
+            "the other, even when its number changes (numbers, texts and references compared)."
         ),
         "changes_counts": "In figures",
         "changes_added": "Added",
@@ -574,12 +580,18 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_moved_from": "from section {section}",
         "changes_reference_label": "reference",
         "changes_runs_count": "{n} rules in {runs} runs",
-        "kind_wording": "wording",
+        "kind_wording": "reworded",
         "kind_added": "added",
         "kind_removed": "removed",
         "kind_moved": "moved",
         "kind_split": "split",
         "kind_merged": "merged",
+        "kinds_wording": "reworded",
+        "kinds_added": "added",
+        "kinds_removed": "removed",
+        "kinds_moved": "moved",
+        "kinds_split": "split",
+        "kinds_merged": "merged",
     },
 }
 
