@@ -378,3 +378,28 @@ def test_a_phone_s_closed_changes_show_what_was_added_under_aligned_markers(tab,
     )
     assert lefts == 1  # every ▸ at the same place, whatever the numbers beside it
     assert both > 300 and shown >= 0.95 * both, (both, shown)  # the words added show, not only those removed
+
+
+def test_hybrid_symbols_read_as_large_as_plain_ones_and_black_is_dark(tab, url):
+    go(tab, url, "en/rules/107.html")
+    sizes = tab.evaluate(
+        """() => { const px = e => parseFloat(getComputedStyle(e).fontSize);
+          const row = document.getElementById('107.4'), plain = row.querySelector('.ms-w:not(.ms-half)');
+          const half = row.querySelector('.ms-hybrid .ms-half'), tall = e => e.getBoundingClientRect().height;
+          return [px(plain), px(half), tall(plain), tall(half.parentElement)]; }"""
+    )
+    assert sizes[1] >= sizes[0] and sizes[3] >= sizes[2] - 0.5, sizes  # was 0.8 of a plain symbol's letters
+
+    def luminance(rgb):
+        channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    colours = tab.evaluate(
+        """() => Object.fromEntries(['b', 'c', '2'].map(k => { const e = document.querySelector('main .ms-' + k);
+          const s = getComputedStyle(e); return [k, [s.backgroundColor, s.color]]; }))"""
+    )
+    black, colourless, generic = (luminance(colours[k][0]) for k in ("b", "c", "2"))
+    assert black < 0.05 < 0.4 < min(colourless, generic), colours  # B dark, apart from the two greys
+    text = luminance(colours["b"][1])
+    assert (text + 0.05) / (black + 0.05) >= 4.5  # its letter readable on it
