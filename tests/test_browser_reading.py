@@ -403,3 +403,22 @@ def test_hybrid_symbols_read_as_large_as_plain_ones_and_black_is_dark(tab, url):
     assert black < 0.05 < 0.4 < min(colourless, generic), colours  # B dark, apart from the two greys
     text = luminance(colours["b"][1])
     assert (text + 0.05) / (black + 0.05) >= 4.5  # its letter readable on it
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_faq_has_contents_and_quotes_as_wide_as_its_text(tab, url):
+    go(tab, url, f"fr/{FAQ}")
+    toc = tab.locator(".faq-toc")
+    if tab.viewport_size["width"] > 700:
+        prose = tab.locator("#note-prevision .prose").first.bounding_box()
+        quoted = tab.locator("#note-prevision .quoted").first.bounding_box()
+        assert abs(prose["x"] - quoted["x"]) < 2 and abs(prose["width"] - quoted["width"]) < 2
+        tab.mouse.wheel(0, 4000)  # beside the text, still in view further down
+        tab.wait_for_timeout(200)
+        assert 0 <= toc.bounding_box()["y"] < 200 and toc.bounding_box()["x"] > prose["x"] + prose["width"]
+    else:
+        assert toc.locator("details").get_attribute("open") is None  # folded: the text comes first
+        toc.locator("summary").click()
+    toc.get_by_role("link", name="Greffe").click()
+    tab.wait_for_url("**#note-greffe")
+    assert tab.locator("#note-greffe").bounding_box()["y"] < 300

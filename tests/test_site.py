@@ -1008,6 +1008,20 @@ def test_changes_page_speaks_plainly_with_labels_that_agree(site_bundled):
     assert '<span class="kind k-wording">reworded</span>' in english and "lineage" not in english
 
 
+def test_faq_page_lists_its_notes_then_its_cards_by_name(site_bundled):
+    from kb.sources import sort_name
+
+    html = read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
+    toc = html.split('<nav class="faq-toc"')[1].split("</nav>")[0]
+    notes = re.findall(r'<section class="note" id="([^"]+)"', html)
+    assert len(notes) == 7 and re.findall(r'<li><a href="#(note-[^"]+)">', toc) == notes
+    assert toc.index('href="#notes"') < toc.index('href="#cards">Cartes (64)</a> <span class="hint">de A à Z</span>')
+    listed = html.split('<ul class="card-list">')[1].split("</ul>")[0]
+    names = [re.sub(r"<[^>]+>", "", n) for n in re.findall(r'\.html">(.*?)</a>', listed)]
+    assert len(names) == 64 and names == sorted(names, key=sort_name)
+    assert "On this page" in read(site_bundled, "en/faq/fr-faq-discorde-2006.html")
+
+
 def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
     html = read(site_bundled, "fr/cards/isperia-the-inscrutable.html")
     french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]

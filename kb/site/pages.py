@@ -141,8 +141,9 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
             title = info.title or info.document
             if part.parts:
                 title = part_title(title, part.part, len(part.parts), ui)
+            by_name = sorted(part.cards, key=lambda card, lang=info.lang: sort_name(data.name(card, lang)))
             ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
-                   "cards": list(part.cards), "cards_total": total, "pw": part_words(ui)}  # fmt: skip
+                   "cards": by_name, "cards_total": total, "pw": part_words(ui)}  # fmt: skip
             jobs.append(Job(part.path, "faq.html", ctx, partial(_quoted, data, part.notes)))
     return jobs  # then the card pages (`Plan`)
 

@@ -189,10 +189,10 @@
     if (narrow.addEventListener) { narrow.addEventListener("change", fit); }
   }
 
-  /* On a phone the list at the top of a long rule starts folded: the text comes first. */
+  /* On a phone the list at the top of a long rule or an FAQ starts folded: the text comes first. */
   function initOnPage() {
     if (window.matchMedia && window.matchMedia("(max-width: 700px)").matches) {
-      document.querySelectorAll(".onpage details").forEach(function (d) { d.open = false; });
+      document.querySelectorAll(".onpage details, .faq-toc details").forEach(function (d) { d.open = false; });
     }
   }
 
