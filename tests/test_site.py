@@ -1022,6 +1022,24 @@ def test_faq_page_lists_its_notes_then_its_cards_by_name(site_bundled):
     assert "On this page" in read(site_bundled, "en/faq/fr-faq-discorde-2006.html")
 
 
+def test_sources_page_says_what_each_source_is_and_folds_the_technical_detail(site_bundled):
+    html = read(site_bundled, "fr/sources.html").split("<main")[1]
+    shown, folded = html.split('<details class="technical">')
+    said = (
+        "Le texte officiel des règles du jeu",
+        "Une édition antérieure des règles",
+        "Une traduction de quelques",
+        "Les questions et réponses publiées pour une extension",
+        "Les cartes : noms, textes imprimés",
+    )
+    assert all(words in shown for words in said)
+    assert "content/" not in shown and "avertissements" not in shown  # paths and counts of the build: folded
+    assert "<code>content/en/cr-en-20260116.txt</code>" in folded and "avertissements" in folded
+    assert "The official text of the game’s rules" in read(site_bundled, "en/sources.html")
+    home = read(site_bundled, "fr/index.html")
+    assert home.count('href="sources.html"') == 1  # the footer's link only
+
+
 def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
     html = read(site_bundled, "fr/cards/isperia-the-inscrutable.html")
     french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]

@@ -173,7 +173,26 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "cards_item": "Données de cartes : {n} cartes",
         "sources_title": "À propos des sources",
-        "sources_intro": "Les fichiers lus pour construire ce site, tels qu’ils ont été reconnus.",
+        "sources_intro": "Les textes dont ce site est fait, et ce que chacun apporte.",
+        "sources_technical": "Détails techniques : fichiers lus et diagnostics",
+        "sources_files": "Les fichiers lus pour construire ce site, tels qu’ils ont été reconnus.",
+        "about_cr": "Le texte officiel des règles du jeu : l’édition que le site montre, règle par règle.",
+        "about_cr_older": (
+            "Une édition antérieure des règles : le site s’en sert pour l’historique de chaque règle et les pages de "
+            "changements."
+        ),
+        "about_extract": "Quelques règles seulement, montrées avec les règles d’aujourd’hui qui leur correspondent.",
+        "about_translation": (
+            "Une traduction de quelques règles, numérotée comme l’édition qu’elle traduit : chaque règle est montrée "
+            "à côté de la règle d’aujourd’hui qui lui correspond."
+        ),
+        "about_faq": (
+            "Les questions et réponses publiées pour une extension : notes générales et décisions sur ses cartes, "
+            "chacune reprise sur la page de sa carte."
+        ),
+        "about_cards": (
+            "Les cartes : noms, textes imprimés et Oracle, et leurs décisions, tirés d’un fichier de données."
+        ),
         "doc_file": "Fichier",
         "doc_lang": "Langue",
         "doc_kind": "Type",
@@ -459,7 +478,23 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "cards_item": "Card data: {n} cards",
         "sources_title": "About the sources",
-        "sources_intro": "The files read to build this site, as they were recognised.",
+        "sources_intro": "The texts this site is made of, and what each brings.",
+        "sources_technical": "Technical details: files read and diagnostics",
+        "sources_files": "The files read to build this site, as they were recognised.",
+        "about_cr": "The official text of the game’s rules: the edition the site shows, rule by rule.",
+        "about_cr_older": (
+            "An earlier edition of the rules: the site uses it for each rule’s history and the changes pages."
+        ),
+        "about_extract": "A few rules only, shown with the rules of today they match.",
+        "about_translation": (
+            "A translation of a few rules, numbered as the edition it translates: each rule is shown beside the rule "
+            "of today it matches."
+        ),
+        "about_faq": (
+            "The questions and answers published for a set: general notes and rulings on its cards, each also on its "
+            "card’s page."
+        ),
+        "about_cards": "The cards: names, printed and Oracle texts and their rulings, from a card data file.",
         "doc_file": "File",
         "doc_lang": "Language",
         "doc_kind": "Kind",

@@ -109,7 +109,8 @@ def tree_jobs(data: SiteData, ui: str) -> list[Job]:
                                                             if ui not in p.titles)}),
         Job("glossary.html", "glossary.html", {"title": t["glossary"], "current": "glossary",
                                                "terms": _has_terms(data, ui)}),
-        Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources"}),
+        Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources",
+                                             "loaded": loaded_items(data, ui)}),
         Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
                                            "coverage": coverage(data), "only_groups": only_groups(data),
                                            "stale": stale_diffs(data.kb), "mismatches": mismatches(data, ui)}),
@@ -280,7 +281,8 @@ def only_groups(data: SiteData) -> dict[str, list[dict]]:
 
 
 def loaded_items(data: SiteData, ui: str) -> list[dict]:
-    """What the home page lists as loaded: each rules edition, FAQ and card data, with dates, in the interface."""
+    """What the home and sources pages list as loaded: each rules edition, FAQ and card data, with dates and what
+    each is to a reader (`about`), in the interface."""
     t, kb = words(ui), data.kb
     items = []
     editions = sorted(kb.links.editions, key=lambda ed: (ordered_langs([ed.lang, *data.langs]).index(ed.lang),
@@ -298,17 +300,23 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
         else:
             date = t["numbering"].format(year=numbering[:4]) if numbering else t["undated"]
         numbers = [] if ed.complete else extract_links(data, ed)
-        items.append({"label": label, "date": date, "detail": " · ".join(detail), "numbers": numbers})
+        if ed.complete:
+            about = t["about_cr" if ed.current else "about_cr_older"]
+        else:
+            about = t["about_extract" if ed.lang == kb.reference else "about_translation"]
+        items.append({"label": label, "date": date, "detail": " · ".join(detail), "numbers": numbers,
+                      "about": about})  # fmt: skip
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
         label = t["faq_item"].format(lang=lang_label(info.lang, ui))
         items.append({"label": label, "title": info.title or info.document, "title_lang": info.lang, "date": date,
-                      "detail": ""})  # fmt: skip
+                      "detail": "", "about": t["about_faq"]})  # fmt: skip
     for doc in kb.documents:
         if doc.kind == "cards":
             cards = len(kb.cards_by_document.get(doc.id, ()))
             label = t["cards_item"].format(n=count(cards, ui)) + (f" ({doc.title})" if doc.title else "")
-            items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": ""})
+            items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": "",
+                          "about": t["about_cards"]})  # fmt: skip
     return items
 
 
