@@ -422,3 +422,17 @@ def test_the_faq_has_contents_and_quotes_as_wide_as_its_text(tab, url):
     toc.get_by_role("link", name="Greffe").click()
     tab.wait_for_url("**#note-greffe")
     assert tab.locator("#note-greffe").bounding_box()["y"] < 300
+
+
+@pytest.mark.parametrize("ui", ["fr", "en"])
+def test_a_rule_in_one_language_uses_the_width_beside_its_text(tab, url, ui):
+    """At 1280 px a rule with no French text keeps its measure and its outline takes the room the missing column
+    leaves, in view beside the text (it stood above the text, a third of the width left empty)."""
+    go(tab, url, f"{ui}/rules/702.html")
+    text = tab.locator('[id="702.1"] .cell').bounding_box()
+    main = tab.locator(".rule-main").bounding_box()
+    tab.mouse.wheel(0, 5000)
+    tab.wait_for_timeout(200)
+    outline = tab.locator(".onpage").bounding_box()
+    assert outline["x"] >= text["x"] + text["width"] and outline["x"] + outline["width"] > main["x"] + main["width"] - 5
+    assert 0 <= outline["y"] < 200  # still in view
