@@ -264,10 +264,12 @@ def test_glossary_a_to_z(tab, site_url):
     letters = bar.locator("a").all_inner_texts()
     assert letters[:3] == ["A", "B", "C"] and len(letters) >= 20
     bar.locator("a", has_text="M").click()
-    tab.wait_for_url("**#g-en-m*")
-    entry = tab.locator(".entry:target")
+    tab.wait_for_url("**#gl-en-m")  # the letter's heading, its first entry under it
+    heading = tab.locator(".letter:target")
     top = box(tab.locator("header.top"))["height"] + box(bar)["height"]
-    assert entry.locator("dt").inner_text().upper().startswith("M") and box(entry)["y"] >= top - 2
+    assert heading.inner_text() == "M" and box(heading)["y"] >= top - 2
+    entry = tab.locator(".letter:target + dl .entry").first
+    assert entry.locator("dt").inner_text().upper().startswith("M") and box(entry)["y"] < 900
     assert bar.is_visible()  # it stays at hand
 
 
@@ -343,8 +345,12 @@ def test_home_page_is_for_people(tab, site_url):
     assert "16 janvier 2026" in main and "26 septembre 2015" in main
     assert tab.locator("main code, main table").count() == 0  # file paths live on the sources page
     assert tab.locator("#q-home").is_visible()
-    tab.locator("main a", has_text="À propos des sources").click()
+    assert tab.locator("main a", has_text="À propos des sources").count() == 0  # once is enough: the footer's
+    tab.locator("footer a", has_text="À propos des sources").click()
     tab.wait_for_url("**/fr/sources.html")
+    assert "Le texte officiel des règles du jeu" in tab.locator("main").inner_text()
+    assert "cr-en-20260116.txt" not in tab.locator("main").inner_text()  # the files: technical detail, folded
+    tab.locator("details.technical summary").click()
     assert "cr-en-20260116.txt" in tab.locator("main").inner_text()
 
 

@@ -294,3 +294,145 @@ def test_the_site_works_under_a_sub_path(browser, sub_url, missing):
         assert own and all(urlsplit(h).path.startswith(SUB) for h in own)
         for href in own[:: max(1, len(own) // 40)]:
             assert page.request.get(href).status == 200, href
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_glossary_reads_in_order_and_its_letters_and_cross_references_land_on_them(tab, url):
+    go(tab, url, "fr/glossary.html")
+    lefts = tab.evaluate("[...document.querySelectorAll('.entry')].map(e => Math.round(e.getBoundingClientRect().x))")
+    assert len(lefts) > 700 and len(set(lefts)) == 1  # one column: Abandon is never beside Lethal Damage
+    for target, click in (
+        ("#gl-en-l", lambda: tab.locator(".az").get_by_role("link", name="L", exact=True).click()),
+        ("#g-en-damage", lambda: tab.locator("#g-en-deal").get_by_role("link", name="Damage").click()),
+    ):
+        click()
+        tab.wait_for_url(f"**{target}")
+        tab.wait_for_timeout(200)
+        bar, found = tab.locator(".az").bounding_box(), tab.locator(target).bounding_box()
+        assert bar["y"] + bar["height"] - 1 <= found["y"] < bar["y"] + bar["height"] + 120, target  # below the bar
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_each_language_control_says_what_it_changes(tab, url):
+    """The text columns' buttons under their label, the interface's link saying it is the interface's language, both
+    whole in the header at a phone's width too."""
+    controls = (("fr", "Textes :", "Interface in English"), ("en", "Texts:", "Interface en français"))
+    for ui, columns, interface in controls:
+        go(tab, url, f"{ui}/rules/121.html")
+        header = tab.locator("header.top").bounding_box()
+        label = tab.locator(".langswitch .switch-k")
+        assert label.is_visible() and label.inner_text().replace("\u00a0", " ") == columns
+        link = tab.locator("a.ui-switch")
+        assert " ".join(link.inner_text().split()) == interface
+        for part in (label, tab.locator(".langswitch button").last, link):
+            box = part.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= tab.viewport_size["width"]
+            assert box["y"] >= 0 and box["y"] + box["height"] <= header["height"] + 1
+        tab.locator('.langswitch button[data-show="en"]').click()  # still a working switch
+        assert tab.locator('[id="121.2"] [data-col="fr"]').is_hidden()
+        tab.locator('.langswitch button[data-show="both"]').click()
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_switching_the_interface_keeps_the_query_and_the_place(tab, url):
+    go(tab, url, "fr/search.html?q=pioche")
+    tab.locator("a.ui-switch").click()
+    tab.wait_for_url("**/en/search.html?q=pioche")
+    go(tab, url, "fr/rules/702.html")  # scrolled, no anchor in the address: the row at the top of the screen
+    tab.evaluate("document.getElementById('702.9b').scrollIntoView()")
+    tab.wait_for_timeout(200)
+    top = tab.evaluate("[...document.querySelectorAll('main .row[id]')].find(r => r.getBoundingClientRect().bottom"
+                       " > document.querySelector('header.top').getBoundingClientRect().bottom + 40).id")  # fmt: skip
+    assert top.startswith("702.9")
+    tab.evaluate("document.querySelector('a.ui-switch').click()")  # as a reader's click: Playwright's scrolls first
+    tab.wait_for_url(f"**/en/rules/702.html#{top}")
+    tab.wait_for_timeout(200)
+    row = tab.locator(f'[id="{top}"]').bounding_box()
+    assert 0 <= row["y"] < 300  # where the reader was, at the top of the screen
+
+
+@pytest.mark.parametrize("tab", [360], indirect=True)
+def test_a_phone_s_first_screen_reaches_the_rule_s_text(tab, url):
+    """At 360 x 740: the title, the list of the rule's entries, the numbering note and the history one line each,
+    folded, and the rule's first text high on the first screen."""
+    tab.set_viewport_size({"width": 360, "height": 740})
+    for path in ("fr/rules/121.html", "fr/rules/703.html", "en/rules/121.html"):
+        go(tab, url, path)
+        for summary in (".numbering-note summary", ".history summary"):
+            assert tab.locator(summary).bounding_box()["height"] < 30, (path, summary)  # one line
+        assert tab.locator(".numbering-note").get_attribute("open") is None
+        first = tab.locator(".run .cell > p:not(.rule-title)").first.bounding_box()
+        assert first["y"] < 400, (path, first)
+
+
+@pytest.mark.parametrize("tab", [360], indirect=True)
+def test_a_phone_s_closed_changes_show_what_was_added_under_aligned_markers(tab, url):
+    go(tab, url, f"fr/{CHANGES}")
+    lefts, both, shown = tab.evaluate(
+        """() => { const rows = [...document.querySelectorAll('.change-section .change summary')];
+          const lefts = new Set(rows.map(s => Math.round(s.getBoundingClientRect().left)));
+          const both = rows.filter(s => s.querySelector('.excerpt del') && s.querySelector('.excerpt ins'));
+          const shown = both.filter(s => { const i = s.querySelector('.excerpt ins').getClientRects()[0];
+            return i && i.bottom <= s.getBoundingClientRect().bottom + 1; });
+          return [lefts.size, both.length, shown.length]; }"""
+    )
+    assert lefts == 1  # every ▸ at the same place, whatever the numbers beside it
+    assert both > 300 and shown >= 0.95 * both, (both, shown)  # the words added show, not only those removed
+
+
+def test_hybrid_symbols_read_as_large_as_plain_ones_and_black_is_dark(tab, url):
+    go(tab, url, "en/rules/107.html")
+    sizes = tab.evaluate(
+        """() => { const px = e => parseFloat(getComputedStyle(e).fontSize);
+          const row = document.getElementById('107.4'), plain = row.querySelector('.ms-w:not(.ms-half)');
+          const half = row.querySelector('.ms-hybrid .ms-half'), tall = e => e.getBoundingClientRect().height;
+          return [px(plain), px(half), tall(plain), tall(half.parentElement)]; }"""
+    )
+    assert sizes[1] >= sizes[0] and sizes[3] >= sizes[2] - 0.5, sizes  # was 0.8 of a plain symbol's letters
+
+    def luminance(rgb):
+        channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    colours = tab.evaluate(
+        """() => Object.fromEntries(['b', 'c', '2'].map(k => { const e = document.querySelector('main .ms-' + k);
+          const s = getComputedStyle(e); return [k, [s.backgroundColor, s.color]]; }))"""
+    )
+    black, colourless, generic = (luminance(colours[k][0]) for k in ("b", "c", "2"))
+    assert black < 0.05 < 0.4 < min(colourless, generic), colours  # B dark, apart from the two greys
+    text = luminance(colours["b"][1])
+    assert (text + 0.05) / (black + 0.05) >= 4.5  # its letter readable on it
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_faq_has_contents_and_quotes_as_wide_as_its_text(tab, url):
+    go(tab, url, f"fr/{FAQ}")
+    toc = tab.locator(".faq-toc")
+    if tab.viewport_size["width"] > 700:
+        prose = tab.locator("#note-prevision .prose").first.bounding_box()
+        quoted = tab.locator("#note-prevision .quoted").first.bounding_box()
+        assert abs(prose["x"] - quoted["x"]) < 2 and abs(prose["width"] - quoted["width"]) < 2
+        tab.mouse.wheel(0, 4000)  # beside the text, still in view further down
+        tab.wait_for_timeout(200)
+        assert 0 <= toc.bounding_box()["y"] < 200 and toc.bounding_box()["x"] > prose["x"] + prose["width"]
+    else:
+        assert toc.locator("details").get_attribute("open") is None  # folded: the text comes first
+        toc.locator("summary").click()
+    toc.get_by_role("link", name="Greffe").click()
+    tab.wait_for_url("**#note-greffe")
+    assert tab.locator("#note-greffe").bounding_box()["y"] < 300
+
+
+@pytest.mark.parametrize("ui", ["fr", "en"])
+def test_a_rule_in_one_language_uses_the_width_beside_its_text(tab, url, ui):
+    """At 1280 px a rule with no French text keeps its measure and its outline takes the room the missing column
+    leaves, in view beside the text (it stood above the text, a third of the width left empty)."""
+    go(tab, url, f"{ui}/rules/702.html")
+    text = tab.locator('[id="702.1"] .cell').bounding_box()
+    main = tab.locator(".rule-main").bounding_box()
+    tab.mouse.wheel(0, 5000)
+    tab.wait_for_timeout(200)
+    outline = tab.locator(".onpage").bounding_box()
+    assert outline["x"] >= text["x"] + text["width"] and outline["x"] + outline["width"] > main["x"] + main["width"] - 5
+    assert 0 <= outline["y"] < 200  # still in view

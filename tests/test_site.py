@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -185,6 +186,43 @@ def test_a_rule_missing_in_one_language_is_one_column_with_a_note(site_bundled):
     assert short.count("Texte français non disponible pour 121.2a–121.2b") == 1
 
 
+def test_a_french_reader_is_led_to_where_each_french_text_is_shown_today(site_bundled):
+    home = read(site_bundled, "fr/index.html")  # the French 120 (2015 numbering) is today's 121
+    extracts = (
+        '<a href="rules/121.html">120</a> <span class="hint">(aujourd’hui 121)</span>, <a href="rules/703.html">703'
+    )
+    assert extracts in home
+    assert '<a href="rules/121.html">120</a> <span class="hint">(today 121)</span>' in read(
+        site_bundled, "en/index.html"
+    )
+    for ui, said in (
+        ("fr", "Le texte français numéroté 120 (numérotation 2015) est celui de la règle"),
+        ("en", "The French text numbered 120 (2015 numbering) is that of today’s rule"),
+    ):
+        assert f'{said} <a href="../rules/121.html">121</a>' in read(site_bundled, f"{ui}/rules/120.html")
+    assert "numéroté 702" not in read(site_bundled, "fr/rules/702.html")  # no French 702 anywhere: nothing to say
+    heading = _row(read(site_bundled, "fr/rules/703.html"), "703")  # no French heading line, French rules below
+    assert "Titre français de 703 absent de l’extrait ; ses règles suivent." in heading
+    assert "non disponible" not in heading
+    assert "The French title of 703 is not in the extract" in read(site_bundled, "en/rules/703.html")
+
+
+def test_a_rule_page_explains_the_marks_its_text_holds_under_it(site_bundled):
+    html = read(site_bundled, "fr/rules/703.html")
+    legend = html.split('<aside class="marks"')[1].split("</aside>")[0]
+    assert html.index('<aside class="marks"') > html.index('id="703.4q"')  # under the rows, as footnotes
+    assert "Légende des signes" in legend
+    assert '<span class="ref-other" data-lang="en">603</span></span> renvoi à une règle absente de ce texte' in legend
+    assert '<span class="ref-dated">509.2</span></span> numéro d’une ancienne numérotation' in legend
+    assert '<span class="ref-miscited">701.21</span><span class="cite-flag">≠</span>' in legend
+    assert "lex-mark" not in legend  # no printed-card term on the page: not explained
+    assert "Key to the marks" in read(site_bundled, "en/rules/703.html")
+    assert '<aside class="marks"' not in read(site_bundled, "en/rules/702.html")  # no mark, no key
+    damage = read(site_bundled, "fr/rules/120.html")  # 120. Damage · Blessures*: the star explained under the text
+    assert "terme relevé sur les cartes imprimées" in damage.split('<aside class="marks"')[1]
+    assert "officielle des règles" not in damage.split('<div class="run')[0]  # not before the rule's text
+
+
 def test_references_are_links_with_previews_and_backlinks(site_2015):
     html = read(site_2015, "fr/rules/120.html")
     assert '<a class="ref" href="../rules/704.html#704" aria-describedby="pv-en-704">704</a>' in html
@@ -217,6 +255,46 @@ def test_glossary_links_to_rules(site_2015):
     html = read(site_2015, "fr/glossary.html")
     assert 'id="g-en-abandon"' in html
     assert 'href="rules/701.html#701.23"' in html
+
+
+def test_glossary_reads_letter_by_letter_and_links_the_terms_it_sends_to(site_bundled):
+    html = read(site_bundled, "fr/glossary.html")
+    bar = html.split('<nav class="az"')[1].split("</nav>")[0]
+    assert '<li><a href="#gl-en-l">L</a></li>' in bar  # the bar leads to each letter's heading
+    assert html.count('<h3 class="letter" id="gl-en-') == bar.count("<li>") == 25
+    assert html.index('id="gl-en-k"') < html.index('id="g-en-land"') and "columns:" not in html
+    deal = html.split('id="g-en-deal"')[1].split("</div>")[0]
+    assert 'See <a href="#g-en-damage">Damage</a>.' in deal
+    layer = html.split('id="g-en-layer"')[1].split("</div>")[0]
+    assert (
+        'See also <a href="#g-en-dependency">Dependency</a>, <a href="#g-en-timestamp-order">Timestamp Order</a>'
+        in layer
+    )
+    shot = html.split('id="g-en-one-shot-effect"')[1].split("</div>")[0]  # a plural sends to its term
+    assert '<a href="#g-en-continuous-effect">Continuous Effects</a>' in shot
+    assert 'See rule <a class="ref"' in html.split('id="g-en-abandon"')[1].split("</div>")[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "linked"),
+    [
+        ("See Damage.", "en", ["Damage"]),
+        ("See also Dependency, Timestamp Order.", "en", ["Dependency", "Timestamp Order"]),
+        ("See also World Rule.", "en", ["World Rule"]),  # the longest term, not World
+        ("See “Enters the Battlefield.”", "en", ["Enters the Battlefield"]),
+        ("See Cast. See rule 305.", "en", ["Cast"]),
+        ("See rule 701.33, “Damage.”", "en", []),  # a rule's title, not a term sent to
+        ("See Legendary for more.", "en", []),  # no such term: text
+        ("Damage dealt. See Worldly.", "en", []),  # a term must end a word
+        ("Voir aussi Blessure et Cimetière.", "fr", ["Blessure", "Cimetière"]),
+    ],
+)
+def test_glossary_cross_references_are_read_after_their_words(text, lang, linked):
+    from kb.site.glossary import see_spans
+
+    terms = {name.lower(): name for name in ("Damage", "Dependency", "Timestamp Order", "World", "World Rule",
+                                             "Enters the Battlefield", "Cast", "Blessure", "Cimetière")}  # fmt: skip
+    assert [text[s:e] for s, e, _ in see_spans(text, lang, terms)] == linked
 
 
 def test_jump_map(site_2015):
@@ -834,7 +912,8 @@ def test_keywords_are_listed_with_their_french_names_from_the_lexicon(site_bundl
     toc = french.split('<nav class="onpage"')[1].split("</nav>")[0]
     assert f'<span class="toc-num">702.2</span> <span lang="en">Deathtouch</span>{_lex("Contact mortel")}' in toc
     assert f"<p>Trample{_lex('Piétinement')}</p>" in _row(french, "702.19")  # the row itself: `Trample · Piétinement*`
-    assert "pas la traduction officielle des règles" in french.split('<div class="run')[0]  # the legend, once
+    key = french.split('<aside class="marks"')[1]  # the legend, once, under the text with the page's other marks
+    assert french.count("pas la traduction officielle des règles") == 1 and "officielle des règles" in key
     assert "Soif de sang" not in french  # Bloodthirst: one card of evidence, an unsure entry, left out
     english = read(site_bundled, "en/rules/702.html")
     toc = english.split('<nav class="onpage"')[1].split("</nav>")[0]
@@ -915,6 +994,51 @@ def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
     )
     biggest = max(pages(site_bundled), key=lambda page: page.stat().st_size)
     assert biggest.stat().st_size < 5_000_000, biggest
+
+
+def test_changes_page_speaks_plainly_with_labels_that_agree(site_bundled):
+    html = read(site_bundled, "fr/changes/en-2015-09-26--en-2026-01-16.html")
+    main = html.split("<main")[1]
+    assert "filiation" not in main and "texte modifié" not in main
+    assert "chaque règle est suivie d’une édition à l’autre, même quand elle change de numéro" in main
+    assert (
+        '<span class="kind k-wording">modifiée</span>' in main and '<span class="kind k-added">ajoutée</span>' in main
+    )
+    assert re.search(r"\(\d[\d\u202f]* modifiées, \d[\d\u202f]* ajoutées, \d+ supprimées", main)  # one noun: règles
+    english = read(site_bundled, "en/changes/en-2015-09-26--en-2026-01-16.html")
+    assert '<span class="kind k-wording">reworded</span>' in english and "lineage" not in english
+
+
+def test_faq_page_lists_its_notes_then_its_cards_by_name(site_bundled):
+    from kb.sources import sort_name
+
+    html = read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
+    toc = html.split('<nav class="faq-toc"')[1].split("</nav>")[0]
+    notes = re.findall(r'<section class="note" id="([^"]+)"', html)
+    assert len(notes) == 7 and re.findall(r'<li><a href="#(note-[^"]+)">', toc) == notes
+    assert toc.index('href="#notes"') < toc.index('href="#cards">Cartes (64)</a> <span class="hint">de A à Z</span>')
+    listed = html.split('<ul class="card-list">')[1].split("</ul>")[0]
+    names = [re.sub(r"<[^>]+>", "", n) for n in re.findall(r'\.html">(.*?)</a>', listed)]
+    assert len(names) == 64 and names == sorted(names, key=sort_name)
+    assert "On this page" in read(site_bundled, "en/faq/fr-faq-discorde-2006.html")
+
+
+def test_sources_page_says_what_each_source_is_and_folds_the_technical_detail(site_bundled):
+    html = read(site_bundled, "fr/sources.html").split("<main")[1]
+    shown, folded = html.split('<details class="technical">')
+    said = (
+        "Le texte officiel des règles du jeu",
+        "Une édition antérieure des règles",
+        "Une traduction de quelques",
+        "Les questions et réponses publiées pour une extension",
+        "Les cartes : noms, textes imprimés",
+    )
+    assert all(words in shown for words in said)
+    assert "content/" not in shown and "avertissements" not in shown  # paths and counts of the build: folded
+    assert "<code>content/en/cr-en-20260116.txt</code>" in folded and "avertissements" in folded
+    assert "The official text of the game’s rules" in read(site_bundled, "en/sources.html")
+    home = read(site_bundled, "fr/index.html")
+    assert home.count('href="sources.html"') == 1  # the footer's link only
 
 
 def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):

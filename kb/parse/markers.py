@@ -45,6 +45,8 @@ class Markers:
     """Expression of the word marking a retired glossary term (`Flanking (Obsolete)`)."""
     spaced: bool = True
     """Whether words are written apart, so that word edges (`\\b`) find them; Chinese writes them together."""
+    see: str = ""
+    """Expression of the words sending the reader to another glossary term (`See Damage.`, `See also Tapped.`)."""
 
 
 MARKERS: dict[str, Markers] = {
@@ -62,6 +64,7 @@ MARKERS: dict[str, Markers] = {
         cites="rules?|sections?|cf\\.?|see|and|or|through|to",
         cites_rule="(?:sub)?rules?",
         obsolete="obsolete",
+        see="see(?: also)?",
     ),
     "fr": Markers(
         contents=("sommaire", "table des matières", "table des matieres", "contents"),
@@ -77,6 +80,7 @@ MARKERS: dict[str, Markers] = {
         cites="r[èe]gles?|sections?|cf\\.?|voir|et|ou",
         cites_rule="r[èe]gles?",
         obsolete="obsolète|obsolete",
+        see="voir(?: aussi)?",
     ),
     "zh": Markers(
         contents=("目录",),
@@ -93,6 +97,7 @@ MARKERS: dict[str, Markers] = {
         cites_rule="规则",
         obsolete="",
         spaced=False,
+        see="参见",
     ),
 }
 """The languages whose rules files kb reads whole. `fr` also knows the English headings a translation may keep."""

@@ -16,10 +16,11 @@ from kb.parse.refs import find_references
 from kb.site import parts
 from kb.site.cardnames import faq_names
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
+from kb.site.glossary import Letter, glossary_entries, see_links
 from kb.site.rulepages import Row, RulePage, Run, make_row, own_row, rule_pages, runs
 from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
 from kb.site.terms import glossary_labels, glossary_words, lexicon_labels
-from kb.sources import file_slug, slug, sort_name, unique
+from kb.sources import file_slug, slug, unique
 
 PREVIEW_CHARS = 500
 
@@ -69,8 +70,10 @@ class SiteData:
     """(language, rule number) -> (item, site path) of the rulings' cards and the notes citing it (`mention_label`)."""
     card_mentions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Card id -> (item, site path) of the other cards whose rulings name it and the notes naming it."""
-    letters: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    """Language -> (letter, anchor of its first glossary entry), for the A–Z bar."""
+    letters: dict[str, list[Letter]] = field(default_factory=dict)
+    """Language -> its glossary entries under their letters, for the page and its A–Z bar."""
+    glossary_see: dict[int, tuple[tuple[int, int, str], ...]] = field(default_factory=dict)
+    """Index in kb.glossary -> (start, end, anchor) of the terms its definition sends to (`See Damage.`)."""
     rule_labels: dict[tuple[str, str], str] = field(default_factory=dict)
     """(language, number) -> a label for a rule in a language that lacks its text (`("fr", "702.2")` ->
     `Contact mortel`), shown in lists and titles; filled from a lexicon when one is given to `gather`."""
@@ -179,7 +182,8 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     data.changes = changes_pages(kb)
     rule_pages(data, numbers, word_diffs(data.changes))
     _contents(data, numbers)
-    _glossary(data)
+    data.glossary, data.letters = glossary_entries(kb)
+    data.glossary_see = see_links(kb, data.glossary)
     data.glossary_labels = glossary_labels(kb)
     data.glossary_words = glossary_words(kb)
     data.stale = frozenset(s.ref_number for s in kb.links.alignment.stale)
@@ -364,33 +368,6 @@ def _contents(data: SiteData, numbers: list[str]) -> None:
         titles = {lang: r.title for lang, r in data.kb.aligned(digit).items() if r.title}
         rules = [heads[h] for h in heads if h[0] == digit]
         data.sections.append({"number": digit, "titles": titles, "rules": rules})
-
-
-def _glossary(data: SiteData) -> None:
-    """Glossary entries per language (of its aligned edition when it has one), alphabetical, unique anchors."""
-    taken: set[str] = set()
-    shown = _glossary_documents(data.kb)
-    for index, entry in sorted(enumerate(data.kb.glossary), key=lambda p: sort_name(p[1].term)):
-        if entry.document not in shown:
-            continue
-        anchor = unique(f"g-{entry.lang}-{slug(entry.term)}", taken)
-        data.glossary.setdefault(entry.lang, []).append((anchor, index))
-        letter = (sort_name(entry.term)[:1] or "#").upper()
-        letter = letter if letter.isalpha() else "#"
-        letters = data.letters.setdefault(entry.lang, [])
-        if not letters or letters[-1][0] != letter:
-            letters.append((letter, anchor))
-
-
-def _glossary_documents(kb: KnowledgeBase) -> set[str]:
-    """Documents whose glossary the site shows: each language's aligned edition, else all of that language."""
-    shown = set()
-    for lang in {entry.lang for entry in kb.glossary}:
-        docs = {e.document for e in kb.glossary if e.lang == lang}
-        edition = kb.primary.get(lang)
-        own = docs.intersection(edition.documents) if edition else set()
-        shown |= own or docs
-    return shown
 
 
 def rulings_of(kb: KnowledgeBase, card: Card) -> list[tuple[str, str, list[Ruling], bool]]:

@@ -64,6 +64,9 @@ WORDS: dict[str, dict[str, str]] = {
         "columns": "Textes affichés",
         "columns_both": "Français et anglais côte à côte",
         "ui_switch": "Read this page in English",
+        "columns_k": "Textes\u00a0:",
+        "ui_switch_k": "Interface in",
+        "ui_switch_lang": "English",
         "footer": "Magic: The Gathering © Wizards of the Coast. Site statique, fonctionne hors ligne.",
         "about_sources": "À propos des sources",
         "prev": "Règle précédente",
@@ -79,6 +82,9 @@ WORDS: dict[str, dict[str, str]] = {
         "own_number": "numéro {lang} : {n}",
         "missing_page": "Texte {lang} non disponible pour la règle {n} : texte {other} ci-dessous.",
         "missing_run": "Texte {lang} non disponible pour {range} — voir le texte {other}.",
+        "missing_title_extract": "Titre {lang} de {n} absent de l’extrait ; ses règles suivent.",
+        "missing_title": "Titre {lang} de {n} absent du texte ; ses règles suivent.",
+        "moved_text": "Le texte {lang} numéroté {n} ({numbering}) est celui de la règle {today} d’aujourd’hui.",
         "removed_run": (
             "Pas de texte {lang} aujourd’hui pour {range} : règles supprimées depuis l’édition du {date}, "
             "que le texte {other} traduit."
@@ -121,6 +127,8 @@ WORDS: dict[str, dict[str, str]] = {
         "faq_tournament_legal_end": "Fin de l’autorisation",
         "faq_set_size": "Nombre de cartes",
         "faq_cards": "Cartes",
+        "faq_toc": "Sur cette page",
+        "faq_cards_order": "de A à Z",
         "quoted_as_of": "Règles en vigueur au {date}",
         "quoted_hint": "numérotation de l’époque ; la règle d’aujourd’hui est liée quand la correspondance est établie",
         "report_title": "Rapport de traduction",
@@ -150,7 +158,8 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_cards": "Les cartes et leurs décisions",
         "entry_report": "Ce qui est traduit et ce qui manque",
         "edition_cr": "Règles complètes ({lang})",
-        "edition_extract": "Extraits des règles ({lang}) : {numbers}",
+        "edition_extract": "Extraits des règles ({lang})",
+        "extract_today": "aujourd’hui {n}",
         "effective": "en vigueur le {date}",
         "undated": "sans date",
         "numbering": "sans date, numérotation de {year}",
@@ -164,7 +173,26 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "cards_item": "Données de cartes : {n} cartes",
         "sources_title": "À propos des sources",
-        "sources_intro": "Les fichiers lus pour construire ce site, tels qu’ils ont été reconnus.",
+        "sources_intro": "Les textes dont ce site est fait, et ce que chacun apporte.",
+        "sources_technical": "Détails techniques : fichiers lus et diagnostics",
+        "sources_files": "Les fichiers lus pour construire ce site, tels qu’ils ont été reconnus.",
+        "about_cr": "Le texte officiel des règles du jeu : l’édition que le site montre, règle par règle.",
+        "about_cr_older": (
+            "Une édition antérieure des règles : le site s’en sert pour l’historique de chaque règle et les pages de "
+            "changements."
+        ),
+        "about_extract": "Quelques règles seulement, montrées avec les règles d’aujourd’hui qui leur correspondent.",
+        "about_translation": (
+            "Une traduction de quelques règles, numérotée comme l’édition qu’elle traduit : chaque règle est montrée "
+            "à côté de la règle d’aujourd’hui qui lui correspond."
+        ),
+        "about_faq": (
+            "Les questions et réponses publiées pour une extension : notes générales et décisions sur ses cartes, "
+            "chacune reprise sur la page de sa carte."
+        ),
+        "about_cards": (
+            "Les cartes : noms, textes imprimés et Oracle, et leurs décisions, tirés d’un fichier de données."
+        ),
         "doc_file": "Fichier",
         "doc_lang": "Langue",
         "doc_kind": "Type",
@@ -191,7 +219,7 @@ WORDS: dict[str, dict[str, str]] = {
         "status_added": "ajoutée",
         "status_removed": "supprimée",
         "status_renumbered": "renumérotée",
-        "status_changed": "texte modifié",
+        "status_changed": "modifiée",
         "status_split": "scindée",
         "status_merged": "fusionnée",
         "status_same": "inchangée",
@@ -200,8 +228,8 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_title": "Changements des règles ({lang}) du {old} au {new}",
         "changes_link": "{lang} : du {old} au {new}",
         "changes_intro": (
-            "Règle par règle, ce qui a changé d’une édition à la suivante, d’après la filiation des règles "
-            "(numéros, textes et renvois comparés)."
+            "Règle par règle, ce qui a changé d’une édition à la suivante : chaque règle est suivie d’une édition "
+            "à l’autre, même quand elle change de numéro (numéros, textes et renvois comparés)."
         ),
         "changes_counts": "En chiffres",
         "changes_added": "Ajoutées",
@@ -215,6 +243,16 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_changes": "Ce qui a changé d’une édition à l’autre",
         "lex_mark": "terme relevé sur les cartes imprimées, pas la traduction officielle",
         "lex_legend": "terme relevé sur les cartes imprimées, pas la traduction officielle des règles.",
+        "marks": "Légende des signes",
+        "mark_other": "renvoi à une règle absente de ce texte : le lien mène au texte {lang}.",
+        "mark_dated": (
+            "numéro d’une ancienne numérotation qu’aucune règle d’aujourd’hui ne continue (une règle supprimée "
+            "depuis, par exemple)."
+        ),
+        "mark_miscited": (
+            "la traduction cite ici un autre numéro que son original : le lien mène à la règle que cite l’original."
+        ),
+        "mark_missing": "règle absente des règles chargées.",
         "no_counterpart": "sans équivalent dans {source}",
         "the_faq": "la FAQ",
         "card_text": "Texte de la carte",
@@ -293,12 +331,18 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_moved_from": "depuis la section {section}",
         "changes_reference_label": "renvoi",
         "changes_runs_count": "{n} règles en {runs} suites",
-        "kind_wording": "texte modifié",
+        "kind_wording": "modifiée",
         "kind_added": "ajoutée",
         "kind_removed": "supprimée",
         "kind_moved": "déplacée",
         "kind_split": "scindée",
         "kind_merged": "fusionnée",
+        "kinds_wording": "modifiées",
+        "kinds_added": "ajoutées",
+        "kinds_removed": "supprimées",
+        "kinds_moved": "déplacées",
+        "kinds_split": "scindées",
+        "kinds_merged": "fusionnées",
     },
     "en": {
         "site": "Magic Rules",
@@ -333,6 +377,9 @@ WORDS: dict[str, dict[str, str]] = {
         "columns": "Texts shown",
         "columns_both": "French and English side by side",
         "ui_switch": "Lire cette page en français",
+        "columns_k": "Texts:",
+        "ui_switch_k": "Interface en",
+        "ui_switch_lang": "français",
         "footer": "Magic: The Gathering © Wizards of the Coast. Static site, works offline.",
         "about_sources": "About the sources",
         "prev": "Previous rule",
@@ -348,6 +395,9 @@ WORDS: dict[str, dict[str, str]] = {
         "own_number": "{lang} number: {n}",
         "missing_page": "No {lang} text for rule {n}: the {other} text follows.",
         "missing_run": "No {lang} text for {range} — see the {other} text.",
+        "missing_title_extract": "The {lang} title of {n} is not in the extract; its rules follow.",
+        "missing_title": "The {lang} title of {n} is not in the text; its rules follow.",
+        "moved_text": "The {lang} text numbered {n} ({numbering}) is that of today’s rule {today}.",
         "removed_run": (
             "No {lang} text today for {range}: rules removed since the edition of {date}, which the {other} text "
             "translates."
@@ -389,6 +439,8 @@ WORDS: dict[str, dict[str, str]] = {
         "faq_tournament_legal_end": "Tournament legal until",
         "faq_set_size": "Set size",
         "faq_cards": "Cards",
+        "faq_toc": "On this page",
+        "faq_cards_order": "A to Z",
         "quoted_as_of": "Rules as of {date}",
         "quoted_hint": "numbering of that time; today’s rule is linked where the match is established",
         "report_title": "Translation report",
@@ -418,7 +470,8 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_cards": "The cards and their rulings",
         "entry_report": "What is translated and what is missing",
         "edition_cr": "Comprehensive Rules ({lang})",
-        "edition_extract": "Extracts of the rules ({lang}): {numbers}",
+        "edition_extract": "Extracts of the rules ({lang})",
+        "extract_today": "today {n}",
         "effective": "effective {date}",
         "undated": "undated",
         "numbering": "undated, {year} numbering",
@@ -431,7 +484,23 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "cards_item": "Card data: {n} cards",
         "sources_title": "About the sources",
-        "sources_intro": "The files read to build this site, as they were recognised.",
+        "sources_intro": "The texts this site is made of, and what each brings.",
+        "sources_technical": "Technical details: files read and diagnostics",
+        "sources_files": "The files read to build this site, as they were recognised.",
+        "about_cr": "The official text of the game’s rules: the edition the site shows, rule by rule.",
+        "about_cr_older": (
+            "An earlier edition of the rules: the site uses it for each rule’s history and the changes pages."
+        ),
+        "about_extract": "A few rules only, shown with the rules of today they match.",
+        "about_translation": (
+            "A translation of a few rules, numbered as the edition it translates: each rule is shown beside the rule "
+            "of today it matches."
+        ),
+        "about_faq": (
+            "The questions and answers published for a set: general notes and rulings on its cards, each also on its "
+            "card’s page."
+        ),
+        "about_cards": "The cards: names, printed and Oracle texts and their rulings, from a card data file.",
         "doc_file": "File",
         "doc_lang": "Language",
         "doc_kind": "Kind",
@@ -467,8 +536,8 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_title": "Changes to the {lang} rules from {old} to {new}",
         "changes_link": "{lang}: from {old} to {new}",
         "changes_intro": (
-            "Rule by rule, what changed from one edition to the next, following each rule's lineage "
-            "(numbers, texts and references compared)."
+            "Rule by rule, what changed from one edition to the next: each rule is followed from one edition to "
+            "the other, even when its number changes (numbers, texts and references compared)."
         ),
         "changes_counts": "In figures",
         "changes_added": "Added",
@@ -482,6 +551,14 @@ WORDS: dict[str, dict[str, str]] = {
         "entry_changes": "What changed from one edition to the next",
         "lex_mark": "term found on printed cards, not the official translation",
         "lex_legend": "term found on printed cards, not the official translation of the rules.",
+        "marks": "Key to the marks",
+        "mark_other": "a reference to a rule this text lacks: the link leads to the {lang} text.",
+        "mark_dated": "a number of an older numbering that no rule of today continues (a rule removed since, say).",
+        "mark_miscited": (
+            "the translation cites another number here than its original: the link leads to the rule the original "
+            "cites."
+        ),
+        "mark_missing": "a rule not in the loaded rules.",
         "no_counterpart": "no {lang} counterpart in {source}",
         "the_faq": "the FAQ",
         "card_text": "Card text",
@@ -554,12 +631,18 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_moved_from": "from section {section}",
         "changes_reference_label": "reference",
         "changes_runs_count": "{n} rules in {runs} runs",
-        "kind_wording": "wording",
+        "kind_wording": "reworded",
         "kind_added": "added",
         "kind_removed": "removed",
         "kind_moved": "moved",
         "kind_split": "split",
         "kind_merged": "merged",
+        "kinds_wording": "reworded",
+        "kinds_added": "added",
+        "kinds_removed": "removed",
+        "kinds_moved": "moved",
+        "kinds_split": "split",
+        "kinds_merged": "merged",
     },
 }
 
@@ -572,6 +655,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
             "Règle {n} du texte {lang}, dans sa numérotation ({edition}) ; associée à aucune règle "
             "d’aujourd’hui (lien vers cette ligne, copié en cliquant)"
         ),
+        "numbering_short": "Texte {lang} : numérotation de {year}",
+        "numbering_short_undated": "Texte {lang} : numérotation de l’édition traduite",
         "numbering_note": (
             "Le texte {lang} suit la numérotation des règles de {year}, dont il est la traduction ; il est "
             "présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
@@ -605,6 +690,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
             "Rule {n} of the {lang} text, in its own numbering ({edition}); paired with no rule of today (link "
             "to this row, copied on click)"
         ),
+        "numbering_short": "{Lang} text: {year} numbering",
+        "numbering_short_undated": "{Lang} text: numbering of the edition it translates",
         "numbering_note": (
             "The {lang} text uses the numbering of the {year} rules it translates; it is shown beside today’s "
             "rules, whose numbers may differ."

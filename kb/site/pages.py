@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from kb.model import Card, card_name
 from kb.model.langs import ordered_langs
-from kb.model.numbers import TYPED_PATTERN
+from kb.model.numbers import TYPED_PATTERN, sort_key
 from kb.site.diffs import changes_label
 from kb.site.editions import numbering_of, stale_diffs, today_row
 from kb.site.gather import SiteData
@@ -25,7 +25,7 @@ from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
-from kb.site.render import cite_flag, mana_cost
+from kb.site.render import cite_flag, mana_cost, number_page
 from kb.site.terms import keyword_rules
 from kb.sources import file_slug, sort_name
 from kb.sources import search_fold as fold
@@ -139,7 +139,8 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
                                                             if ui not in p.titles)}),
         Job("glossary.html", "glossary.html", {"title": t["glossary"], "current": "glossary",
                                                "terms": _has_terms(data, ui)}),
-        Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources"}),
+        Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources",
+                                             "loaded": loaded_items(data, ui)}),
         Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
                                            "coverage": coverage(data), "only_groups": only_groups(data),
                                            "stale": stale_diffs(data.kb), "mismatches": mismatches(data, ui)}),
@@ -171,8 +172,9 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
             title = info.title or info.document
             if part.parts:
                 title = part_title(title, part.part, len(part.parts), ui)
+            by_name = sorted(part.cards, key=lambda card, lang=info.lang: sort_name(data.name(card, lang)))
             ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
-                   "cards": list(part.cards), "cards_total": total, "pw": part_words(ui)}  # fmt: skip
+                   "cards": by_name, "cards_total": total, "pw": part_words(ui)}  # fmt: skip
             jobs.append(Job(part.path, "faq.html", ctx, partial(_quoted, data, part.notes)))
     return jobs  # then the card pages (`Plan`)
 
@@ -361,18 +363,15 @@ def only_groups(data: SiteData) -> dict[str, list[dict]]:
 
 
 def loaded_items(data: SiteData, ui: str) -> list[dict]:
-    """What the home page lists as loaded: each rules edition, FAQ and card data, with dates, in the interface."""
+    """What the home and sources pages list as loaded: each rules edition, FAQ and card data, with dates and what
+    each is to a reader (`about`), in the interface."""
     t, kb = words(ui), data.kb
     items = []
     editions = sorted(kb.links.editions, key=lambda ed: (ordered_langs([ed.lang, *data.langs]).index(ed.lang),
                                                          not ed.current, ed.effective_date or ""))  # fmt: skip
     for ed in editions:
         lang = lang_label(ed.lang, ui)
-        if ed.complete:
-            label = t["edition_cr"].format(lang=lang)
-        else:
-            heads = sorted({n.split(".")[0] for n in ed.rules})
-            label = t["edition_extract"].format(lang=lang, numbers=", ".join(heads))
+        label = t["edition_cr" if ed.complete else "edition_extract"].format(lang=lang)
         detail = [t["rules_count"].format(n=count(len(ed.rules), ui))]
         terms = sum(1 for g in kb.glossary if g.document in ed.documents)
         if terms:
@@ -382,18 +381,40 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
             date = t["effective"].format(date=long_date(ed.effective_date, ui))
         else:
             date = t["numbering"].format(year=numbering[:4]) if numbering else t["undated"]
-        items.append({"label": label, "date": date, "detail": " · ".join(detail)})
+        numbers = [] if ed.complete else extract_links(data, ed)
+        if ed.complete:
+            about = t["about_cr" if ed.current else "about_cr_older"]
+        else:
+            about = t["about_extract" if ed.lang == kb.reference else "about_translation"]
+        items.append({"label": label, "date": date, "detail": " · ".join(detail), "numbers": numbers,
+                      "about": about})  # fmt: skip
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
         label = t["faq_item"].format(lang=lang_label(info.lang, ui))
         items.append({"label": label, "title": info.title or info.document, "title_lang": info.lang, "date": date,
-                      "detail": ""})  # fmt: skip
+                      "detail": "", "about": t["about_faq"]})  # fmt: skip
     for doc in kb.documents:
         if doc.kind == "cards":
             cards = len(kb.cards_by_document.get(doc.id, ()))
             label = t["cards_item"].format(n=count(cards, ui)) + (f" ({doc.title})" if doc.title else "")
-            items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": ""})
+            items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": "",
+                          "about": t["about_cards"]})  # fmt: skip
     return items
+
+
+def extract_links(data: SiteData, edition) -> list[tuple[str, str, str]]:
+    """(number, page showing it, today's number when another) of each rule an extract translates, its heading line
+    or else its first rule: French 120 is shown on the page of today's 121, French 703 (no heading line) on 703's."""
+    rows, heads = data.rows.get(edition.lang, {}), {}
+    for number in sorted(edition.rules, key=sort_key):
+        heads.setdefault(number.split(".")[0], []).append(number)
+    found = []
+    for head, numbers in heads.items():
+        row = rows.get(head) or rows.get(numbers[0])
+        page = (data.row_parts.get(row) or number_page(row)) if row else None
+        today = row.split(".")[0] if row else ""
+        found.append((head, page or "", today if page and today != head else ""))
+    return found
 
 
 def coverage(data: SiteData) -> list[dict]:

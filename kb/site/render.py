@@ -368,6 +368,13 @@ class Linker:
         key = ("par", lang, text, rule, self.ui) if fixes else ("par", lang, text)
         return self.cached(key, lambda: self._paragraphs(text, lang, None, None, fixes))
 
+    def definition(self, text: str, lang: str, see: tuple[tuple[int, int, str], ...] = ()) -> Markup:
+        """A glossary definition as `paragraphs`, the terms it sends to (`see`: (start, end, anchor) in `text`,
+        `kb.site.glossary.see_links`) linked to their entries on the page."""
+        if not see:
+            return self.paragraphs(text, lang)
+        return self.cached(("def", lang, text, see), lambda: self._paragraphs(text, lang, None, see=see))
+
     def plain(
         self, text: str, lang: str, names: dict[str, str] | None = None, dated: tuple[Mapping, str] | None = None
     ) -> Markup:
@@ -454,9 +461,21 @@ class Linker:
         for used in self._recording:
             used[pid] = None
 
-    def _paragraphs(self, text: str, lang: str, names, dated: tuple | None = None, fixes: Mapping = EMPTY) -> str:
-        """`<p>` per non-empty line, each linked."""
-        return "".join(f"<p>{self._linked(p, lang, names, dated, fixes)}</p>" for p in text.split("\n") if p.strip())
+    def _paragraphs(
+        self, text: str, lang: str, names, dated: tuple | None = None, fixes: Mapping = EMPTY, see: tuple = ()
+    ) -> str:
+        """`<p>` per non-empty line, each linked (`see`: spans of `text` linked to anchors of the page)."""
+        if not see:
+            lines = text.split("\n")
+            return "".join(f"<p>{self._linked(p, lang, names, dated, fixes)}</p>" for p in lines if p.strip())
+        out, start = [], 0
+        for line in text.split("\n"):
+            end = start + len(line)
+            if line.strip():
+                spans = [(s - start, e - start, "#" + anchor) for s, e, anchor in see if start <= s and e <= end]
+                out.append(f"<p>{self._linked(line, lang, names, dated, fixes, spans)}</p>")
+            start = end + 1
+        return "".join(out)
 
     def _dated_link(self, number: str, lang: str, label: str, citations: Mapping, date: str) -> str:
         """`dated_link` as a str of HTML; `label` is already escaped."""
@@ -466,18 +485,23 @@ class Linker:
         title = tip("dated", number, date, today) if today != number else ""
         return self._rule_link(today, lang, label, True, title, own=False)
 
-    def _linked(self, text: str, lang: str, names, dated: tuple | None, fixes: Mapping = EMPTY) -> str:
+    def _linked(
+        self, text: str, lang: str, names, dated: tuple | None, fixes: Mapping = EMPTY, anchors: list | None = None
+    ) -> str:
         """Escaped text with symbols, cited rules linked and, when `names` is `(name -> path, linked)`, card names.
 
         `dated` (`(citations, date)`) reads the cited numbers as a dated ruling's (see `plain`); `fixes` (cited
-        number -> `Miscitation`) are the numbers of a translated rule that its original does not cite."""
+        number -> `Miscitation`) are the numbers of a translated rule that its original does not cite; `anchors`
+        ((start, end, `#anchor`)) are words linked to a place on the page."""
         spans = [(r.start, r.end, r.targets[0]) for r in find_references(text, lang)]
         cards = _name_spans(text, names[0], names[1], spans) if names and names[0] else []
         out, pos = [], 0
-        for start, end, what in sorted(spans + cards):
+        for start, end, what in sorted(spans + cards + (anchors or [])):
             out.append(_symbols(text[pos:start], lang))
             label = escape(text[start:end])
-            if what.startswith("card:"):
+            if what.startswith("#"):
+                out.append(f'<a href="{escape(what)}">{label}</a>')
+            elif what.startswith("card:"):
                 out.append(f'<a href="{escape(self.root + what[5:])}">{label}</a>')
             elif dated is not None:
                 out.append(self._dated_link(what, lang, label, *dated))

@@ -7,14 +7,17 @@ build; only the interface words around it (tooltips, notes) are written per inte
 
 from __future__ import annotations
 
+import re
+
 from markupsafe import Markup, escape
 
 from kb.link.readings import numbering_of
+from kb.model.numbers import sort_key
 from kb.site import parts
 from kb.site.editions import edition_name
 from kb.site.gather import SiteData, mention_label
 from kb.site.labels import count, lang_label, long_date, pick
-from kb.site.render import Linker
+from kb.site.render import Linker, number_page
 from kb.site.rulepages import Row, Run
 
 CELL_WORDS = {"fr": "Exemple :", "en": "Example:"}
@@ -81,10 +84,42 @@ def _inline_note(run: Run, miss: str, ui: str, t: dict[str, str], data: SiteData
     removed = _removed_since(run, miss, data)
     if removed:
         text = t["removed_run"].format(**names, date=long_date(data.kb.editions[removed].effective_date, ui))
+    elif _title_only(run, miss, data):
+        edition = data.kb.primary.get(miss)
+        key = "missing_title" if edition is not None and edition.complete else "missing_title_extract"
+        text = t[key].format(lang=lang_label(miss, ui), n=run.span)
     else:
         text = t["missing_run"].format(**names)
     at = data.langs.index(miss) + 2
     return f'<p class="missing-note" data-missing="{escape(miss)}" style="--at: {at}">{escape(text)}</p>\n'
+
+
+def _title_only(run: Run, miss: str, data: SiteData) -> bool:
+    """Whether a run is one heading line (a rule's number and title) that `miss` lacks while it has the rule's
+    numbered rules: the French extract of 703 opens at 703.1, without the line `703. Actions obligatoires du tour`."""
+    if len(run.rows) != 1 or run.rows[0].label:
+        return False
+    rule = run.rows[0].cells[run.langs[0]]
+    if rule is None or not rule.title or rule.text:
+        return False
+    return any(miss in data.kb.aligned(child) for child in rule.children)
+
+
+def moved_note(head: str, lang: str, ui: str, t: dict[str, str], data: SiteData, root: str) -> Markup:
+    """Where a language's text numbered as a page's rule is shown, when today's numbering gives that text another
+    number (the French 120 of the 2015 numbering is today's 121): a sentence with a link, or nothing. The rule's
+    heading line, else its first numbered rule, says where it went."""
+    rows = data.rows.get(lang, {})
+    own = head if head in rows else min((n for n in rows if n.startswith(head + ".")), key=sort_key, default=None)
+    row = rows[own] if own else None
+    today = row.split(".")[0] if row else ""
+    page = (data.row_parts.get(row) or number_page(row)) if row else None
+    if page is None or today == head or not today.isdigit():
+        return Markup("")
+    numbering = _numbering(data, lang, t)[1]
+    words = escape(t["moved_text"].format(lang=lang_label(lang, ui), n=head, numbering=numbering, today="\x00"))
+    link = f'<a href="{escape(root + page)}">{escape(today)}</a>'
+    return Markup(" " + str(words).replace("\x00", link))
 
 
 def _removed_since(run: Run, miss: str, data: SiteData) -> str | None:
@@ -184,6 +219,44 @@ def lex_legend(t: dict[str, str], ui: str) -> Markup:
     """The line explaining the mark of terms found on printed cards."""
     legend = escape(t["lex_legend"])
     return Markup(f'<p class="lex-legend" lang="{escape(ui)}"><span aria-hidden="true">* </span>{legend}</p>\n')
+
+
+_MARKS = {
+    "other": re.compile(r'<a class="ref ref-other[^"]*"[^>]*? hreflang="([a-z]+)"[^>]*>([^<]*)</a>'),
+    "dated": re.compile(r'<(?:span|a) class="(?:ref-dated|ref-gone)"[^>]*>([^<]*)</'),
+    "miscited": re.compile(r'<a class="[^"]*\bref-miscited"[^>]*>([^<]*)</a>'),
+    "missing": re.compile(r'<span class="ref-missing"[^>]*>([^<]*)</span>'),
+}
+"""How the rendered text of a rule page marks a reference that does not simply lead to its rule (`render.Linker`)."""
+
+
+def marks_legend(html: str, terms: bool, ui: str, t: dict[str, str]) -> Markup:
+    """The key to the marks a rule page's text holds (`html`: its rows), each shown on one of its own numbers: a
+    reference to another language's text (superscript `EN`), a number no rule of today continues (dotted), a
+    translation's citation its original does not make (wavy, `≠`), a rule not loaded (`⚠`), and printed-card terms
+    (`*`) when `terms`; nothing when it holds none."""
+    items = []
+    for lang in dict.fromkeys(m.group(1) for m in _MARKS["other"].finditer(html)):
+        label = next(m.group(2) for m in _MARKS["other"].finditer(html) if m.group(1) == lang)
+        sample = f'<span class="ref-other" data-lang="{escape(lang)}">{label}</span>'
+        items.append((sample, t["mark_other"].format(lang=lang_label(lang, ui))))
+    for kind, sample in (
+        ("dated", '<span class="ref-dated">{}</span>'),
+        ("miscited", '<span class="ref-miscited">{}</span><span class="cite-flag">≠</span>'),
+        ("missing", '<span class="ref-missing">{}</span>'),
+    ):
+        found = _MARKS[kind].search(html)
+        if found:
+            items.append((sample.format(found.group(1)), t[f"mark_{kind}"]))
+    if terms:
+        items.append(('<span class="lex-mark">*</span>', t["lex_legend"]))
+    if not items:
+        return Markup("")
+    rows = "".join(f'<li><span class="mark-sample">{sample}</span> {escape(words)}</li>\n' for sample, words in items)
+    return Markup(
+        f'<aside class="marks" aria-labelledby="marks-h" lang="{escape(ui)}">\n'
+        f'<p class="marks-h" id="marks-h">{escape(t["marks"])}</p>\n<ul>\n{rows}</ul>\n</aside>\n'
+    )
 
 
 def titled(title: str, lang: str, term: str | None, ui: str, t: dict[str, str]) -> Markup:

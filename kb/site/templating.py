@@ -70,6 +70,8 @@ def environment() -> Environment:
         lex_term=rows.lex_term,
         mention_link=rows.mention_link,
         lex_legend=rows.lex_legend,
+        moved_note=rows.moved_note,
+        marks_legend=rows.marks_legend,
         titled=rows.titled,
         history_html=diffs.history_html,
         section_picker=changes.section_picker,

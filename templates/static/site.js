@@ -1,6 +1,7 @@
-/* Text columns switch (remembered), interface language switch (remembered, keeps the anchor), reference previews
-   on hover and focus, a row's link copied when its number is clicked, `/` to search, the phone menu, and the
-   number box's choice when a typed number names a translation's own rule and another rule today. No framework. */
+/* Text columns switch (remembered), interface language switch (remembered, keeps the query and the place),
+   reference previews on hover and focus, a row's link copied when its number is clicked, `/` to search, the phone
+   menu, and the number box's choice when a typed number names a translation's own rule and another rule today.
+   No framework. */
 (function () {
   "use strict";
   var html = document.documentElement;
@@ -29,9 +30,28 @@
     document.querySelectorAll("a.ui-switch").forEach(function (a) {
       a.addEventListener("click", function () {
         remember("kb-ui", a.dataset.ui);
-        if (location.hash) { a.setAttribute("href", a.getAttribute("href").split("#")[0] + location.hash); }
+        a.setAttribute("href", a.getAttribute("href").split(/[?#]/)[0] + location.search + place());
       });
     });
+  }
+
+  /* Where the reader is, for the same page in the other interface: the address's anchor while its target is on
+     screen, else the row (glossary entry, note, heading) nearest the top of the screen once scrolled. */
+  var PLACES = "main .row[id], main .entry[id], main .letter[id], main .note[id], main h2[id], main h3[id]";
+  function place() {
+    var header = document.querySelector("header.top");
+    var top = header ? header.getBoundingClientRect().bottom : 0;
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) {
+      var r = target.getBoundingClientRect();
+      if (r.bottom > top && r.top < window.innerHeight) { return location.hash; }
+    }
+    if (window.scrollY < 10) { return location.hash; }
+    var places = document.querySelectorAll(PLACES);
+    for (var i = 0; i < places.length; i++) {
+      if (places[i].getBoundingClientRect().bottom > top + 40) { return "#" + places[i].id; }
+    }
+    return location.hash;
   }
 
   var tip = null;
@@ -152,6 +172,9 @@
         pair[0].hidden = !hit;
         n += hit ? 1 : 0;
       });
+      document.querySelectorAll(".letter-group").forEach(function (group) {  /* a letter with no term found: gone */
+        group.hidden = !group.querySelector(".entry:not([hidden])");
+      });
       out.textContent = !q ? "" : n === 1 ? out.dataset.one : (out.dataset.words || "{n}").replace("{n}", n);
     });
   }
@@ -166,10 +189,10 @@
     if (narrow.addEventListener) { narrow.addEventListener("change", fit); }
   }
 
-  /* On a phone the list at the top of a long rule starts folded: the text comes first. */
+  /* On a phone the list at the top of a long rule or an FAQ starts folded: the text comes first. */
   function initOnPage() {
     if (window.matchMedia && window.matchMedia("(max-width: 700px)").matches) {
-      document.querySelectorAll(".onpage details").forEach(function (d) { d.open = false; });
+      document.querySelectorAll(".onpage details, .faq-toc details").forEach(function (d) { d.open = false; });
     }
   }
 
