@@ -63,7 +63,8 @@ NAME = 1.5
 NAME_LIMIT = 50
 """Card-name words looked at for one prefix."""
 SLOW_SKIP = """Whoosh's skipping by block quality (`optimize`) is off: over a small index Whoosh preloads a query's
-postings in an array whose best score it takes again for each hit kept, which costs more than it skips."""
+postings in an array whose best score it takes again for each hit kept, which costs more than it skips; without it
+Whoosh scores every match, so all of them are asked for (the named documents beyond the best are among them)."""
 
 
 # --- index life cycle -----------------------------------------------------------------------------------
@@ -253,27 +254,21 @@ class SearchIndex:
         weights = [self.weight(t) for t in terms]
         mask = self._excluded(parsed.excluded, langs)
         query = query_of(made, reader)
-        top = self.searcher.search(query, limit=TOP, filter=allowed, mask=mask, optimize=False)  # see SLOW_SKIP
-        hits = [(h.docnum, h.score) for h in top]
-        named, beyond = self._named(query, made, {d for d, _ in hits}, allowed, mask)
-        hits += beyond
+        every = self.searcher.search(query, limit=None, filter=allowed, mask=mask, optimize=False)  # see SLOW_SKIP
+        scored = list(every.items())  # Whoosh scores every match anyway: all of them, best first
+        named = self._named(made, allowed)
+        hits = scored[:TOP] + [pair for pair in scored[TOP:] if pair[0] in named][:NAMED]
         held = _Held(reader)
         exacts = [{(f"body_{lang}", term) for lang, term in s.exact} for s in made]
         found = [self._hit(d, score, terms, exacts, held) for d, score in hits]
         ranked = rerank(found, weights, all(s.stop for s in made), self.about, named)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
-    def _named(self, query, made: list[Slot], seen: set[int], allowed, mask) -> tuple[frozenset[int], list]:
-        """(the documents whose headwords hold a form of a query word or of its translations, (document, Whoosh's
-        score) of the NAMED best of them beyond `seen`)."""
+    def _named(self, made: list[Slot], allowed) -> frozenset[int]:
+        """The documents whose headwords hold a form of a query word or of its translations."""
         forms = {f for s in made for a in s.alts if not a.phrase for f in a.forms}
         named = self.searcher.docs_for_query(Or([Term("heads", f) for f in forms])) if forms else []
-        named = frozenset(d for d in named if allowed is None or d in allowed)
-        beyond = {d for d in named if d not in seen}
-        if not beyond:
-            return named, []
-        found = self.searcher.search(query, limit=NAMED, filter=beyond, mask=mask, optimize=False)
-        return named, [(h.docnum, h.score) for h in found]
+        return frozenset(d for d in named if allowed is None or d in allowed)
 
     def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet | None:
         """The documents the filters let through (computed once per combination); None: every one."""
