@@ -72,7 +72,8 @@ class Site:
         self.ids = _result_ids(memory_index(e for e in _entries(kb) if e.current))
         from kb.search.query import KINDS
 
-        kinds = [KINDS[int(k)] for k in json.loads((out / "search" / "core.json").read_text("utf-8"))["kinds"]]
+        runs = json.loads((out / "search" / "core.json").read_text("utf-8"))["kinds"]  # [[kind, how many], …]
+        kinds = [KINDS[k] for k, count in runs for _ in range(count)]
         chunks = sorted((out / "search").glob("docs-*.json"), key=lambda p: int(p.stem.split("-")[1]))
         docs = [d for p in chunks for d in json.loads(p.read_text(encoding="utf-8"))]
         pages = zip(kinds, (d[0] for d in docs), (d[1] for d in docs), strict=True)
@@ -103,7 +104,9 @@ class Site:
             self.times.append(time.perf_counter() - start)
             if not page.url.split("?")[0].endswith("/search.html"):  # jumped to a rule or a card
                 return [self._jumped(page.url)]
-            found = page.locator("#results > li").evaluate_all("els => els.map(e => [e.dataset.kind, e.dataset.id])")
+            found = page.locator("#results > li[data-id]").evaluate_all(
+                "els => els.map(e => [e.dataset.kind, e.dataset.id])"
+            )
             return [self.ids.get((kind, key), ()) for kind, key in found][:10]
 
         return ask

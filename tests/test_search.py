@@ -864,6 +864,11 @@ JS_QUESTIONS = [
     "vol initiative",
     "sur le champ de bataille",
     "graft -greffe",
+    "protecton of the library",
+    "créatures bloqueuses assignées",
+    "deathtuch",
+    "règle 120.4",
+    "la pile",
 ]
 
 

@@ -207,9 +207,8 @@ def _unit_slot(unit: Unit, tables: Tables, langs: tuple[str, ...], stops, own: s
             slot.names.append(text)
         if not found and kind == "word" and text.isalpha() and len(text) <= MAX_WORD:
             slot.missing.append(text)  # corrected by one edit, else by its longest known stem, else by two edits
-            slot.stems += [
-                Alt(lang, (stem,), STEM_FACTOR) for lang in langs if (stem := tables.stem_prefix(lang, text))
-            ]
+            mine = [lang for lang in langs if own in (None, lang)]  # the query's language's stems only
+            slot.stems += [Alt(lang, (stem,), STEM_FACTOR) for lang in mine if (stem := tables.stem_prefix(lang, text))]
     return slot
 
 

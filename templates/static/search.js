@@ -44,6 +44,8 @@ async function jumpTarget(query) {
   const map = await jumpMap();
   const q = fold(query).trim().replace(/\s+/g, " ");
   const num = map.pattern ? ruleNumber(query, map.pattern) : null;
+  const twice = num && Object.values(map.own || {}).some((mine) => Object.prototype.hasOwnProperty.call(mine, num));
+  if (twice) { return null; } /* a translation numbers another rule so: both readings listed, as kb search does */
   if (num && own(map.numbers, num)) { return map.numbers[num]; }
   if (!map.cards || !q) { return null; }
   try {
@@ -221,11 +223,12 @@ async function go(query, jump) {
   await runSearch(query);
 }
 
+let timer = null;
 document.getElementById("search-form").addEventListener("submit", (e) => {
   e.preventDefault();
+  clearTimeout(timer); /* the question as asked, not as it was being typed */
   go(input.value, true);
 });
-let timer = null;
 input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => runSearch(input.value, true), 200); });
 
 const initial = new URLSearchParams(location.search).get("q");
