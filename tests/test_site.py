@@ -588,7 +588,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "search_job", lambda site, data: _no_disk)  # the search index's worker fails
+    monkeypatch.setattr(site_module, "export_job", lambda site, data: _no_disk)  # the search worker fails
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output

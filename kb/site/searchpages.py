@@ -51,22 +51,26 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
-def search_job(site: Path, data: SiteData) -> Callable[[], dict]:
-    """The writing of the site's search index into `<site>/search/` as a function of no argument, to run in another
-    process while the pages render: it builds the content's search index (`kb.search`, the one `kb search` uses)
-    when it is not up to date, exports it and returns its summary."""
-    from kb.search.index import index_job  # late: importing the site must not load the search package
+def index_job(kb) -> Callable[[], Path]:
+    """The making of the content's search index (`kb.search`, the one `kb search` uses) as a function of no argument,
+    to run in another process while the site's data are gathered and its pages render; it gives the index's
+    folder."""
+    from kb.search.index import index_job as job  # late: importing the site must not load the search package
 
-    kb = data.kb
-    return partial(_export, index_job(Path(kb.content), kb), Path(kb.content), site / SEARCH_DIR, pages_of(data))
+    return job(Path(kb.content), kb)
 
 
-def _export(ready: Callable[[], Path], content: Path, folder: Path, pages: Pages) -> dict:
-    """Make the search index up to date, then write its export and the symbols its results draw."""
+def export_job(site: Path, data: SiteData) -> Callable[[], dict]:
+    """The writing of the site's search files into `<site>/search/` from the index (`index_job`, run before it in
+    the same process) as a function of no argument; it returns their summary."""
+    return partial(_export, Path(data.kb.content), site / SEARCH_DIR, pages_of(data))
+
+
+def _export(content: Path, folder: Path, pages: Pages) -> dict:
+    """Write the search index's export and the symbols its results draw."""
     from kb.search.index import open_index
     from kb.search.static import write_static
 
-    ready()
     index = open_index(content)
     try:
         summary = write_static(folder, index, lambda stored: page_of(pages, stored))

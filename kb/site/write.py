@@ -11,7 +11,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,7 +35,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import search_job
+from kb.site.searchpages import export_job, index_job
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -97,17 +97,18 @@ def build_site(
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        data = gather(kb)
-        jobs = plan(data)
-        bar = progress(length=len(jobs) + 1) if progress else _NoBar()
-        with bar, ProcessPoolExecutor(max_workers=1) as pool:
-            searching = pool.submit(search_job(new, data)) if langs else None  # while the pages render
-            write_pages(data, jobs, new, bar, forced)
-            if searching is not None:
+        with ProcessPoolExecutor(max_workers=1) as pool:  # the search index, while the data gather and pages render
+            indexing = pool.submit(index_job(kb)) if langs else None
+            data = gather(kb)
+            jobs = plan(data)
+            exporting = pool.submit(export_job(new, data)) if langs else None  # after the index, in the same worker
+            bar = progress(length=len(jobs) + 1) if progress else _NoBar()
+            with bar:
+                write_pages(data, jobs, new, bar, forced)
                 waiting = time.perf_counter()
-                searching.result()
+                _wait(indexing, exporting)
                 search_wait = time.perf_counter() - waiting
-            bar.update(1)
+                bar.update(1)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
         check_out(out, Path(kb.content))  # again: the folder may have changed during the build
@@ -121,6 +122,19 @@ def build_site(
         raise SiteError(f"site not built ({type(err).__name__}: {err}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
     return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+
+
+def _wait(indexing: Future | None, exporting: Future | None) -> None:
+    """Wait for the search worker's two jobs; the export is called off when the index could not be made."""
+    try:
+        if indexing is not None:
+            indexing.result()
+    except BaseException:
+        if exporting is not None:
+            exporting.cancel()
+        raise
+    if exporting is not None:
+        exporting.result()
 
 
 def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
