@@ -588,7 +588,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "export_job", lambda site, data: _no_disk)  # the search worker fails
+    monkeypatch.setattr(site_module, "export_job", lambda site, kb: _no_disk)  # the search worker fails
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
@@ -1195,9 +1195,9 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
         yield from []
         raise ValueError("entry 7 is broken")
 
-    from kb.search import index as search_index
+    from kb.search import entries as search_entries
 
-    monkeypatch.setattr(search_index, "_entries", broken)
+    monkeypatch.setattr(search_entries, "entries", broken)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1

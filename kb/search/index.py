@@ -95,15 +95,16 @@ def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
     return publish(root, key, _entries(kb), kb.lexicon, own_numbering(kb), every)
 
 
-def index_job(content: Path, kb) -> Callable[[], Path]:
+def index_job(content: Path, kb, items: list | None = None) -> Callable[[], Path]:
     """What makes the index of the current editions of `content` up to date and gives its folder, as a function of
-    no argument holding the knowledge base's entries when it must build (not the knowledge base: it is sent to
-    another process)."""
+    no argument holding the knowledge base's entries (`items`, when the caller has them) when it must build (not
+    the knowledge base: it is sent to another process)."""
     root, key = index_root(content), index_key(content, kb)
     live = current(root)
     if live and live[0] == key and (root / live[1]).is_dir():
         return partial(Path, root / live[1])
-    return partial(publish, root, key, list(_entries(kb)), kb.lexicon, own_numbering(kb), False)
+    items = list(_entries(kb)) if items is None else items
+    return partial(publish, root, key, items, kb.lexicon, own_numbering(kb), False)
 
 
 def _entries(kb):

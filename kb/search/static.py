@@ -43,8 +43,10 @@ from kb.model.numbers import TYPED_PATTERN
 from kb.search import index as search_index
 from kb.search import lookup, rank, results
 from kb.search.analysis import lang_text
+from kb.search.entries import Entry
 from kb.search.query import KINDS
 from kb.search.text import EXACT, STOP, SYMBOL
+from kb.search.writer import rank_data, stored_data
 from kb.sources.text import fnv1a
 
 FORMAT = 5
@@ -74,15 +76,14 @@ def constants() -> dict:
     return found | {"RANK": RANK, "DOCS": DOCS, "BOOSTS": rank.KIND_BOOSTS}
 
 
-def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> dict:
-    """Write the site's search files of an open `SearchIndex` (of the current editions) into `folder`, documents
-    numbered as Whoosh numbers them; `url_of(stored fields)` gives the page of a document (None: the site does not
-    show it). Return a summary."""
+def write_static(folder: Path, index) -> dict:
+    """Write the site's search files that an open `SearchIndex` (of the current editions) holds into `folder`:
+    postings, words, forms, spellings, card names; return `core.json`'s data but for the documents' own
+    (`write_documents` adds them and writes it)."""
     folder.mkdir(parents=True, exist_ok=True)
     searcher = index.searcher
     reader = searcher.reader()
-    stored = [searcher.stored_fields(d) for d in range(searcher.doc_count_all())]
-    n, langs, tables = len(stored), index.langs, index.tables
+    langs, tables = index.langs, index.tables
     counts = {}
     counts["terms"] = _sharded(folder, "terms", _postings(searcher, langs), lambda term: fnv1a(term))
     vocab = {(x, w): forms for x in langs for w, forms in tables.vocab[x].items()}
@@ -99,46 +100,49 @@ def write_static(folder: Path, index, url_of: Callable[[dict], str | None]) -> d
         w: [list(reader.postings("name", w).all_ids()), reader.doc_frequency("name", w)] for w in _terms(reader, "name")
     }
     counts["names"] = _sharded(folder, "names", names, lambda w: fnv1a(w[: lookup.NAME_MIN]))
-    core = {
+    return {
         "format": FORMAT,
         "langs": list(langs),
-        "n": n,
+        "n": searcher.doc_count_all(),
         "c": constants() | {k.upper(): v for k, v in counts.items()},
         "pattern": TYPED_PATTERN,
         "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
         "lexicon": tables.lexicon,
         "phrases": {lang: sorted(p) for lang, p in tables.phrases.items()},
         "numbering": index.numbering,
-        "kinds": _runs([KINDS.index(s["kind"]) for s in stored]),
-        "langsOf": _runs([sum(1 << k for k, x in enumerate(langs) if _holds(s, x)) for s in stored]),
+    }
+
+
+def write_documents(folder: Path, items: list[Entry], url_of: Callable[[dict], str | None], core: dict) -> dict:
+    """Write the documents' own files from the entries of the index of the current editions, in its order (a
+    document's number is its place there): `core.json` (`core`, from `write_static`, with each document's kind and
+    languages), the rule numbers, the rank data and what results show; `url_of({"kind", "key", "number"})` gives
+    the page of a document (None: the site does not show it). Return a summary."""
+    if len(items) != core["n"]:
+        raise ValueError(f"{len(items)} entries for an index of {core['n']} documents: not the ones it was made of")
+    langs = core["langs"]
+    core = core | {
+        "kinds": _runs([KINDS.index(e.kind) for e in items]),
+        "langsOf": _runs([sum(1 << k for k, x in enumerate(langs) if x in e.texts or x in e.titles) for e in items]),
     }
     _dump(folder / "core.json", core)
-    numbers = {d: s["number"] for d, s in enumerate(stored) if s.get("number")}
-    aside = [d for d in numbers if stored[d]["key"] != numbers[d]]
-    _dump(folder / "numbers.json", {"numbers": numbers, "aside": aside})
-    ranked = [list(index.about(d)) for d in range(n)]
-    for k in range(0, n, RANK):
-        _dump(folder / f"rank-{k // RANK}.json", ranked[k : k + RANK])
+    numbers = {d: e.number for d, e in enumerate(items) if e.number}
+    _dump(folder / "numbers.json", {"numbers": numbers, "aside": [d for d in numbers if items[d].id != numbers[d]]})
+    for k in range(0, len(items), RANK):
+        _dump(folder / f"rank-{k // RANK}.json", [[e.id, *rank_data(e)[1:]] for e in items[k : k + RANK]])
     shown = 0
-    for k in range(0, n, DOCS):
+    for k in range(0, len(items), DOCS):
         part = []
-        for s in stored[k : k + DOCS]:
-            url = url_of(s)
+        for e in items[k : k + DOCS]:
+            url = url_of({"kind": e.kind, "key": e.id, "number": e.number})
             shown += url is not None
-            data = s["data"]
+            data = stored_data(e)
             texts = {lang: t[:TEXT_MAX] for lang, t in data["texts"].items()}
-            part.append(
-                [s["key"], url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
-                + [s.get("number") or None]
-            )
+            row = [e.id, url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
+            part.append([*row, e.number or None])
         _dump(folder / f"docs-{k // DOCS}.json", part)
-    symbols = {m for s in stored for t in s["data"]["texts"].values() for m in SYMBOLS.findall(t[:TEXT_MAX])}
-    return {"documents": n, "shown": shown, "shards": counts, "symbols": sorted(symbols)}
-
-
-def _holds(stored: dict, lang: str) -> bool:
-    """Whether a document has a text or a title in a language."""
-    return lang in stored["data"]["texts"] or lang in stored["data"]["titles"]
+    symbols = {m for e in items for t in e.texts.values() for m in SYMBOLS.findall(t[:TEXT_MAX])}
+    return {"documents": len(items), "shown": shown, "shards": core["c"], "symbols": sorted(symbols)}
 
 
 def _runs(values: list[int]) -> list[list[int]]:
@@ -192,9 +196,10 @@ def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
 def _weights(matcher) -> list[tuple[int, float]]:
     """(document, weight) of a term's postings: the weight as scored (the parts' word weights included)."""
     found = []
-    while matcher.is_active():
-        found.append((matcher.id(), matcher.weight()))
-        matcher.next()
+    active, doc, weight, step = matcher.is_active, matcher.id, matcher.weight, matcher.next
+    while active():
+        found.append((doc(), weight()))
+        step()
     return found
 
 

@@ -124,7 +124,7 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, s
         "number": entry.number or None,  # None: no field (a card's empty number would be a term of every card)
         "editions": " ".join(sorted(set(entry.editions.values()))) or None,
         "langs": " ".join(doc_langs),
-        "name": " ".join([*(entry.names or {}).values(), *entry.aliases]) or None,
+        "name": " ".join([*(entry.names or {}).values(), *entry.aliases]) if entry.kind == "card" else None,
     }
     fields = {k: v for k, v in fields.items() if v is not None}
     for lang in doc_langs:
@@ -135,11 +135,23 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, s
         parts["ctx"] = entry.context.get(lang, "")
         fields[f"body_{lang}"] = body(parts)
         _add_words(vocab[lang], counts[lang], parts.values(), lang, seen[lang])
+    fields["rank"] = rank_data(entry)
+    fields["heads"] = " ".join(sorted({f for head in fields["rank"][1] for f in head if " " not in f}))
+    fields["data"] = stored_data(entry)
+    return fields
+
+
+def rank_data(entry: Entry) -> tuple[float, list, list, list[str]]:
+    """What the re-rank reads of an entry: its kind's factor, its headwords and (a rule's) ancestors' headings as
+    the first index form of each word, the ids of the rules it cites."""
     heads = [_head_forms(h, lang) for lang, hs in entry.heads.items() for h in hs]
-    fields["heads"] = " ".join(sorted({f for head in heads for f in head if " " not in f}))
     sections = [_head_forms(h, lang) for lang, ctx in entry.context.items() for h in ctx.split("\n") if h]
-    fields["rank"] = (KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry))
-    fields["data"] = {
+    return KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry)
+
+
+def stored_data(entry: Entry) -> dict:
+    """What a result shows of an entry (Whoosh's stored fields)."""
+    return {
         "titles": dict(entry.titles),
         "texts": dict(entry.texts),
         "ctx": dict(entry.context),
@@ -150,7 +162,6 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, s
         "editions": dict(entry.editions),
         "current": entry.current,
     }
-    return fields
 
 
 def _cited(entry: Entry) -> list[str]:

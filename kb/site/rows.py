@@ -17,7 +17,7 @@ from kb.site import parts
 from kb.site.editions import edition_name
 from kb.site.gather import SiteData, mention_label
 from kb.site.labels import count, lang_label, long_date, pick
-from kb.site.render import Linker, number_page
+from kb.site.render import Linker, number_page, with_symbols
 from kb.site.rulepages import Row, Run
 
 CELL_WORDS = {"fr": "Exemple :", "en": "Example:"}
@@ -260,9 +260,10 @@ def marks_legend(html: str, terms: bool, ui: str, t: dict[str, str]) -> Markup:
 
 
 def titled(title: str, lang: str, term: str | None, ui: str, t: dict[str, str]) -> Markup:
-    """A title in its language, with the interface's printed-card term beside it when it is in another language."""
+    """A title in its language (its mana symbols drawn), with the interface's printed-card term beside it when it is
+    in another language."""
     extra = lex_term(term, ui, t) if term and lang != ui else ""
-    return Markup(f'<span lang="{escape(lang)}">{escape(title)}</span>{extra}')
+    return Markup(f'<span lang="{escape(lang)}">{with_symbols(title, ui)}</span>{extra}')
 
 
 def side_list(section: dict, current: str, ui: str, t: dict[str, str], labels: dict[tuple[str, str], str]) -> Markup:

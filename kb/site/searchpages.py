@@ -51,33 +51,51 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
-def index_job(kb) -> Callable[[], Path]:
-    """The making of the content's search index (`kb.search`, the one `kb search` uses) as a function of no argument,
-    to run in another process while the site's data are gathered and its pages render; it gives the index's
-    folder."""
+def index_job(kb, items: list) -> Callable[[], Path]:
+    """The making of the content's search index (`kb.search`, the one `kb search` uses) from the knowledge base's
+    search entries (`items`, every one), as a function of no argument, to run in another process while the site's
+    data are gathered and its pages render; it gives the index's folder."""
     from kb.search.index import index_job as job  # late: importing the site must not load the search package
 
-    return job(Path(kb.content), kb)
+    return job(Path(kb.content), kb, items)
 
 
-def export_job(site: Path, data: SiteData) -> Callable[[], dict]:
-    """The writing of the site's search files into `<site>/search/` from the index (`index_job`, run before it in
-    the same process) as a function of no argument; it returns their summary."""
-    return partial(_export, Path(data.kb.content), site / SEARCH_DIR, pages_of(data))
+def export_job(site: Path, kb) -> Callable[[], dict]:
+    """The writing of the search files that the index holds into `<site>/search/` (`kb.search.static.write_static`),
+    run after `index_job` in the same process, as a function of no argument; it returns `core.json`'s data."""
+    return partial(_export, Path(kb.content), site / SEARCH_DIR)
 
 
-def _export(content: Path, folder: Path, pages: Pages) -> dict:
-    """Write the search index's export and the symbols its results draw."""
+def _export(content: Path, folder: Path) -> dict:
+    """Write the search files the index holds."""
     from kb.search.index import open_index
     from kb.search.static import write_static
 
     index = open_index(content)
     try:
-        summary = write_static(folder, index, lambda stored: page_of(pages, stored))
-        write_symbols(folder / "symbols.json", summary["symbols"])
-        return summary
+        return write_static(folder, index)
     finally:
         index.close()
+
+
+def search_entries(kb) -> list:
+    """The knowledge base's search entries (every edition's), in the index's order."""
+    from kb.search.entries import entries
+
+    return list(entries(kb))
+
+
+def write_documents(site: Path, data: SiteData, items: list, core: dict) -> dict:
+    """Write the search files of the documents themselves (what results show, the rank data, the rule numbers,
+    `core.json`) and the symbols their results draw, from the entries of the current editions."""
+    from kb.search.static import write_documents as write
+
+    pages = pages_of(data)
+    folder = site / SEARCH_DIR
+    current = [e for e in items if e.current]
+    summary = write(folder, current, lambda stored: page_of(pages, stored), core)
+    write_symbols(folder / "symbols.json", summary["symbols"])
+    return summary
 
 
 def write_symbols(path: Path, codes: Iterable[str]) -> None:

@@ -35,7 +35,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import export_job, index_job
+from kb.site.searchpages import export_job, index_job, search_entries, write_documents
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -98,15 +98,18 @@ def build_site(
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
         with ProcessPoolExecutor(max_workers=1) as pool:  # the search index, while the data gather and pages render
-            indexing = pool.submit(index_job(kb)) if langs else None
+            items = search_entries(kb) if langs else []
+            indexing = pool.submit(index_job(kb, items)) if langs else None
+            exporting = pool.submit(export_job(new, kb)) if langs else None  # after the index, in the same worker
             data = gather(kb)
             jobs = plan(data)
-            exporting = pool.submit(export_job(new, data)) if langs else None  # after the index, in the same worker
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
             with bar:
                 write_pages(data, jobs, new, bar, forced)
                 waiting = time.perf_counter()
                 _wait(indexing, exporting)
+                if langs:
+                    write_documents(new, data, items, exporting.result())
                 search_wait = time.perf_counter() - waiting
                 bar.update(1)
         write_manifest(new)
