@@ -878,7 +878,8 @@ def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015, lexicon
     # The site's export of the Whoosh index, read by kbsearch.js in Node: the same results, scores and corrections;
     # also when Whoosh's best hits are few (3), where the documents the query names come from beyond them.
     from kb.search import rank
-    from kb.search.static import write_documents, write_static
+    from kb.search.static import write_core, write_documents, write_static
+    from kb.search.writer import entry_langs
 
     if top is not None:
         monkeypatch.setattr(rank, "TOP", top)
@@ -889,7 +890,8 @@ def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015, lexicon
     items = list({e.id: e for e in items}.values())
     index = S.memory_index(items, lexicon)
     core = write_static(tmp_path / "search", index)
-    write_documents(tmp_path / "search", items, lambda stored: f"page-{stored['key']}", core)
+    documents = write_documents(tmp_path / "search", items, entry_langs(items), lambda stored: f"page-{stored['key']}")
+    write_core(tmp_path / "search", core, documents)
     module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
     script = tmp_path / "run.mjs"
     script.write_text(JS_RUNNER.replace("MODULE", json.dumps(module)), encoding="utf-8")

@@ -70,12 +70,14 @@ class FormsFilter(Filter):
         self.phrases = phrases
         """Runs of folded words (space-separated) indexed as one token."""
         self.longest = max((p.count(" ") + 1 for p in phrases), default=1)
+        self.ends = frozenset(p.rsplit(" ", 1)[-1] for p in phrases)
+        """The last words of the runs: a run is looked for only where one of them is."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FormsFilter) and (self.lang, self.phrases) == (other.lang, other.phrases)
 
     def __call__(self, tokens):
-        lt = lang_text(self.lang)
+        terms, phrases, longest, ends = lang_text(self.lang).terms, self.phrases, self.longest, self.ends
         recent: list[str] = []
         pos, boost = -1, 1.0
         for t in tokens:
@@ -85,14 +87,18 @@ class FormsFilter(Filter):
                 continue
             pos += 1
             t.boost, t.pos = boost, pos
-            for form in lt.terms(written):
+            for form in terms(written):
                 t.text = form
                 yield t
-            if self.longest > 1:
-                recent = [*recent[-(self.longest - 1) :], analyse(group_of(written), written)[1]]
+            if longest > 1:
+                recent.append(analyse(group_of(written), written)[1])
+                if len(recent) > longest:
+                    del recent[0]
+                if recent[-1] not in ends:
+                    continue
                 for n in range(2, len(recent) + 1):
                     run = " ".join(recent[-n:])
-                    if run in self.phrases:
+                    if run in phrases:
                         t.text = run
                         yield t
 

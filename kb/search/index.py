@@ -50,7 +50,7 @@ __all__ = [
     "parse_query",
 ]
 
-INDEX_VERSION = 12
+INDEX_VERSION = 13
 """Bump when the analysis, the schema, the tables or the ranking data change: old indexes are then rebuilt."""
 B = 0.75
 """BM25F length normalisation."""

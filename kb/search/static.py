@@ -79,7 +79,7 @@ def constants() -> dict:
 def write_static(folder: Path, index) -> dict:
     """Write the site's search files that an open `SearchIndex` (of the current editions) holds into `folder`:
     postings, words, forms, spellings, card names; return `core.json`'s data but for the documents' own
-    (`write_documents` adds them and writes it)."""
+    (`write_core` adds them, from `write_documents`, and writes it)."""
     folder.mkdir(parents=True, exist_ok=True)
     searcher = index.searcher
     reader = searcher.reader()
@@ -113,19 +113,15 @@ def write_static(folder: Path, index) -> dict:
     }
 
 
-def write_documents(folder: Path, items: list[Entry], url_of: Callable[[dict], str | None], core: dict) -> dict:
-    """Write the documents' own files from the entries of the index of the current editions, in its order (a
-    document's number is its place there): `core.json` (`core`, from `write_static`, with each document's kind and
-    languages), the rule numbers, the rank data and what results show; `url_of({"kind", "key", "number"})` gives
-    the page of a document (None: the site does not show it). Return a summary."""
-    if len(items) != core["n"]:
-        raise ValueError(f"{len(items)} entries for an index of {core['n']} documents: not the ones it was made of")
-    langs = core["langs"]
-    core = core | {
-        "kinds": _runs([KINDS.index(e.kind) for e in items]),
-        "langsOf": _runs([sum(1 << k for k, x in enumerate(langs) if x in e.texts or x in e.titles) for e in items]),
-    }
-    _dump(folder / "core.json", core)
+def write_documents(
+    folder: Path, items: list[Entry], langs: tuple[str, ...], url_of: Callable[[dict], str | None]
+) -> dict:
+    """Write the documents' own files from the entries of the current editions, in the index's order (a document's
+    number is its place there; `langs`: the index's languages, `kb.search.writer.entry_langs` of every entry): the
+    rule numbers, the rank data and what results show; `url_of({"kind", "key", "number"})` gives the page of a
+    document (None: the site does not show it). Needing no index, this runs while the index is made; return a
+    summary, with what `write_core` adds to `core.json` of the documents."""
+    folder.mkdir(parents=True, exist_ok=True)
     numbers = {d: e.number for d, e in enumerate(items) if e.number}
     _dump(folder / "numbers.json", {"numbers": numbers, "aside": [d for d in numbers if items[d].id != numbers[d]]})
     for k in range(0, len(items), RANK):
@@ -142,7 +138,21 @@ def write_documents(folder: Path, items: list[Entry], url_of: Callable[[dict], s
             part.append([*row, e.number or None])
         _dump(folder / f"docs-{k // DOCS}.json", part)
     symbols = {m for e in items for t in e.texts.values() for m in SYMBOLS.findall(t[:TEXT_MAX])}
-    return {"documents": len(items), "shown": shown, "shards": core["c"], "symbols": sorted(symbols)}
+    of_documents = {
+        "n": len(items),
+        "langs": list(langs),
+        "kinds": _runs([KINDS.index(e.kind) for e in items]),
+        "langsOf": _runs([sum(1 << k for k, x in enumerate(langs) if x in e.texts or x in e.titles) for e in items]),
+    }
+    return {"documents": len(items), "shown": shown, "symbols": sorted(symbols), "core": of_documents}
+
+
+def write_core(folder: Path, core: dict, documents: dict) -> None:
+    """Write `core.json`: what `write_static` gave, with what `write_documents` says of the documents (the same
+    entries as the index's, or an error)."""
+    if (documents["core"]["n"], documents["core"]["langs"]) != (core["n"], core["langs"]):
+        raise ValueError(f"{documents['core']['n']} entries for an index of {core['n']}: not the ones it was made of")
+    _dump(folder / "core.json", core | documents["core"])
 
 
 def _runs(values: list[int]) -> list[list[int]]:

@@ -46,7 +46,7 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
     elsewhere (French 120.4 is today's 121.4), so that a number typed says so."""
     entries = list(items)
     kept = entries if every else [e for e in entries if e.current]
-    langs = _langs(entries)
+    langs = entry_langs(entries)
     phrases = lexicon_phrases(lexicon, langs)
     ix = storage.create_index(schema(langs, phrases))
     vocab: dict[str, dict[str, list[str]]] = {lang: {} for lang in langs}
@@ -109,8 +109,8 @@ def own_numbering(kb) -> dict[str, dict[str, str | None]]:
     return found
 
 
-def _langs(entries: list[Entry]) -> tuple[str, ...]:
-    """Languages of the entries, French and English first."""
+def entry_langs(entries: list[Entry]) -> tuple[str, ...]:
+    """Languages of the entries, French and English first (an index's languages, in its order)."""
     found = {lang for e in entries for lang in (*e.titles, *e.texts)}
     return tuple(sorted(found, key=lambda lang: ({"fr": 0, "en": 1}.get(lang, 2), lang)))
 

@@ -85,17 +85,26 @@ def search_entries(kb) -> list:
     return list(entries(kb))
 
 
-def write_documents(site: Path, data: SiteData, items: list, core: dict) -> dict:
-    """Write the search files of the documents themselves (what results show, the rank data, the rule numbers,
-    `core.json`) and the symbols their results draw, from the entries of the current editions."""
+def write_documents(site: Path, data: SiteData, items: list) -> dict:
+    """Write the search files of the documents themselves (what results show, the rank data, the rule numbers) and
+    the symbols their results draw, from the knowledge base's entries (`search_entries`); return their summary,
+    for `write_core`."""
     from kb.search.static import write_documents as write
+    from kb.search.writer import entry_langs
 
     pages = pages_of(data)
     folder = site / SEARCH_DIR
     current = [e for e in items if e.current]
-    summary = write(folder, current, lambda stored: page_of(pages, stored), core)
+    summary = write(folder, current, entry_langs(items), lambda stored: page_of(pages, stored))
     write_symbols(folder / "symbols.json", summary["symbols"])
     return summary
+
+
+def write_core(site: Path, core: dict, documents: dict) -> None:
+    """Write the search's `core.json` from the export's data (`export_job`) and the documents' (`write_documents`)."""
+    from kb.search.static import write_core as write
+
+    write(site / SEARCH_DIR, core, documents)
 
 
 def write_symbols(path: Path, codes: Iterable[str]) -> None:

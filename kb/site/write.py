@@ -35,7 +35,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import export_job, index_job, search_entries, write_documents
+from kb.site.searchpages import export_job, index_job, search_entries, write_core, write_documents
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -106,10 +106,11 @@ def build_site(
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
             with bar:
                 write_pages(data, jobs, new, bar, forced)
+                documents = write_documents(new, data, items) if langs else None  # while the index is made
                 waiting = time.perf_counter()
                 _wait(indexing, exporting)
                 if langs:
-                    write_documents(new, data, items, exporting.result())
+                    write_core(new, exporting.result(), documents)
                 search_wait = time.perf_counter() - waiting
                 bar.update(1)
         write_manifest(new)
