@@ -109,6 +109,14 @@ def test_kb_export_lists_the_miscitations(tmp_path):
     assert found["today"] == "701.32" and found["original"]["cites"] == "701.22"
 
 
+def _citing_100_1(root: Path) -> Path:
+    """`_editions` with the French 703.4a citing 100.1, a rule its original does not cite, instead of 904."""
+    content = _editions(root)
+    french = (content / "fr" / "cr-703.txt").read_text(encoding="utf-8")
+    (content / "fr" / "cr-703.txt").write_text(french.replace("(cf. règle 904)", "(cf. règle 100.1)"), "utf-8")
+    return content
+
+
 def _editions(root: Path) -> Path:
     """English 2018 (Set in Motion is 701.3) and 2020 (Planeswalk inserted as 701.3, Set in Motion 701.4), and a
     French 703.4a of 2020 that still cites 701.3: its translator kept the 2018 number."""
@@ -152,9 +160,7 @@ def test_an_older_edition_that_numbered_the_rule_so_confirms_it(tmp_path):
 
 
 def test_a_number_the_original_does_not_cite_is_reported_and_never_linked(tmp_path):
-    content = _editions(tmp_path)
-    french = (content / "fr" / "cr-703.txt").read_text(encoding="utf-8")
-    (content / "fr" / "cr-703.txt").write_text(french.replace("(cf. règle 904)", "(cf. règle 100.1)"), "utf-8")
+    content = _citing_100_1(tmp_path)
     kb = load(content)
     found = kb.miscited("fr", "703.4a")["100.1"]
     assert found.meant is None and found.literal.today == "100.1"
@@ -185,9 +191,7 @@ def test_with_the_2012_edition_loaded_no_older_numbering_is_found_and_the_check_
 def test_the_site_names_the_confirming_edition_and_never_links_a_number_it_cannot_reconcile(tmp_path):
     from kb.site.write import build_site
 
-    content = _editions(tmp_path)
-    french = (content / "fr" / "cr-703.txt").read_text(encoding="utf-8")
-    (content / "fr" / "cr-703.txt").write_text(french.replace("(cf. règle 904)", "(cf. règle 100.1)"), "utf-8")
+    content = _citing_100_1(tmp_path)
     site = build_site(load(content), tmp_path / "site", search=False).out
     for ui, confirmed, unlinked in (
         ("fr", " ; 701.3 était son numéro dans l’édition du 1er mai 2018", "que son original (2020) ne cite pas"),
