@@ -199,6 +199,19 @@ def test_short_missing_runs_keep_their_column(tab, site_url):
     assert abs(note["y"] - english["y"]) < 30 and note["x"] < english["x"]
 
 
+def test_a_preview_near_the_window_s_bottom_opens_above_its_link(tab, site_url):
+    go(tab, site_url, "fr/rules/121.html")
+    link = tab.locator('.cell[lang="en"] a.ref').last
+    link.scroll_into_view_if_needed()
+    height = tab.evaluate("window.innerHeight")
+    tab.evaluate("([y, h]) => window.scrollBy(0, y - h + 30)", [link.bounding_box()["y"], height])  # at the bottom
+    link.hover()
+    tab.locator("#preview").wait_for(state="visible")
+    shown, at = tab.locator("#preview").bounding_box(), link.bounding_box()
+    assert shown["y"] + shown["height"] <= at["y"] + 1 and shown["y"] >= 0  # above the link, inside the window
+    assert "\n" in tab.locator("#preview").inner_text()  # line by line, not one run-on paragraph
+
+
 def test_french_reference_to_an_english_only_rule_leads_there(tab, site_url):
     go(tab, site_url, "fr/rules/703.html")
     link = tab.locator('.cell[lang="fr"] a.ref-other').first

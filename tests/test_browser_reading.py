@@ -224,6 +224,8 @@ def test_the_search_box_placeholder_is_never_cut(tab, url):
     for ui in ("fr", "en"):
         go(tab, url, f"{ui}/rules/121.html")
         assert tab.locator("#q-top").evaluate(fits), tab.locator("#q-top").get_attribute("placeholder")
+        go(tab, url, f"{ui}/index.html")
+        assert tab.locator("#q-home").evaluate(fits), tab.locator("#q-home").get_attribute("placeholder")
 
 
 @pytest.mark.parametrize("tab", [1280, 360], indirect=True)

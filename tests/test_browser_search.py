@@ -4,6 +4,7 @@ cards (labelled so), messages for `edition:` and for file://."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -143,8 +144,9 @@ def test_a_ruling_and_its_translation_are_one_result(page, site):
 
 def test_a_page_of_results_says_so_and_offers_the_next(page, site):
     first = ask(page, site, "creature")
-    assert len(first) == 30 and "30" in page.locator("#search-status").inner_text()
-    assert "first" in page.locator("#search-status").inner_text()  # not a total
+    status = page.locator("#search-status").inner_text()
+    total = int(re.fullmatch(r"The first 30 of (\d+) results", status)[1])  # a page of how many
+    assert len(first) == 30 and total > 30
     page.locator("#results button.more").click()
     page.wait_for_function("() => document.querySelectorAll('#results > li[data-id]').length > 30")
     more = page.locator("#results > li[data-id]").evaluate_all("els => els.map(e => e.dataset.id)")
@@ -164,6 +166,25 @@ def test_an_unfinished_last_word_is_read_as_the_start_of_a_word_while_typing(pag
     assert "bliss" not in page.locator("#search-status").inner_text().lower()  # no English correction
     marks = page.locator("#results .snippet mark").all_inner_texts()
     assert marks and all(m.lower().startswith("bless") for m in marks)
+
+
+def test_a_word_begun_is_never_said_to_have_no_result_and_the_address_follows_the_typing(page, site):
+    page.goto(f"{site[0]}fr/search.html")
+    page.locator("#q").press_sequentially("pi", delay=20)
+    page.wait_for_function("() => new URL(location.href).searchParams.get('q') === 'pi'")
+    page.wait_for_timeout(400)
+    assert page.locator("#search-status").inner_text() == "" and page.locator("#results > li").count() == 0
+    page.locator("#q").press_sequentially("oche", delay=20)
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'pioche'")
+    assert page.locator("#results > li").count() and "q=pioche" in page.url  # to share or come back to
+    page.reload()
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'pioche'")
+
+
+def test_a_title_in_another_language_says_so(page, site):
+    ask(page, site, "pioche", "fr")  # 121.1 has no French heading: its English one, tagged English
+    first = page.locator("#results > li").first.locator("a").first
+    assert first.inner_text().startswith("121.1 ") and first.get_attribute("lang") == "en"
 
 
 def test_reader_language_first_the_other_one_click_away(page, site):

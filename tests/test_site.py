@@ -1009,17 +1009,25 @@ def test_changes_page_speaks_plainly_with_labels_that_agree(site_bundled):
     assert '<span class="kind k-wording">reworded</span>' in english and "lineage" not in english
 
 
-def test_faq_page_lists_its_notes_then_its_cards_by_name(site_bundled):
+def test_faq_page_lists_its_notes_then_its_card_notes_by_name(site_bundled):
     from kb.sources import sort_name
 
     html = read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
     toc = html.split('<nav class="faq-toc"')[1].split("</nav>")[0]
     notes = re.findall(r'<section class="note" id="([^"]+)"', html)
     assert len(notes) == 7 and re.findall(r'<li><a href="#(note-[^"]+)">', toc) == notes
-    assert toc.index('href="#notes"') < toc.index('href="#cards">Cartes (64)</a> <span class="hint">de A à Z</span>')
+    cards = 'href="#cards">Notes sur des cartes (64)</a> <span class="hint">de A à Z</span>'
+    assert toc.index('href="#notes"') < toc.index(cards)
     listed = html.split('<ul class="card-list">')[1].split("</ul>")[0]
-    names = [re.sub(r"<[^>]+>", "", n) for n in re.findall(r'\.html">(.*?)</a>', listed)]
+    names = [re.sub(r"<[^>]+>", "", n) for n in re.findall(r'<a href="#card-[^"]+">(.*?)</a>', listed)]
     assert len(names) == 64 and names == sorted(names, key=sort_name)
+    # each card as the FAQ prints it, then the FAQ's notes on it, in the FAQ's order
+    sections = re.findall(r'<section class="faq-card-notes" id="card-([^"]+)"', html)
+    assert len(sections) == 64
+    isperia = html.split('id="card-isperia-the-inscrutable"')[1].split("</section>")[0]
+    assert 'href="../cards/isperia-the-inscrutable.html">Isperia l&#39;impénétrable</a>' in isperia
+    assert "Créature légendaire : sphinx" in isperia and '<p class="pt">3/6</p>' in isperia
+    assert isperia.index('class="faq-card face"') < isperia.index("La carte est nommée après la résolution")
     assert "On this page" in read(site_bundled, "en/faq/fr-faq-discorde-2006.html")
 
 

@@ -249,7 +249,7 @@ def test_a_whole_rule_preview_and_the_english_seed_s_title(site):
     seed, whose first line is a French heading, is listed without a title rather than under that French line."""
     html = (site / "fr" / "rules" / "121.html").read_text(encoding="utf-8")
     preview = html.split('<div id="pv-en-704" lang="en">')[1].split("</div>")[0]
-    assert preview.startswith("<b>704</b> State-Based Actions 704.1 State-based actions are game actions")
+    assert preview.startswith("<b>704</b> State-Based Actions\n704.1 State-based actions are game")  # line by line
     sources = (site / "en" / "sources.html").read_text(encoding="utf-8")
     row = sources.split("<code>content/en/cr-120-drawing-a-card.txt</code>")[1].split("</tr>")[0]
     assert '<td lang="en">—</td>' in row and "Règles" not in row

@@ -160,9 +160,10 @@ def _changes_links(history: PageHistory, ui: str, t: dict[str, str], ln: Linker,
 
 
 def changes_label(page: ChangesPage, ui: str, t: dict[str, str], kb: KnowledgeBase) -> str:
-    """`anglais : du 26 septembre 2015 au 16 janvier 2026`."""
+    """`règles en anglais, du 26 septembre 2015 au 16 janvier 2026`."""
     old, new = edition_label(kb, page.diff.old, ui), edition_label(kb, page.diff.new, ui)
-    return t["changes_link"].format(lang=lang_label(page.lang, ui).capitalize(), old=old, new=new)
+    name = lang_label(page.lang, ui)
+    return t["changes_link"].format(lang=name, Lang=name.capitalize(), old=old, new=new)
 
 
 def change_numbers(change: Change, page: ChangesPage, ln: Linker, data: SiteData) -> str:

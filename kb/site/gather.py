@@ -260,7 +260,7 @@ class Previews(Mapping[tuple[str, str], tuple[str, str]]):
             raise KeyError(key)
         if not rule.text and rule.children:  # a whole rule (704): its title, then the start of its first rules
             firsts = (self._data.rule_at(key[0], child) for child in rule.children[:2])
-            shown = " ".join(f"{c.number} {c.text}" for c in firsts if c is not None and c.text)
+            shown = "\n".join(f"{c.number} {c.text}" for c in firsts if c is not None and c.text)
             return rule.number, preview_text(replace(rule, text=shown))
         return rule.number, preview_text(rule)
 
@@ -279,11 +279,11 @@ class Previews(Mapping[tuple[str, str], tuple[str, str]]):
 
 
 def preview_text(rule: Rule) -> str:
-    """The text shown when hovering a reference to the rule."""
+    """The text shown when hovering a reference to the rule: its title and its text, line by line."""
     if not rule.title and "\n" not in rule.text and len(rule.text) <= PREVIEW_CHARS:
         return rule.text  # most rules: their text itself, not a copy
     body = rule.text[:PREVIEW_CHARS]  # all a preview shows (a giant text is never copied whole)
-    text = " ".join(p for p in (rule.title, body.replace("\n", " ")) if p)
+    text = "\n".join(p for p in (rule.title, body) if p)
     if len(rule.text) <= PREVIEW_CHARS and len(text) <= PREVIEW_CHARS:
         return text
     return text[: PREVIEW_CHARS - 1].rstrip() + "…"

@@ -174,7 +174,8 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
                 title = part_title(title, part.part, len(part.parts), ui)
             by_name = sorted(part.cards, key=lambda card, lang=info.lang: sort_name(data.name(card, lang)))
             ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
-                   "cards": by_name, "cards_total": total, "pw": part_words(ui)}  # fmt: skip
+                   "cards": by_name, "cards_total": total, "pw": part_words(ui),
+                   "card_rulings": faq_rulings(data, info, by_name)}  # fmt: skip
             jobs.append(Job(part.path, "faq.html", ctx, partial(_quoted, data, part.notes)))
     return jobs  # then the card pages (`Plan`)
 
@@ -513,10 +514,19 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
     return data.rows.get(lang, {}).get(number) or (reading.today if reading is not None else number)
 
 
+def faq_rulings(data: SiteData, info, cards: list[Card]) -> dict[str, list]:
+    """Card id -> the FAQ's rulings on it, as the FAQ orders them."""
+    kb = data.kb
+    return {
+        card.id: [kb.ruling[r] for r in card.rulings if kb.ruling[r].source_document == info.document] for card in cards
+    }
+
+
 def card_sides(card: Card, data: SiteData | None = None) -> list[dict]:
-    """The card's text in each language, French first: `[{lang, faces: [{name, cost, type, text, power,
-    toughness}], source}]`, from the printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces';
-    `source` says where the text comes from (`_side_source`)."""
+    """The card's text in each language, French first: `[{lang, faces: [{name, name_lang, cost, type, text, power,
+    toughness}], source}]` (`name_lang`: the name's own language, another where the side's has none), from the
+    printed text of card data (`oracle`: `fr_text`, `en_type`…), else its faces'; `source` says where the text comes
+    from (`_side_source`)."""
     langs = {face.lang for face in card.faces} | {key[:-5] for key in card.oracle if key.endswith("_text")}
     sides = []
     for lang in ordered_langs(list(langs)):
@@ -530,8 +540,11 @@ def card_sides(card: Card, data: SiteData | None = None) -> list[dict]:
             name = face.names.get(lang) or (card_name(card, lang) if len(card.faces) == 1 else card_name(face, lang))
             if data is not None and len(card.faces) > 1:
                 name = data.face_name(card, i, lang)  # the FAQ's « Coup » where the card data names none
+            names = {**card.names, **face.names} if len(card.faces) == 1 else face.names
+            named = lang if name == names.get(lang) else next((x for x, n in names.items() if n == name), lang)
             faces.append({
-                "name": name, "cost": face.mana_cost, "power": face.power, "toughness": face.toughness,
+                "name": name, "name_lang": named, "cost": face.mana_cost, "power": face.power,
+                "toughness": face.toughness,
                 "type": types[i] if types else (face.type_line if own else ""),
                 "text": texts[i] if texts else face.text,
             })  # fmt: skip

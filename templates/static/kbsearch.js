@@ -446,7 +446,7 @@ export class Index {
     const allowed = (d) => kinds.includes(this.core.kinds[d]) && this.core.langsOf[d].some((l) => langs.includes(l));
     if (parsed.number && kinds.includes("rule")) {
       const docs = await this.numbers(parsed, langs, allowed, limit);
-      if (docs.length) { return { results: await Promise.all(docs.map((d) => this.result(d, 0, [], [], langs))), corrected: null }; }
+      if (docs.length) { return { results: await Promise.all(docs.map((d) => this.result(d, 0, [], [], langs))), corrected: null, total: docs.length }; }
     }
     let made = await this.slots(parsed, langs);
     if (typing && made.length) { await this.unfinished(made[made.length - 1], langs); }
@@ -454,7 +454,7 @@ export class Index {
     for (const s of made) { if (s.missing.length) { await this.correct(s, langs); fixed = fixed || s.fixed !== null; } }
     const corrected = fixed ? correctedQuery(parsed, made) : null;
     made = made.filter((s) => s.alts.length || s.names.length);
-    if (!made.length) { return { results: [], corrected }; }
+    if (!made.length) { return { results: [], corrected, total: 0 }; }
     const terms = [];
     for (const s of made) { terms.push(await this.slotTerms(s)); }
     const weights = terms.map((t) => this.weight(t));
@@ -479,7 +479,7 @@ export class Index {
     top.push(...beyond);
     const base = this.rerank(top, made, terms, weights, named);
     const results = await Promise.all((await this.refine(base, weights)).slice(0, limit).map((h) => this.result(h.d, h.score, made, terms, langs, h)));
-    return { results, corrected };
+    return { results, corrected, total: scores.size }; /* total: every document matched, before the re-rank */
   }
 
   /* The rule and everything under it, in rule order, and the rule a translation numbers so (kb.search.index). */
@@ -601,12 +601,14 @@ export class Index {
     }
     const shown = kind === "card" ? names || {} : {};
     const heading = kind === "rule" ? Object.fromEntries(Object.entries(ctx).map(([l, c]) => [l, c.split("\n")[0]])) : {};
-    let title = ""; /* an untitled rule: its nearest heading */
-    for (const map of [shown, titles, names || {}, heading]) { for (const l of order) { title = title || map[l] || ""; } }
+    let title = "", titleLang = ""; /* an untitled rule: its nearest heading */
+    for (const map of [shown, titles, names || {}, heading]) {
+      for (const l of order) { if (!title && map[l]) { title = map[l]; titleLang = l; } }
+    }
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
     const translated = via ? made.flatMap((s) => s.translated) : [];
-    return { kind, id: key, number, title, titles, names, url, langs: order, snippets, score, editions, numbers, translated };
+    return { kind, id: key, number, title, titleLang, titles, names, url, langs: order, snippets, score, editions, numbers, translated };
   }
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */

@@ -116,10 +116,12 @@ function snippetNode(lang, parts, table) {
   return p;
 }
 
-/* A result's title in the interface's language when it has one (a card's name, a rule's heading). */
+/* A result's title, in the interface's language when it has one (a card's name, a rule's heading), and its
+   language ("": unknown). */
 function titleOf(r) {
-  const pick = (map) => (map ? map[ui] || r.langs.map((l) => map[l]).find(Boolean) : "");
-  return (r.kind === "card" || r.kind === "ruling" ? pick(r.names) : pick(r.titles)) || r.title;
+  const map = (r.kind === "card" || r.kind === "ruling" ? r.names : r.titles) || {};
+  const lang = map[ui] ? ui : r.langs.find((l) => map[l]);
+  return lang ? [map[lang], lang] : [r.title, r.titleLang];
 }
 
 /* The label of a result found only through the lexicon: the words typed and what they were taken for. */
@@ -139,8 +141,9 @@ function resultNode(r, table) {
   li.dataset.id = r.id;
   const a = document.createElement("a");
   a.href = root + r.url;
-  const title = titleOf(r);
+  const [title, lang] = titleOf(r);
   a.textContent = r.kind === "rule" ? `${r.number}${title ? " " + title : ""}` : title || r.id;
+  if (lang && lang !== ui) { a.lang = lang; }
   li.appendChild(a);
   if (words[`kind_${r.kind}`]) { /* what the result is, beside its title: a card, a ruling, a glossary entry */
     const kind = document.createElement("span");
@@ -198,7 +201,9 @@ async function runSearch(query, typing = false, limit = LIMIT) {
   list.dataset.query = query; /* which question the list answers (tests and benchmarks wait on it) */
   for (const r of shown) { list.appendChild(resultNode(r, table)); }
   const n = found.results.length;
-  showStatus(n >= limit ? fill(words.first, { n }) : n ? say.results(n) : say.none, found.corrected);
+  const last = (query.match(/[^\s"]+$/) || [""])[0];
+  if (typing && !n && [...last].length < (await openIndex()).c.STEM_MIN) { showStatus("", null); return; } /* a word begun */
+  showStatus(n >= limit ? fill(words.first, { n, total: found.total }) : n ? say.results(n) : say.none, found.corrected);
   if (n >= limit) { /* a page of results, not all: the next ones on request */
     const more = document.createElement("button");
     more.type = "button";
@@ -229,7 +234,15 @@ document.getElementById("search-form").addEventListener("submit", (e) => {
   clearTimeout(timer); /* the question as asked, not as it was being typed */
   go(input.value, true);
 });
-input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => runSearch(input.value, true), 200); });
+input.addEventListener("input", () => {
+  clearTimeout(timer);
+  timer = setTimeout(() => { /* results as the reader types, the address following them (to share or come back) */
+    const url = new URL(location.href);
+    if (input.value.trim()) { url.searchParams.set("q", input.value); } else { url.searchParams.delete("q"); }
+    history.replaceState(null, "", url);
+    runSearch(input.value, true);
+  }, 200);
+});
 
 const initial = new URLSearchParams(location.search).get("q");
 if (initial) { input.value = initial; go(initial, true); }

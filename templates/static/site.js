@@ -81,7 +81,9 @@
     tip.style.width = width + "px";
     var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + window.innerWidth - width - 8));
     tip.style.left = left + "px";
-    tip.style.top = (r.bottom + window.scrollY + 6) + "px";
+    var below = window.innerHeight - r.bottom;  /* no room below the link: above it, when there is more room there */
+    var above = tip.offsetHeight + 12 > below && r.top > below;
+    tip.style.top = ((above ? r.top - tip.offsetHeight - 6 : r.bottom + 6) + window.scrollY) + "px";
   }
 
   function hide() {
@@ -179,14 +181,16 @@
     });
   }
 
-  /* On a phone the header's search box is narrow: its short placeholder, never one cut off. */
+  /* On a phone the search boxes are narrow: their short placeholders, never one cut off. */
   function initPlaceholder() {
-    var input = document.getElementById("q-top");
-    if (!input || !input.dataset.short || !window.matchMedia) { return; }
-    var long = input.placeholder, narrow = window.matchMedia("(max-width: 700px)");
-    function fit() { input.placeholder = narrow.matches ? input.dataset.short : long; }
-    fit();
-    if (narrow.addEventListener) { narrow.addEventListener("change", fit); }
+    if (!window.matchMedia) { return; }
+    var narrow = window.matchMedia("(max-width: 700px)");
+    document.querySelectorAll("input[data-short]").forEach(function (input) {
+      var long = input.placeholder;
+      function fit() { input.placeholder = narrow.matches ? input.dataset.short : long; }
+      fit();
+      if (narrow.addEventListener) { narrow.addEventListener("change", fit); }
+    });
   }
 
   /* On a phone the list at the top of a long rule or an FAQ starts folded: the text comes first. */

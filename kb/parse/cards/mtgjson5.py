@@ -68,10 +68,17 @@ def _french(entry: dict) -> dict:
 
 
 def _french_name(entry: dict, french: dict) -> str:
-    """The French name of an entry's face in a French printing ('' when it only repeats the English one)."""
+    """The French name of an entry's face in a French printing: '' when it repeats the English one on a card of
+    several faces (the card data gives the English names there, not the French printing's), the same name on a
+    card of one face printed in French (« Drekavac »)."""
     fr_name = _text(french.get("faceName")) or _text(french.get("name"))
     english = _text(entry.get("faceName")) or _text(entry.get("name"))
-    return fr_name if fr_name.strip() and fr_name not in (english, _text(entry.get("name"))) else ""
+    if not fr_name.strip():
+        return ""
+    if fr_name not in (english, _text(entry.get("name"))):
+        return fr_name
+    printed = _text(french.get("text")) or _text(french.get("type"))
+    return fr_name if printed and not entry.get("faceName") and " // " not in fr_name else ""
 
 
 def _face(entry: dict, french: dict) -> Face:
