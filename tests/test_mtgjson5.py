@@ -34,6 +34,7 @@ def test_set_file_gives_cards_with_french_keywords_and_printings(tmp_path):
     assert [f.names["en"] for f in split.faces] == ["Bound", "Determined"]
     assert [f.mana_cost for f in split.faces] == [("{3}", "{B}", "{G}"), ("{G}", "{U}")]
     assert kb.lexicon is not None and "Vol" in kb.lexicon.french_for("Flying", "keyword")
+    assert kb.set_names == {"DIS": "Dissension"}  # the file's own set, named as the file names it
 
 
 def test_the_same_cards_in_two_files_are_one_card_each(tmp_path):
@@ -58,6 +59,7 @@ def test_all_printings_shape_is_streamed(tmp_path):
     )
     kb = load(tmp_path / "content", use_cache=False)
     assert len(kb.cards) == 180
+    assert kb.set_names == {"DIS": "Dissension", "XYZ": "Dissension"}  # each set of AllPrintings by its own name
     assert set(kb.card["isperia-the-inscrutable"].printings) >= {"DIS", "XYZ"}
 
 

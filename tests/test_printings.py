@@ -30,10 +30,14 @@ def _entry(french: dict | None, **more) -> dict:
     return card
 
 
+SET_NAMES = {"DIS": "Dissension", "GK2": "RNA Guild Kit", "DD2": "Duel Decks: Jace vs. Chandra", "ZZZ": "Zzz"}
+
+
 def _set(code: str, released: str, *cards: dict) -> str:
     for card in cards:
         card.setdefault("setCode", code)
-    return json.dumps({"meta": {}, "data": {"cards": list(cards), "code": code, "releaseDate": released}})
+    data = {"cards": list(cards), "code": code, "name": SET_NAMES[code], "releaseDate": released}
+    return json.dumps({"meta": {}, "data": data})
 
 
 OLD = {"name": "Dragon des fosses de Rakdos", "type": "Créature : dragon", "text": "{R}{R} : vol."}
@@ -114,7 +118,11 @@ def test_the_site_lists_the_other_printed_names_and_each_set(tmp_path):
     for ui in ("fr", "en"):
         index = (site / ui / "cards.html").read_text(encoding="utf-8")
         assert 'href="cards-set-dis.html"' in index and 'href="cards-set-gk2.html"' in index
+        assert '<span class="set-code">GK2</span> <span class="set-name" lang="en">RNA Guild Kit</span>' in index
         by_set = (site / ui / "cards-set-dis.html").read_text(encoding="utf-8")
-        assert "Rakdos Pit Dragon" in by_set and 'aria-current="page">DIS<' in by_set
+        assert "Rakdos Pit Dragon" in by_set
+        current = '<span class="set-code">DIS</span> <span class="set-name" lang="en">Dissension</span>'
+        assert f'aria-current="page">{current}' in by_set
+        assert "— Dissension (DIS) —" in by_set.split("</title>")[0]
     jump = jump_of(next(site.rglob("jump.json")).parent)["cards"]
     assert jump["dragon des fosses de rakdos"] == jump["dragon de la fosse rakdos"] == jump["rakdos pit dragon"]

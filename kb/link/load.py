@@ -99,6 +99,7 @@ def _link(
         diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(merged) + tuple(cards.diagnostics),
         cards_by_document=dict(cards.cards_by_document),
         lexicon=lexicon,
+        set_names={code: name for res in parsed.card_data for code, name in sorted(res.set_names.items())},
     )
 
 

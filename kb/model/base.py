@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -35,9 +35,11 @@ class KnowledgeBase:
 
     lexicon: Any = None
     """The French–English lexicon mined from the card data (`kb.link.lexicon.Lexicon`), or None."""
+    set_names: Mapping[str, str] = field(default_factory=dict)
+    """Set code -> English name of each set a card data file holds (`DIS` -> `Dissension`)."""
 
     def __post_init__(self) -> None:
-        _freeze_fields(self, "cards_by_document")
+        _freeze_fields(self, "cards_by_document", "set_names")
 
     @cached_property
     def editions(self) -> dict[str, Edition]:

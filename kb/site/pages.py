@@ -8,7 +8,7 @@ leads to the same page in the other tree. What a page shows beyond the site data
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from itertools import zip_longest
@@ -271,27 +271,36 @@ def card_index_jobs(data: SiteData, ui: str, indexes: CardIndexes) -> list[Job]:
     listed = [(file, _first_last(part[0])) for file, part in zip(files, found, strict=True)] if len(found) > 1 else []
     by_set = {code: (ui_first(index, ui), links) for code, (index, links) in indexes.sets.items()}
     sets = [(set_file(code), code) for code in by_set]
+    named = data.kb.set_names
     jobs = []
     for i, (file, (index, links)) in enumerate(zip(files, found, strict=True)):
         title = t["card_index"]
         if listed:
             title = part_title(title, i + 1, len(listed), ui)
         ctx = {"title": title, "current": "cards", "index": index, "links": links, "part": i + 1, "parts": listed,
-               "pw": part_words(ui), "sets": sets, "set_code": "", "set_links": set_links(sets, "")}  # fmt: skip
+               "pw": part_words(ui), "sets": sets, "set_code": "", "set_name": "",
+               "set_links": set_links(sets, "", named)}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     for (file, code), (index, links) in zip(sets, by_set.values(), strict=True):
-        ctx = {"title": f"{t['card_index']} — {code}", "current": "cards", "index": index, "links": links, "part": 1,
-               "parts": [], "pw": part_words(ui), "sets": sets, "set_code": code,
-               "set_links": set_links(sets, code)}  # fmt: skip
+        shown = f"{named[code]} ({code})" if code in named else code
+        ctx = {"title": f"{t['card_index']} — {shown}", "current": "cards", "index": index, "links": links, "part": 1,
+               "parts": [], "pw": part_words(ui), "sets": sets, "set_code": code, "set_name": named.get(code, ""),
+               "set_links": set_links(sets, code, named)}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     return jobs
 
 
-def set_links(sets: list[tuple[str, str]], current: str) -> Markup:
-    """The links to every set's page (a pool has hundreds, on each page of the index), the current one marked."""
+def set_links(sets: list[tuple[str, str]], current: str, names: Mapping[str, str]) -> Markup:
+    """The links to every set's page (a pool has hundreds, on each page of the index), each by its code and, when a
+    card data file gave it, its name (`DIS` Dissension); the current one marked."""
     marks = {current: ' aria-current="page"'}
     return Markup(
-        "".join(f'<li><a href="{escape(file)}"{marks.get(code, "")}>{escape(code)}</a></li>' for file, code in sets)
+        "".join(
+            f'<li><a href="{escape(file)}"{marks.get(code, "")}><span class="set-code">{escape(code)}</span>'
+            + (f' <span class="set-name" lang="en">{escape(names[code])}</span>' if code in names else "")
+            + "</a></li>"
+            for file, code in sets
+        )
     )
 
 

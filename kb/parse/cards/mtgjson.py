@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from kb.model import Card, Diagnostic, Document, Face, Ruling, SourceRef, SourceText
 from kb.parse.cardtext import SYMBOL, reminders
@@ -37,6 +38,8 @@ class CardDataResult:
     """English Gatherer rulings (section `Gatherer`, dated)."""
     diagnostics: tuple[Diagnostic, ...]
     """Problems found while reading."""
+    set_names: Mapping[str, str] = field(default_factory=dict)
+    """Set code -> the set's English name (`DIS` -> `Dissension`), of the sets the file holds."""
 
 
 def looks_like_mtgjson(raw_text: str) -> bool:
@@ -278,4 +281,6 @@ def parse_mtgjson(source: SourceText, doc_id: str) -> CardDataResult:
         layout="mtgjson",
         encoding=source.encoding,
     )
-    return CardDataResult(document, tuple(cards), tuple(rulings), tuple(diags))
+    code = data.get("code")
+    named = {code: title} if isinstance(code, str) and code and isinstance(title, str) and title else {}
+    return CardDataResult(document, tuple(cards), tuple(rulings), tuple(diags), named)

@@ -187,15 +187,21 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
     drafts: dict[str, _Draft] = {}
     lexicon: list[dict] = []
     dates: dict[str, str] = {}
+    set_names: dict[str, str] = {}
+    codes: set[str] = set()
     ref = SourceRef(shown, 1)
-    for code, entry in iter_cards(path, problems, dates, CARD_FIELDS):
+    for code, entry in iter_cards(path, problems, dates, CARD_FIELDS, set_names):
         set_code = sys.intern(code)
+        codes.add(set_code)
         name = entry["name"]
         draft = drafts.get(name)
         if draft is None:
             draft = drafts[name] = _Draft(name, index=len(drafts) + 1)
         _gather(draft, set_code, entry)
         lexicon.append(slim(entry, set_code))
+    file_name = set_names.pop("", None)  # a set file's own name: the set of the cards it holds
+    if file_name and len(codes) == 1:
+        set_names[next(iter(codes))] = file_name
     file_date = dates.pop("", None)  # a set file's own date: every card it holds is of that set
     if file_date:
         for draft in drafts.values():
@@ -210,4 +216,5 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
         rulings += found
     diags = tuple(Diagnostic("error", shown, 0, f"{problem}; {HINT}") for problem in problems)
     document = Document(doc_id, lang, "cards", "", None, shown, layout="mtgjson5", encoding="utf-8")
-    return CardDataResult(document, tuple(cards), tuple(rulings), diags), tuple(lexicon)
+    named = {code: name for code, name in set_names.items() if code and isinstance(name, str) and name}
+    return CardDataResult(document, tuple(cards), tuple(rulings), diags, named), tuple(lexicon)

@@ -111,10 +111,12 @@ def iter_cards(
     problems: list[str],
     dates: dict[str, str] | None = None,
     fields: frozenset[str] | None = None,
+    names: dict[str, str] | None = None,
 ) -> Iterator[tuple[str, Card]]:
     """Yield ``(set_code, card)`` pairs one at a time, appending problems to ``problems``.
 
-    ``dates`` receives each set's ``releaseDate`` by set code (a set file's under ``""``) as it is read;
+    ``dates`` receives each set's ``releaseDate`` by set code (a set file's under ``""``) as it is read, ``names``
+    each set's ``name`` alike;
     ``fields``, when given, are the only fields of a card built (the others are skipped as they are read).
     """
     try:
@@ -122,7 +124,7 @@ def iter_cards(
     except OSError as exc:
         problems.append(f"{path}: cannot read: {exc.strerror or exc}")
         return
-    state = _State(str(path), problems, {} if dates is None else dates)
+    state = _State(str(path), problems, {} if dates is None else dates, {} if names is None else names)
     try:
         yield from _stream(_Reader(raw), state, fields)
     finally:
@@ -185,10 +187,11 @@ def _stream(reader: _Reader, state: _State, fields: frozenset[str] | None) -> It
 class _State:
     """Where the router is: the keys of the first levels, the current card and the counts so far."""
 
-    def __init__(self, name: str, problems: list[str], dates: dict[str, str]) -> None:
+    def __init__(self, name: str, problems: list[str], dates: dict[str, str], names: dict[str, str]) -> None:
         self.name = name
         self.problems = problems
         self.dates = dates
+        self.names = names
         self.keys: list[str] = ["", "", ""]
         """The current key of the top-level object, of ``data`` and of a set of AllPrintings."""
         self.code = ""
@@ -223,6 +226,8 @@ class _State:
         key = keys[at - 1]
         if event == "string" and key == "releaseDate":
             self.dates["" if at == 2 else keys[1]] = value
+        elif event == "string" and key == "name":
+            self.names["" if at == 2 else keys[1]] = value
         elif key == "cards" and (at == 2 or keys[1] != "cards"):
             self._cards_value(event, at + 1, "" if at == 2 else keys[1])
 
