@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,11 +103,16 @@ def result_ids(result: dict) -> tuple[str, ...]:
     return (f"note:{result['title']}",)
 
 
+def _kb() -> list[str]:
+    """The kb command: on PATH, else this Python's (a virtual environment not activated)."""
+    return [shutil.which("kb")] if shutil.which("kb") else [sys.executable, "-m", "kb"]
+
+
 def kb_ranker(content_dir: str | Path, limit: int = 10) -> Ranker:
     """Return a ranker running `kb search --content DIR --json --limit N QUERY` (no result on exit status 2)."""
 
     def rank(question: str) -> list[tuple[str, ...]]:
-        cmd = ["kb", "search", "--content", str(content_dir), "--json", "--limit", str(limit), question]
+        cmd = [*_kb(), "search", "--content", str(content_dir), "--json", "--limit", str(limit), question]
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             return []
@@ -118,7 +124,7 @@ def kb_ranker(content_dir: str | Path, limit: int = 10) -> Ranker:
 def fts5_ranker(content_dir: str | Path, workdir: Path) -> Ranker:
     """Export a content folder with `kb export` and return the FTS5 baseline over it."""
     out = workdir / f"export-{len(list(workdir.iterdir()))}.json"
-    subprocess.run(["kb", "export", "--content", str(content_dir), "-o", str(out)], check=True, capture_output=True)
+    subprocess.run([*_kb(), "export", "--content", str(content_dir), "-o", str(out)], check=True, capture_output=True)
     return baseline(out)
 
 
