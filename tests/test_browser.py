@@ -343,6 +343,8 @@ def test_phone_menu_opens_the_site_pages(browser, site_url):
     go(tab, site_url, "fr/rules/121.html")
     assert tab.locator("#site-nav").is_hidden()
     tab.locator(".menu-button").click()
+    mark = tab.locator(".menu-button > span[aria-hidden]").evaluate("s => getComputedStyle(s, '::after').content")
+    assert mark == '"✕"' and tab.locator(".menu-button").get_attribute("aria-expanded") == "true"  # open: says so
     tab.locator("#site-nav a", has_text="Glossaire").click()
     tab.wait_for_url("**/fr/glossary.html")
     context.close()

@@ -123,6 +123,16 @@ def test_faq_shows_its_example_card_where_it_prints_it(tab, url):
 
 
 @pytest.mark.parametrize("tab", [1280, 360], indirect=True)
+def test_the_faq_s_particulars_leave_a_phone_s_first_screen_to_the_faq(tab, url):
+    go(tab, url, f"fr/{FAQ}")
+    about = tab.locator("details.faq-meta-box")
+    phone = tab.viewport_size["width"] < 700
+    assert about.evaluate("d => d.open") is not phone and tab.locator(".faq-meta").is_visible() is not phone
+    about.locator("summary").click()
+    assert tab.locator(".faq-meta").is_visible() is phone  # one tap away
+
+
+@pytest.mark.parametrize("tab", [1280, 360], indirect=True)
 def test_faq_and_changes_are_in_the_header_and_the_menu(tab, url):
     go(tab, url, "fr/rules/121.html")
     if tab.viewport_size["width"] < 700:

@@ -193,10 +193,11 @@
     });
   }
 
-  /* On a phone the list at the top of a long rule or an FAQ starts folded: the text comes first. */
+  /* On a phone the list at the top of a long rule or an FAQ, and an FAQ's particulars, start folded: the text
+     comes first. */
   function initOnPage() {
     if (window.matchMedia && window.matchMedia("(max-width: 700px)").matches) {
-      document.querySelectorAll(".onpage details, .faq-toc details").forEach(function (d) { d.open = false; });
+      document.querySelectorAll(".onpage details, .faq-toc details, details.faq-meta-box").forEach(function (d) { d.open = false; });
     }
   }
 
