@@ -247,6 +247,9 @@ def test_the_glossary_filters_its_terms_by_french_words(tab, url):
     assert tab.locator("#g-en-graveyard").is_visible() and not tab.locator("#g-en-library").is_visible()
     box.fill("piétinement")  # a printed-card name
     assert tab.locator("#g-en-trample").is_visible()
+    box.fill("blessure")  # the French word for damage finds the terms made with "damage", not Damage alone
+    for term in ("damage", "combat-damage", "lethal-damage", "combat-damage-step"):
+        assert tab.locator(f"#g-en-{term}").is_visible(), term
     box.fill("")
     assert tab.locator("#g-en-library").is_visible() and tab.locator("#gloss-n").inner_text() == ""
 

@@ -19,7 +19,7 @@ from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
 from kb.site.glossary import Letter, glossary_entries, see_links
 from kb.site.rulepages import Row, RulePage, Run, make_row, own_row, rule_pages, runs
 from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
-from kb.site.terms import glossary_labels, glossary_words, lexicon_labels
+from kb.site.terms import glossary_find_words, glossary_labels, glossary_words, lexicon_labels
 from kb.sources import file_slug, slug, unique
 
 PREVIEW_CHARS = 500
@@ -79,6 +79,8 @@ class SiteData:
     `Contact mortel`), shown in lists and titles; filled from a lexicon when one is given to `gather`."""
     glossary_labels: dict[tuple[str, int], str] = field(default_factory=dict)
     """(language, index in kb.glossary) -> a headword in a language whose glossary is not loaded (printed cards)."""
+    glossary_find: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    """(interface, glossary index) -> words the filter finds an entry by, beyond its own (`glossary_find_words`)."""
     glossary_words: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
     """(language, index in kb.glossary) -> words the cards of a language whose glossary is not loaded print for the
     term (`terms.glossary_words`)."""
@@ -185,6 +187,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     data.glossary, data.letters = glossary_entries(kb)
     data.glossary_see = see_links(kb, data.glossary)
     data.glossary_labels = glossary_labels(kb)
+    data.glossary_find = glossary_find_words(kb)
     data.glossary_words = glossary_words(kb)
     data.stale = frozenset(s.ref_number for s in kb.links.alignment.stale)
     return data

@@ -151,15 +151,9 @@ def glossary_words(kb: KnowledgeBase) -> dict[tuple[str, int], tuple[str, ...]]:
     """("fr", index in `kb.glossary` of an English entry with no French headword) -> the words French cards print
     for it (`graveyard` -> `cimetière`; `damage` -> `blessures`, `dégâts`): words to search the site with, shown as
     found on printed cards. Only where no French glossary is loaded, from the lexicon's surest rules words."""
-    lexicon = getattr(kb, "lexicon", None)
-    if lexicon is None or kb.reference != "en" or any(entry.lang == "fr" for entry in kb.glossary):
+    words = _sure_words(kb)
+    if not words:
         return {}
-    unsure = {(e.english, e.category) for e in lexicon.unsure()}
-    words = {
-        fold(e.english).strip(): e
-        for e in lexicon.entries
-        if e.category == "word" and e.score >= WORD_SCORE and (e.english, e.category) not in unsure
-    }
     headwords = glossary_labels(kb)
     found = {}
     for index, entry in enumerate(kb.glossary):
@@ -172,3 +166,32 @@ def glossary_words(kb: KnowledgeBase) -> dict[tuple[str, int], tuple[str, ...]]:
         if kept:
             found[("fr", index)] = tuple(kept)
     return found
+
+
+def glossary_find_words(kb: KnowledgeBase) -> dict[tuple[str, int], tuple[str, ...]]:
+    """("fr", index in `kb.glossary` of an English entry of several words) -> the words French cards print for each
+    of its words (`Combat Damage` -> `blessures`, `dégâts`…): what the glossary's filter finds it by, never shown as
+    its French name. Only where no French glossary is loaded, from the lexicon's surest rules words."""
+    words = _sure_words(kb)
+    found = {}
+    for index, entry in enumerate(kb.glossary):
+        parts = fold(entry.term).split() if entry.lang == "en" else []
+        printed = [v.text for p in parts if len(parts) > 1 and p in words for v in words[p].variants or ()]
+        printed += [words[p].best for p in parts if len(parts) > 1 and p in words and not words[p].variants]
+        if printed:
+            found[("fr", index)] = tuple(dict.fromkeys(printed))
+    return found
+
+
+def _sure_words(kb: KnowledgeBase) -> dict:
+    """Folded English word -> the lexicon's entry for it, of its surest rules words (none where a French glossary is
+    loaded or the reference is not English)."""
+    lexicon = getattr(kb, "lexicon", None)
+    if lexicon is None or kb.reference != "en" or any(entry.lang == "fr" for entry in kb.glossary):
+        return {}
+    unsure = {(e.english, e.category) for e in lexicon.unsure()}
+    return {
+        fold(e.english).strip(): e
+        for e in lexicon.entries
+        if e.category == "word" and e.score >= WORD_SCORE and (e.english, e.category) not in unsure
+    }
