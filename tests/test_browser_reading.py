@@ -451,3 +451,19 @@ def test_a_rule_in_one_language_uses_the_width_beside_its_text(tab, url, ui):
     outline = tab.locator(".onpage").bounding_box()
     assert outline["x"] >= text["x"] + text["width"] and outline["x"] + outline["width"] > main["x"] + main["width"] - 5
     assert 0 <= outline["y"] < 200  # still in view
+
+
+def test_the_outline_beside_the_text_marks_the_part_being_read(browser, url):
+    context = browser.new_context(viewport={"width": 1500, "height": 900})
+    tab = context.new_page()
+    go(tab, url, "en/rules/702.html")
+    outline = tab.locator("nav.onpage")
+    tab.locator('[id="702.19"]').scroll_into_view_if_needed()
+    at = "document.getElementById('702.19').getBoundingClientRect().top"
+    tab.evaluate(f"() => window.scrollBy(0, {at} - document.querySelector('.top').offsetHeight - 8)")  # just below
+    tab.wait_for_function("() => document.querySelector('nav.onpage a[aria-current=location]')")
+    current = outline.locator("a[aria-current=location]")
+    assert current.get_attribute("href") == "#702.19"
+    box, shown = current.bounding_box(), outline.bounding_box()
+    assert shown["y"] <= box["y"] and box["y"] + box["height"] <= shown["y"] + shown["height"]  # in the outline's view
+    context.close()

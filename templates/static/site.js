@@ -201,6 +201,38 @@
     }
   }
 
+  /* Where an outline stays in view beside the text (a wide screen), it marks the part being read and keeps it in
+     its own view. */
+  function initSpy() {
+    var nav = document.querySelector("nav.onpage, nav.faq-toc");
+    if (!nav) { return; }
+    var links = Array.prototype.filter.call(nav.querySelectorAll("a[href^='#']"), function (a) {
+      return document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+    });
+    var targets = links.map(function (a) { return document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1))); });
+    var current = null, queued = false;
+    function mark() {
+      queued = false;
+      if (getComputedStyle(nav).position !== "sticky") { return; }
+      var header = (document.querySelector(".top") || { offsetHeight: 0 }).offsetHeight, found = null;
+      var line = header + (window.innerHeight - header) / 4;  /* a part is being read once it reaches this line */
+      for (var i = 0; i < targets.length; i++) {
+        if (targets[i].getBoundingClientRect().top > line) { break; }
+        found = links[i];
+      }
+      if (found === current) { return; }
+      if (current) { current.removeAttribute("aria-current"); }
+      current = found;
+      if (!found) { return; }
+      found.setAttribute("aria-current", "location");
+      var top = found.getBoundingClientRect().top - nav.getBoundingClientRect().top + nav.scrollTop;  /* its own view */
+      var bottom = top + found.offsetHeight;
+      if (top < nav.scrollTop || bottom > nav.scrollTop + nav.clientHeight) { nav.scrollTop = top - nav.clientHeight / 3; }
+    }
+    window.addEventListener("scroll", function () { if (!queued) { queued = true; requestAnimationFrame(mark); } }, { passive: true });
+    mark();
+  }
+
   /* A changes page's "open all" and "close all": every diff of the page at once (the tools need JavaScript). */
   function initOpenAll() {
     var tools = document.querySelector(".changes-tools");
@@ -319,7 +351,7 @@
 
   function init() {
     initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); initNumberBox();
-    initPlaceholder(); initGlossaryFilter();
+    initPlaceholder(); initGlossaryFilter(); initSpy();
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();
