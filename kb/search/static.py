@@ -76,16 +76,18 @@ def constants() -> dict:
     return found | {"RANK": RANK, "DOCS": DOCS, "BOOSTS": rank.KIND_BOOSTS}
 
 
-def write_static(folder: Path, index) -> dict:
+def write_static(folder: Path, index, terms: bool = True) -> dict:
     """Write the site's search files that an open `SearchIndex` (of the current editions) holds into `folder`:
-    postings, words, forms, spellings, card names; return `core.json`'s data but for the documents' own
-    (`write_core` adds them, from `write_documents`, and writes it)."""
+    postings (unless `terms` is false: `write_terms` writes them, in another process), words, forms, spellings,
+    card names; return `core.json`'s data but for the documents' own (`write_core` adds them, from
+    `write_documents`, and writes it)."""
     folder.mkdir(parents=True, exist_ok=True)
     searcher = index.searcher
     reader = searcher.reader()
     langs, tables = index.langs, index.tables
     counts = {}
-    counts["terms"] = _sharded(folder, "terms", _postings(searcher, langs), lambda term: fnv1a(term))
+    if terms:
+        counts["terms"] = write_terms(folder, index)["TERMS"]
     vocab = {(x, w): forms for x in langs for w, forms in tables.vocab[x].items()}
     counts["vocab"] = _sharded(folder, "vocab", vocab, lambda w: fnv1a(w))
     spell = {(x, w): tables.counts[x].get(w, 0) for x in langs for w in tables.vocab[x]}
@@ -111,6 +113,13 @@ def write_static(folder: Path, index) -> dict:
         "phrases": {lang: sorted(p) for lang, p in tables.phrases.items()},
         "numbering": index.numbering,
     }
+
+
+def write_terms(folder: Path, index) -> dict:
+    """Write the postings of an open `SearchIndex` (the export's largest part) into `folder`; return their shard
+    count, as `core.json`'s constants name it (`{"TERMS": n}`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return {"TERMS": _sharded(folder, "terms", _postings(index.searcher, index.langs), lambda term: fnv1a(term))}
 
 
 def write_documents(
@@ -152,6 +161,8 @@ def write_core(folder: Path, core: dict, documents: dict) -> None:
     entries as the index's, or an error)."""
     if (documents["core"]["n"], documents["core"]["langs"]) != (core["n"], core["langs"]):
         raise ValueError(f"{documents['core']['n']} entries for an index of {core['n']}: not the ones it was made of")
+    if "TERMS" not in core["c"]:
+        raise ValueError("the postings' shard count is missing: write_terms was not run")
     _dump(folder / "core.json", core | documents["core"])
 
 

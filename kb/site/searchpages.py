@@ -61,19 +61,33 @@ def index_job(kb, items: list) -> Callable[[], Path]:
 
 
 def export_job(site: Path, kb) -> Callable[[], dict]:
-    """The writing of the search files that the index holds into `<site>/search/` (`kb.search.static.write_static`),
-    run after `index_job` in the same process, as a function of no argument; it returns `core.json`'s data."""
+    """The writing of the index's postings into `<site>/search/` (`kb.search.static.write_terms`), run after
+    `index_job` in the same process, as a function of no argument; it returns their shard count (`{"TERMS": n}`)."""
     return partial(_export, Path(kb.content), site / SEARCH_DIR)
 
 
 def _export(content: Path, folder: Path) -> dict:
-    """Write the search files the index holds."""
+    """Write the index's postings."""
     from kb.search.index import open_index
-    from kb.search.static import write_static
+    from kb.search.static import write_terms
 
     index = open_index(content)
     try:
-        return write_static(folder, index)
+        return write_terms(folder, index)
+    finally:
+        index.close()
+
+
+def write_words(site: Path, kb) -> dict:
+    """Write the search files of the index's words (vocabulary, forms, spellings, card names), once the index is
+    made, while its postings are written in the worker (`export_job`); return `core.json`'s data but for the
+    postings' and the documents' own."""
+    from kb.search.index import open_index
+    from kb.search.static import write_static
+
+    index = open_index(Path(kb.content))
+    try:
+        return write_static(site / SEARCH_DIR, index, terms=False)
     finally:
         index.close()
 
@@ -100,11 +114,12 @@ def write_documents(site: Path, data: SiteData, items: list) -> dict:
     return summary
 
 
-def write_core(site: Path, core: dict, documents: dict) -> None:
-    """Write the search's `core.json` from the export's data (`export_job`) and the documents' (`write_documents`)."""
+def write_core(site: Path, core: dict, terms: dict, documents: dict) -> None:
+    """Write the search's `core.json` from the words' data (`write_words`), the postings' (`export_job`) and the
+    documents' (`write_documents`)."""
     from kb.search.static import write_core as write
 
-    write(site / SEARCH_DIR, core, documents)
+    write(site / SEARCH_DIR, core | {"c": core["c"] | terms}, documents)
 
 
 def write_symbols(path: Path, codes: Iterable[str]) -> None:

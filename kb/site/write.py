@@ -35,7 +35,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import export_job, index_job, search_entries, write_core, write_documents
+from kb.site.searchpages import export_job, index_job, search_entries, write_core, write_documents, write_words
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -108,9 +108,11 @@ def build_site(
                 write_pages(data, jobs, new, bar, forced)
                 documents = write_documents(new, data, items) if langs else None  # while the index is made
                 waiting = time.perf_counter()
-                _wait(indexing, exporting)
+                _wait(indexing, None)
                 if langs:
-                    write_core(new, exporting.result(), documents)
+                    core = write_words(new, kb)  # while the worker writes the postings
+                    _wait(None, exporting)
+                    write_core(new, core, exporting.result(), documents)
                 search_wait = time.perf_counter() - waiting
                 bar.update(1)
         write_manifest(new)
