@@ -596,6 +596,21 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert (tmp_path / "site" / "fr" / "rules" / "120.html").exists()
 
 
+def test_an_index_that_cannot_be_made_is_never_made_again_by_its_export(tmp_path, monkeypatch):
+    # The export queued after the index in the worker opens the index made: when none was, it fails at once (it
+    # never loads the content and makes the index itself), and the build fails saying why the index failed.
+    from kb.link.load import load
+    from kb.site import write as site_module
+
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    kb = load(content)
+    monkeypatch.setattr(site_module, "index_job", lambda kb, items: _no_disk)
+    with pytest.raises(site_module.SiteError, match="no disk"):
+        site_module.build_site(kb, tmp_path / "site")
+    assert not list((tmp_path / ".kb").rglob("idx-*"))  # no index made behind the failed one
+    assert not (tmp_path / "site").exists()
+
+
 @pytest.mark.slow
 def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
     from kb.cli import main

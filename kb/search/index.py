@@ -84,13 +84,19 @@ def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict
     return _publish(root, key, lambda folder: write_index(folder, items, lexicon, numbering, every))
 
 
+def live_folder(root: Path, key: str) -> Path | None:
+    """The folder of the live index under `root` when it is the one `key` names, else None."""
+    live = current(root)
+    return root / live[1] if live and live[0] == key and (root / live[1]).is_dir() else None
+
+
 def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
     """Folder of an up-to-date index for `content` (of every edition when `every`), built (from `kb` or a fresh
     load) when stale or missing."""
     root, key = index_root(content, every), index_key(content, kb, every)
-    live = current(root)
-    if live and live[0] == key and (root / live[1]).is_dir():
-        return root / live[1]
+    folder = live_folder(root, key)
+    if folder is not None:
+        return folder
     kb = kb if kb is not None else _load(content)
     return publish(root, key, _entries(kb), kb.lexicon, own_numbering(kb), every)
 
@@ -100,11 +106,30 @@ def index_job(content: Path, kb, items: list | None = None) -> Callable[[], Path
     no argument holding the knowledge base's entries (`items`, when the caller has them) when it must build (not
     the knowledge base: it is sent to another process)."""
     root, key = index_root(content), index_key(content, kb)
-    live = current(root)
-    if live and live[0] == key and (root / live[1]).is_dir():
-        return partial(Path, root / live[1])
+    folder = live_folder(root, key)
+    if folder is not None:
+        return partial(Path, folder)
     items = list(_entries(kb)) if items is None else items
     return partial(publish, root, key, items, kb.lexicon, own_numbering(kb), False)
+
+
+def made_index(content: Path, kb) -> Callable[[], SearchIndex]:
+    """What opens the index `index_job` makes, once made, as a function of no argument (to run in another process):
+    never a build of its own (an error when that index was not made)."""
+    return partial(_open_made, index_root(content), index_key(content, kb))
+
+
+def _open_made(root: Path, key: str) -> SearchIndex:
+    """The live index `key` names, opened (an error when it is not there)."""
+    folder = live_folder(root, key)
+    if folder is None:
+        raise IndexDamaged(f"the search index in {root} was not made")
+    return open_folder(folder)
+
+
+def open_folder(folder: Path) -> SearchIndex:
+    """An index already made, opened from its folder (of the current editions)."""
+    return SearchIndex(whoosh_index.open_dir(str(folder)), read_tables(folder), None)
 
 
 def _entries(kb):

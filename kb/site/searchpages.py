@@ -63,29 +63,30 @@ def index_job(kb, items: list) -> Callable[[], Path]:
 def export_job(site: Path, kb) -> Callable[[], dict]:
     """The writing of the index's postings into `<site>/search/` (`kb.search.static.write_terms`), run after
     `index_job` in the same process, as a function of no argument; it returns their shard count (`{"TERMS": n}`)."""
-    return partial(_export, Path(kb.content), site / SEARCH_DIR)
+    from kb.search.index import made_index
+
+    return partial(_export, made_index(Path(kb.content), kb), site / SEARCH_DIR)
 
 
-def _export(content: Path, folder: Path) -> dict:
+def _export(opening: Callable, folder: Path) -> dict:
     """Write the index's postings."""
-    from kb.search.index import open_index
     from kb.search.static import write_terms
 
-    index = open_index(content)
+    index = opening()
     try:
         return write_terms(folder, index)
     finally:
         index.close()
 
 
-def write_words(site: Path, kb) -> dict:
-    """Write the search files of the index's words (vocabulary, forms, spellings, card names), once the index is
-    made, while its postings are written in the worker (`export_job`); return `core.json`'s data but for the
-    postings' and the documents' own."""
-    from kb.search.index import open_index
+def write_words(site: Path, made: Path) -> dict:
+    """Write the search files of the index's words (vocabulary, forms, spellings, card names) from the index made
+    (its folder, `index_job`'s result), while its postings are written in the worker (`export_job`); return
+    `core.json`'s data but for the postings' and the documents' own."""
+    from kb.search.index import open_folder
     from kb.search.static import write_static
 
-    index = open_index(Path(kb.content))
+    index = open_folder(made)
     try:
         return write_static(site / SEARCH_DIR, index, terms=False)
     finally:

@@ -52,6 +52,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # one environment per build: a template fetched once, its file never checked again
     )
     env.globals.update(
         lang_label=labels.lang_label,

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kb.model.base import KnowledgeBase
 from kb.site import labels, render
@@ -41,9 +40,6 @@ from kb.sources.text import fnv1a
 
 CARD_SHARD_BYTES = 8_000
 """About how large a shard of the card names the search box jumps to is."""
-
-if TYPE_CHECKING:
-    from jinja2 import Template
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +102,12 @@ def build_site(
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
             with bar:
                 write_pages(data, jobs, new, bar, forced)
-                documents = write_documents(new, data, items) if langs else None  # while the index is made
-                waiting = time.perf_counter()
-                _wait(indexing, None)
                 if langs:
-                    core = write_words(new, kb)  # while the worker writes the postings
-                    _wait(None, exporting)
+                    documents = write_documents(new, data, items)  # while the index is made
+                    waiting = time.perf_counter()
+                    core = write_words(new, _index_made(indexing, exporting))  # while the worker writes the postings
                     write_core(new, core, exporting.result(), documents)
-                search_wait = time.perf_counter() - waiting
+                    search_wait = time.perf_counter() - waiting
                 bar.update(1)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
@@ -130,17 +124,14 @@ def build_site(
     return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
 
 
-def _wait(indexing: Future | None, exporting: Future | None) -> None:
-    """Wait for the search worker's two jobs; the export is called off when the index could not be made."""
+def _index_made(indexing: Future, exporting: Future) -> Path:
+    """The search worker's index, once made (its folder); the export queued after it is called off when it could
+    not be made (when it already started, it fails at once: it opens the index made, never makes one)."""
     try:
-        if indexing is not None:
-            indexing.result()
+        return indexing.result()
     except BaseException:
-        if exporting is not None:
-            exporting.cancel()
+        exporting.cancel()
         raise
-    if exporting is not None:
-        exporting.result()
 
 
 def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
@@ -150,7 +141,6 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
     new.mkdir(parents=True, exist_ok=True)
     write_jumps(new, *jump_map(data))  # first: the maps are let go before the pages render
     env = environment()
-    templates: dict[str, Template] = {}  # fetched once: Jinja checks a template's file each time it is asked for
     cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
     folders: set[Path] = set()
     for job in jobs:
@@ -169,8 +159,7 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
             data.miscited,
             job.context.get("ui", ""),
         )
-        template = templates.get(job.template) or templates.setdefault(job.template, env.get_template(job.template))
-        html = template.render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
+        html = env.get_template(job.template).render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
         target.write_text(render.localise(html, job.context.get("ui") or UI_LANGS[0]), encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
