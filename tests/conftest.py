@@ -61,10 +61,11 @@ def jump_of(site: Path) -> dict:
     """A built site's jump map as its pages read it: the rule numbers decoded, the card names' shards merged."""
     import json
 
-    from kb.site.pages import jump_numbers
-
     jump = json.loads((site / "jump.json").read_text(encoding="utf-8"))
     cards: dict[str, str] = {}
     for k in range(jump["cards"]):
         cards.update(json.loads((site / f"jump-cards-{k}.json").read_text(encoding="utf-8")))
-    return {**jump, "numbers": jump_numbers(jump["numbers"]), "cards": cards}
+    numbers = dict(jump["numbers"]["bare"])  # as kbtext.js's jumpNumbers reads them
+    for path, anchored in jump["numbers"]["pages"].items():
+        numbers.update((n, f"{path}#{n}") for n in anchored)
+    return {**jump, "numbers": numbers, "cards": cards}

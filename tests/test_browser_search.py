@@ -168,11 +168,15 @@ def test_an_unfinished_last_word_is_read_as_the_start_of_a_word_while_typing(pag
     assert marks and all(m.lower().startswith("bless") for m in marks)
 
 
+def new_q(page) -> str:
+    return page.evaluate("() => new URL(location.href).searchParams.get('q')")
+
+
 def test_a_word_begun_is_never_said_to_have_no_result_and_the_address_follows_the_typing(page, site):
     page.goto(f"{site[0]}fr/search.html")
     page.locator("#q").press_sequentially("pi", delay=20)
-    page.wait_for_function("() => new URL(location.href).searchParams.get('q') === 'pi'")
-    page.wait_for_timeout(400)
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'pi'")  # asked and answered
+    assert new_q(page) == "pi"
     assert page.locator("#search-status").inner_text() == "" and page.locator("#results > li").count() == 0
     page.locator("#q").press_sequentially("oche", delay=20)
     page.wait_for_function("() => document.getElementById('results').dataset.query === 'pioche'")

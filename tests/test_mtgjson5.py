@@ -35,6 +35,10 @@ def test_set_file_gives_cards_with_french_keywords_and_printings(tmp_path):
     assert [f.mana_cost for f in split.faces] == [("{3}", "{B}", "{G}"), ("{G}", "{U}")]
     assert kb.lexicon is not None and "Vol" in kb.lexicon.french_for("Flying", "keyword")
     assert kb.set_names == {"DIS": "Dissension"}  # the file's own set, named as the file names it
+    # a card printed in French under its English name has it as its French name; a split card's French printing,
+    # which the card data gives with the English names, has none
+    assert kb.card["drekavac"].names == {"en": "Drekavac", "fr": "Drekavac"}
+    assert "fr" not in kb.card["hide-seek"].names and all("fr" not in f.names for f in kb.card["hide-seek"].faces)
 
 
 def test_the_same_cards_in_two_files_are_one_card_each(tmp_path):

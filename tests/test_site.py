@@ -1024,6 +1024,17 @@ def test_changes_page_speaks_plainly_with_labels_that_agree(site_bundled):
     assert '<span class="kind k-wording">reworded</span>' in english and "lineage" not in english
 
 
+def test_a_card_s_name_shown_in_another_language_than_its_side_says_so(site_bundled):
+    # the French side of Hide // Seek: French text, but the card data give only the English names of its faces
+    html = read(site_bundled, "fr/cards/hide-seek.html")
+    french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]
+    assert '<span lang="en">Hide</span>' in french and '<span lang="en">Seek</span>' in french
+    assert "Mettez l&#39;artefact" in french or "Mettez l'artefact" in french
+    english = html.split('<section class="card-side" data-col="en" lang="en"')[1].split("</section>")[0]
+    assert '<span lang="en">' not in english  # its own language: no tag
+    assert '"cards/drekavac.html">Drekavac<' in read(site_bundled, "fr/cards.html").split('data-col="fr"')[1]
+
+
 def test_faq_page_lists_its_notes_then_its_card_notes_by_name(site_bundled):
     from kb.sources import sort_name
 

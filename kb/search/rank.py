@@ -101,8 +101,8 @@ def rerank(
     top = []
     for h, s in base[:RERANK] + [pair for pair in base[RERANK:] if pair[0].doc in named]:
         key, heads, sections, cites = about(h.doc)
-        named = max(head_factor(heads, h, weights, HEAD_BONUS), head_factor(sections, h, weights, SECTION_BONUS))
-        top.append((h, s * named, key, cites))
+        factor = max(head_factor(heads, h, weights, HEAD_BONUS), head_factor(sections, h, weights, SECTION_BONUS))
+        top.append((h, s * factor, key, cites))
     return sorted(cited(top), key=lambda pair: (-pair[1], pair[0].doc))
 
 

@@ -17,6 +17,7 @@ from kb.site import parts
 from kb.site.cardnames import faq_names
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
 from kb.site.glossary import Letter, glossary_entries, see_links
+from kb.site.render import number_page
 from kb.site.rulepages import Row, RulePage, Run, make_row, own_row, rule_pages, runs
 from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
 from kb.site.terms import glossary_find_words, glossary_labels, glossary_words, lexicon_labels
@@ -125,6 +126,16 @@ class SiteData:
         if own is not None:
             return own[1] if own[0] == lang else None
         return self.kb.aligned(number).get(lang)
+
+    def shown_today(self, lang: str, head: str) -> tuple[str, str] | None:
+        """(page, today's number of its rule) where a language's text numbered `head` is shown today (its heading
+        line, else its first numbered rule, says where: the French 120 of the 2015 numbering is on the page of
+        today's 121), or None when the site shows it nowhere."""
+        rows = self.rows.get(lang, {})
+        own = head if head in rows else min((n for n in rows if n.startswith(head + ".")), key=sort_key, default=None)
+        row = rows[own] if own else None
+        page = (self.row_parts.get(row) or number_page(row)) if row else None
+        return (page, row.split(".")[0]) if page else None
 
     def names(self, card: Card) -> Mapping[str, str]:
         """A card's full name per language: the card data's, and the names an FAQ gives it (`cardnames`)."""

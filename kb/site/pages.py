@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from itertools import zip_longest
 
 from markupsafe import Markup, escape
@@ -25,7 +25,7 @@ from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
 from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
-from kb.site.render import cite_flag, mana_cost, number_page
+from kb.site.render import cite_flag, mana_cost
 from kb.site.terms import keyword_rules
 from kb.sources import file_slug, sort_name
 from kb.sources import search_fold as fold
@@ -242,13 +242,10 @@ class CardIndexes:
 
 def card_indexes(data: SiteData) -> CardIndexes:
     """The card index's lists and each set's, every name's collation key made once."""
-    keys: dict[str, str] = {}
+    collate = cache(sort_name)
 
     def key(pair: tuple[str, str]) -> str:
-        found = keys.get(pair[0])
-        if found is None:
-            found = keys[pair[0]] = sort_name(pair[0])
-        return found
+        return collate(pair[0])
 
     parts = [(index, _links(index)) for index in index_parts(card_index(data, key))]
     return CardIndexes(parts, {code: (index, _links(index)) for code, index in set_index(data, key).items()})
@@ -415,15 +412,10 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
 def extract_links(data: SiteData, edition) -> list[tuple[str, str, str]]:
     """(number, page showing it, today's number when another) of each rule an extract translates, its heading line
     or else its first rule: French 120 is shown on the page of today's 121, French 703 (no heading line) on 703's."""
-    rows, heads = data.rows.get(edition.lang, {}), {}
-    for number in sorted(edition.rules, key=sort_key):
-        heads.setdefault(number.split(".")[0], []).append(number)
     found = []
-    for head, numbers in heads.items():
-        row = rows.get(head) or rows.get(numbers[0])
-        page = (data.row_parts.get(row) or number_page(row)) if row else None
-        today = row.split(".")[0] if row else ""
-        found.append((head, page or "", today if page and today != head else ""))
+    for head in dict.fromkeys(n.split(".")[0] for n in sorted(edition.rules, key=sort_key)):
+        page, today = data.shown_today(edition.lang, head) or ("", head)
+        found.append((head, page, today if today != head else ""))
     return found
 
 
@@ -457,7 +449,7 @@ def coverage(data: SiteData) -> list[dict]:
 def jump_map(data: SiteData) -> tuple[dict, dict[str, str]]:
     """What the search box jumps to: (rule numbers and the typed-number box's data, `jump.json`; folded card names ->
     page, written in shards). Numbers go in `numbers` as `{"pages": {page: [numbers anchored on it]}, "bare":
-    {number: page}}` (`jump_numbers` reads it back), so each page's path is written once."""
+    {number: page}}` (`kbtext.js`'s `jumpNumbers` reads it back), so each page's path is written once."""
     numbers = {}
     for page in data.rule_pages:
         if page.part == 1:
@@ -482,14 +474,6 @@ def jump_map(data: SiteData) -> tuple[dict, dict[str, str]]:
             bare[number] = target
     encoded = {"pages": pages, "bare": bare}
     return {"numbers": encoded, "pattern": TYPED_PATTERN, **own_numbers(data, numbers)}, cards
-
-
-def jump_numbers(encoded: dict) -> dict[str, str]:
-    """Rule number -> page and anchor, from `jump.json`'s `numbers` (as `kbtext.js`'s `jumpNumbers` reads it)."""
-    found = dict(encoded["bare"])
-    for path, numbers in encoded["pages"].items():
-        found.update((n, f"{path}#{n}") for n in numbers)
-    return found
 
 
 def mismatches(data: SiteData, ui: str) -> list[dict]:

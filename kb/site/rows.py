@@ -12,12 +12,11 @@ import re
 from markupsafe import Markup, escape
 
 from kb.link.readings import numbering_of
-from kb.model.numbers import sort_key
 from kb.site import parts
 from kb.site.editions import edition_name
 from kb.site.gather import SiteData, mention_label
 from kb.site.labels import count, lang_label, long_date, pick
-from kb.site.render import Linker, number_page, with_symbols
+from kb.site.render import Linker, with_symbols
 from kb.site.rulepages import Row, Run
 
 CELL_WORDS = {"fr": "Exemple :", "en": "Example:"}
@@ -108,14 +107,11 @@ def _title_only(run: Run, miss: str, data: SiteData) -> bool:
 def moved_note(head: str, lang: str, ui: str, t: dict[str, str], data: SiteData, root: str) -> Markup:
     """Where a language's text numbered as a page's rule is shown, when today's numbering gives that text another
     number (the French 120 of the 2015 numbering is today's 121): a sentence with a link, or nothing. The rule's
-    heading line, else its first numbered rule, says where it went."""
-    rows = data.rows.get(lang, {})
-    own = head if head in rows else min((n for n in rows if n.startswith(head + ".")), key=sort_key, default=None)
-    row = rows[own] if own else None
-    today = row.split(".")[0] if row else ""
-    page = (data.row_parts.get(row) or number_page(row)) if row else None
-    if page is None or today == head or not today.isdigit():
+    heading line, else its first numbered rule, says where it went (`SiteData.shown_today`)."""
+    shown = data.shown_today(lang, head)
+    if shown is None or shown[1] == head or not shown[1].isdigit():
         return Markup("")
+    page, today = shown
     numbering = _numbering(data, lang, t)[1]
     words = escape(t["moved_text"].format(lang=lang_label(lang, ui), n=head, numbering=numbering, today="\x00"))
     link = f'<a href="{escape(root + page)}">{escape(today)}</a>'

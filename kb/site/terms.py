@@ -160,7 +160,7 @@ def glossary_words(kb: KnowledgeBase) -> dict[tuple[str, int], tuple[str, ...]]:
         word = words.get(fold(entry.term).strip()) if entry.lang == "en" else None
         if word is None or ("fr", index) in headwords:
             continue
-        shown = [v.text for v in word.variants] or [word.best]
+        shown = _printed(word)
         same = {entry.term.casefold()}
         kept = [w for w in dict.fromkeys(shown) if w.casefold() not in same][:WORDS_SHOWN]
         if kept:
@@ -176,11 +176,15 @@ def glossary_find_words(kb: KnowledgeBase) -> dict[tuple[str, int], tuple[str, .
     found = {}
     for index, entry in enumerate(kb.glossary):
         parts = fold(entry.term).split() if entry.lang == "en" else []
-        printed = [v.text for p in parts if len(parts) > 1 and p in words for v in words[p].variants or ()]
-        printed += [words[p].best for p in parts if len(parts) > 1 and p in words and not words[p].variants]
+        printed = [text for p in parts if p in words for text in _printed(words[p])] if len(parts) > 1 else []
         if printed:
             found[("fr", index)] = tuple(dict.fromkeys(printed))
     return found
+
+
+def _printed(entry) -> list[str]:
+    """Every wording the cards print for a lexicon entry (its variants), else its best term."""
+    return [v.text for v in entry.variants] or [entry.best]
 
 
 def _sure_words(kb: KnowledgeBase) -> dict:

@@ -23,7 +23,8 @@ export function ruleNumber(text, pattern) {
   return m ? m[1].replace(/\.$/, "").toLowerCase() : null;
 }
 
-/* Rule number -> page and anchor, from jump.json's `numbers` (kb.site.pages.jump_numbers): each page's numbers. */
+/* Rule number -> page and anchor, from jump.json's `numbers` (`{pages: {page: [numbers]}, bare: {number: page}}`,
+   kb.site.pages.jump_map). */
 export function jumpNumbers(encoded) {
   const found = Object.assign(Object.create(null), encoded.bare);
   for (const [path, numbers] of Object.entries(encoded.pages)) { for (const n of numbers) { found[n] = `${path}#${n}`; } }

@@ -86,7 +86,7 @@ function drawn(text, table) {
   const out = document.createDocumentFragment();
   let pos = 0;
   for (const m of text.matchAll(/\{[^{}\s]{1,8}\}/g)) {
-    if (!Object.prototype.hasOwnProperty.call(table, m[0])) { continue; }
+    if (!own(table, m[0])) { continue; }
     const html = document.createElement("template");
     html.innerHTML = table[m[0]]; /* kb's own drawing of the symbol, never the content's text */
     out.append(text.slice(pos, m.index), html.content);
@@ -217,10 +217,15 @@ async function runSearch(query, typing = false, limit = LIMIT) {
   }
 }
 
-async function go(query, jump) {
+/* The address says the question asked (to share it or come back to it). */
+function remember(query) {
   const url = new URL(location.href);
-  url.searchParams.set("q", query);
+  if (query.trim()) { url.searchParams.set("q", query); } else { url.searchParams.delete("q"); }
   history.replaceState(null, "", url);
+}
+
+async function go(query, jump) {
+  remember(query);
   if (jump) {
     const target = await jumpTarget(query);
     if (target) { location.assign(root + target); return; }
@@ -236,12 +241,7 @@ document.getElementById("search-form").addEventListener("submit", (e) => {
 });
 input.addEventListener("input", () => {
   clearTimeout(timer);
-  timer = setTimeout(() => { /* results as the reader types, the address following them (to share or come back) */
-    const url = new URL(location.href);
-    if (input.value.trim()) { url.searchParams.set("q", input.value); } else { url.searchParams.delete("q"); }
-    history.replaceState(null, "", url);
-    runSearch(input.value, true);
-  }, 200);
+  timer = setTimeout(() => { remember(input.value); runSearch(input.value, true); }, 200); /* results as one types */
 });
 
 const initial = new URLSearchParams(location.search).get("q");

@@ -206,15 +206,16 @@
   function initSpy() {
     var nav = document.querySelector("nav.onpage, nav.faq-toc");
     if (!nav) { return; }
-    var links = Array.prototype.filter.call(nav.querySelectorAll("a[href^='#']"), function (a) {
-      return document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+    var links = [], targets = [];  /* each link of the outline whose target is on the page, and that target */
+    nav.querySelectorAll("a[href^='#']").forEach(function (a) {
+      var target = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+      if (target) { links.push(a); targets.push(target); }
     });
-    var targets = links.map(function (a) { return document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1))); });
     var current = null, queued = false;
     function mark() {
       queued = false;
       if (getComputedStyle(nav).position !== "sticky") { return; }
-      var header = (document.querySelector(".top") || { offsetHeight: 0 }).offsetHeight, found = null;
+      var header = (document.querySelector("header.top") || { offsetHeight: 0 }).offsetHeight, found = null;
       var line = header + (window.innerHeight - header) / 4;  /* a part is being read once it reaches this line */
       for (var i = 0; i < targets.length; i++) {
         if (targets[i].getBoundingClientRect().top > line) { break; }
