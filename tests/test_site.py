@@ -615,7 +615,7 @@ def test_an_index_that_cannot_be_made_is_never_made_again_by_its_export(tmp_path
 def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
     from kb.cli import main
     from kb.site import serve
-    from kb.site.output import site_hash
+    from kb.site.output import STAMP
 
     served = []
     monkeypatch.setattr(serve.SiteServer, "serve_forever", lambda self: served.append(self.server_address))
@@ -623,7 +623,7 @@ def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["serve", "--content", str(CONTENT), "--out", str(out), "--port", "0"])
     assert result.exit_code == 0, result.output
     assert "Built" in result.output and served and served[0][0] == "127.0.0.1"
-    assert site_hash(out) is not None
+    assert json.loads((out / STAMP).read_text(encoding="utf-8"))["content_hash"]
     again = CliRunner().invoke(main, ["serve", "--content", str(CONTENT), "--out", str(out), "--port", "0"])
     assert "Built" not in again.output and "Serving" in again.output
 

@@ -8,7 +8,6 @@ printing's, whichever file holds it: a reprint without French text never takes t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from kb.model import Card, Diagnostic, Printed, Ruling
@@ -46,15 +45,6 @@ def with_newest_french(card: Card, printed: tuple[Printed, ...]) -> Card:
         faces = tuple(replace(f, names={**f.names, "fr": part}) for f, part in zip(faces, parts, strict=True))
     oracle = {**card.oracle, "fr_text": newest.text, "fr_type": newest.type_line}
     return replace(card, names={**card.names, "fr": newest.name}, faces=faces, oracle=oracle, printed=printed)
-
-
-def merge_card_data(results: Sequence[CardDataResult]) -> tuple[list[CardDataResult], list[Diagnostic]]:
-    """Keep each card once across the card data files; later files add printings, French printings and new
-    rulings only."""
-    merger = CardMerger()
-    for res in results:
-        merger.add(res)
-    return merger.results()
 
 
 class CardMerger:

@@ -60,11 +60,6 @@ def left_behind(out: Path) -> str:
     return "the previous site is untouched" if (Path(out) / STAMP).is_file() else f"nothing was written to {out}"
 
 
-def site_hash(out: Path) -> str | None:
-    """The content hash a built site was made from, or None when there is no readable site."""
-    return _stamp(out).get("content_hash")
-
-
 def _stamp(out: Path) -> dict:
     """The site's stamp, or {} when there is none or it is unreadable."""
     try:
