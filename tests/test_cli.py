@@ -111,6 +111,8 @@ def test_export_contract(tmp_path):
     for key in ("kb_version", "documents", "rules", "glossary", "alignment", "diagnostics"):
         assert key in data
     assert {d["kind"] for d in data["documents"]} >= {"rules"}
+    zeppelid = next(c for c in data["cards"] if c["names"]["en"] == "Assault Zeppelid")
+    assert zeppelid["printings"] == ["DIS"] and zeppelid["keywords"] == ["Flying", "Trample"]  # as docs/json.md says
     assert data["alignment"]["only_in"]["fr"] == ["703.4h", "703.4i"]
     rule = next(r for r in data["rules"] if r["number"] == "703.4d" and r["lang"] == "fr")
     assert rule["references"] == [{"target": "904", "resolved": False}, {"target": "701.21", "resolved": False}]
@@ -212,6 +214,31 @@ def test_export_to_stdout_and_file_mode(tmp_path):
     os.umask(mask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~mask  # like any file the user writes, not mkstemp's 0600
     assert [p.name for p in tmp_path.iterdir()] == ["kb.json"]
+
+
+def test_export_never_replaces_what_is_not_a_file_of_its_own(tmp_path):
+    content = tmp_path / "content"
+    (content / "en").mkdir(parents=True)
+    rules = content / "en" / "cr-120-drawing-a-card.txt"
+    rules.write_bytes((CONTENT / "en" / "cr-120-drawing-a-card.txt").read_bytes())
+    before = rules.read_bytes()
+    inside = CliRunner().invoke(main, ["export", "--content", str(content), "-o", str(rules)])
+    assert inside.exit_code == 2 and "inside the content folder" in inside.output
+    assert rules.read_bytes() == before
+    missing = CliRunner().invoke(main, ["export", "--content", str(content), "-o", str(tmp_path / "no" / "x.json")])
+    assert missing.exit_code == 2 and "there is no folder" in missing.output and not (tmp_path / "no").exists()
+    target, link = tmp_path / "target.json", tmp_path / "link.json"
+    target.write_text("old", encoding="utf-8")
+    link.symlink_to(target)
+    assert CliRunner().invoke(main, ["export", "--content", str(content), "-o", str(link)]).exit_code == 0
+    assert link.is_symlink() and json.loads(target.read_text(encoding="utf-8"))["rules"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_export_to_a_full_device_fails_and_leaves_it_alone():
+    result = CliRunner().invoke(main, ["export", "--content", str(CONTENT), "-o", "/dev/full"])
+    assert result.exit_code == 1 and "cannot write /dev/full" in result.output
+    assert not os.path.isfile("/dev/full")
 
 
 def test_diff_between_editions_counts_and_lists_changes():

@@ -235,6 +235,8 @@ def card_to_json(card: Card) -> dict:
         "rulings": list(card.rulings),
         "notes": list(card.notes),
         "source": source_json(card.source),
+        "printings": list(card.printings),
+        "keywords": list(card.keywords),
         "oracle": dict(card.oracle),
         "printed": _printed_to_json(card),
     }
