@@ -199,6 +199,7 @@ def test_kind_filter(bundled):
     assert {r.kind for r in bundled.search("kind:ruling bibliothèque")} == {"ruling"}
     assert {r.kind for r in bundled.search("bibliothèque", kind="card")} == {"card"}
     assert {r.kind for r in bundled.search("kind:note,card guilde")} <= {"note", "card"}
+    assert bundled.search("draw kind:rule", kind="card") == []  # the query's kinds and the option's meet nowhere
 
 
 def test_number_inside_keywords_matches_references(cr2015):
@@ -386,6 +387,12 @@ def test_open_searcher_survives_rebuild(tmp_path):
 
 def run(*args):
     return CliRunner().invoke(main, ["search", *args], catch_exceptions=False)
+
+
+def test_cli_no_result_quotes_a_long_query_shortened(bundled_content):
+    result = run("xyzzy" * 100, "--content", str(bundled_content))
+    assert result.exit_code == 0 and "No result for 'xyzzy" in result.output and "…'" in result.output
+    assert len(result.output) < 300
 
 
 def test_cli_json(bundled_content):
@@ -690,7 +697,9 @@ def test_cli_says_which_edition_it_searched(two_editions):
     assert result.exit_code == 0
     assert "Searched en:2026-01-16; also loaded: en:2015-09-26 (add edition:DATE)." in result.output
     payload = json.loads(run("storm", "--json", "--edition", "2015-09-26", "--content", str(two_editions)).stdout)
-    assert payload["editions"] == {"searched": ["en:2015-09-26"], "others": ["en:2015-09-26"]}
+    assert payload["editions"] == {"searched": ["en:2015-09-26"], "others": ["en:2026-01-16"]}  # loaded, not searched
+    older = CliRunner().invoke(main, ["search", "storm edition:2015-09-26", "--content", str(two_editions)])
+    assert "Searched en:2015-09-26; also loaded: en:2026-01-16 (add edition:DATE)." in older.output
 
 
 # --- across languages, through the lexicon mined from printed cards ----------------------------------------

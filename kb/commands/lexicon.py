@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, echo, json_text, load_or_exit
+from kb.commands.options import content_option, counted, echo, json_text, load_or_exit
 
 NOTE = "Mined from the French printed text of cards: not the official translation of the Comprehensive Rules."
 
@@ -44,13 +44,12 @@ def command(content: Path | None, as_json: bool, mine: tuple[Path, ...], categor
         return
     entries = lexicon.unsure() if unsure else lexicon.entries
     shown = [e for e in entries if category in (None, e.category)]
-    echo(f"{len(shown)} of {len(lexicon.entries)} terms, from {lexicon.cards} cards. {NOTE}")
+    echo(f"{len(shown)} of {counted(len(lexicon.entries), 'term')}, from {counted(lexicon.cards, 'card')}. {NOTE}")
     for entry in shown:
         french = "; ".join(f"{t.text} ({t.count})" for t in entry.french) or "?"
         example = f"  e.g. {entry.examples[0].english} / {entry.examples[0].french}" if entry.examples else ""
-        echo(
-            f"{entry.category:9} {entry.english} = {french}  [score {entry.score:.2f}, {entry.evidence} cards]{example}"
-        )
+        evidence = counted(entry.evidence, "card")
+        echo(f"{entry.category:9} {entry.english} = {french}  [score {entry.score:.2f}, {evidence}]{example}")
 
 
 def _mine(paths: tuple[Path, ...], mine_lexicon):

@@ -52,6 +52,11 @@ def echo(text: str = "", err: bool = False, newlines: bool = True) -> None:
     click.echo(printable(text, newlines), err=err)
 
 
+def counted(n: int, word: str) -> str:
+    """`1 card`, `2 cards`."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def json_text(payload: object, indent: int | None = 1) -> str:
     """JSON as kb prints it: UTF-8 text, with DEL and C1 controls escaped too (json.dumps escapes only C0)."""
     text = json.dumps(payload, ensure_ascii=False, indent=indent)

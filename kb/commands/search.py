@@ -58,7 +58,8 @@ def command(
             err=True,
             newlines=False,
         )
-    searched, others, corrected = index.last["editions"], index.editions[1], index.last["corrected"]
+    searched, corrected = index.last["editions"], index.last["corrected"]
+    others = [e for e in (*index.editions[0], *index.editions[1]) if e not in searched]  # loaded, not searched
     elsewhere = index.last.get("elsewhere", [])
     if index.notice:
         echo(f"kb: note: {index.notice}", err=True, newlines=False)
@@ -76,7 +77,8 @@ def command(
         where = f"is today's {today}: kb show {today}" if today else "has no rule of today"
         echo(f"({lang} {own}, in the numbering of the {lang} text, {where}; kb show {own} --lang {lang})", err=True)
     if not results:
-        echo(f"No result for {query!r}.", err=True)
+        shown = query if len(query) <= 200 else query[:200] + "…"
+        echo(f"No result for {shown!r}.", err=True)
         return
     for result in results:
         _print_result(result)
