@@ -271,6 +271,26 @@ def test_wrapped_number_going_backwards_is_a_continuation(text, lang, line):
     ]
 
 
+def test_a_number_printed_twice_in_a_hard_wrapped_text_is_a_warning():
+    res = parse_text("120.1\nUn joueur pioche.\n120.2 Les cartes.\n120.1 Un joueur qui tente de piocher perd.\n", "fr")
+    assert [r.number for r in res.rules] == ["120.1", "120.2"]
+    assert [d.format() for d in res.diagnostics] == [
+        "t.txt:4: warning: rule 120.1 is printed again (first at line 1): read as a line of 120.2's text, which it "
+        "may continue; check it"
+    ]
+
+
+def test_an_official_text_cut_short_says_so():
+    from .conftest import CR2026
+
+    text = CR2026.read_bytes()[:400_000].decode("utf-8-sig", errors="ignore").replace("\r\n", "\n")
+    res = parse_text(text.replace("\r", "\n"))
+    cut = [d.format() for d in res.diagnostics if "cut short" in d.message]
+    assert len(cut) == 1 and "its contents list 56 sections and rules it never reaches, 615 to 905" in cut[0]
+    whole = CR2026.read_bytes().decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    assert not [d for d in parse_text(whole).diagnostics if "cut short" in d.message]
+
+
 def test_wrapped_title_and_suspended_hyphen():
     res = parse_text(
         "215. This section is now empty. See rule 205.4c and rule\n420.5e about legendary permanents.\n\n"

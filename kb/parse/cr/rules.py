@@ -324,7 +324,12 @@ def _read_number(st: _State, line: Line, lines: list[Line], i: int, layout: str)
         return line  # a rule out of order: kept, with a warning from _start_rule
     written = line.written
     if wrapped:
-        st.warn(line.lineno, f"'{written}' cannot be the rule after {current}: read as a wrapped line of it", "note")
+        if line.number in st.drafts:  # a number printed twice, or a reference wrapped to the line's start
+            again = f"rule {line.number} is printed again (first at line {st.drafts[line.number].line})"
+            st.warn(line.lineno, f"{again}: read as a line of {current}'s text, which it may continue; check it")
+        else:
+            why = f"'{written}' cannot be the rule after {current}"
+            st.warn(line.lineno, f"{why}: read as a wrapped line of it", "note")
         return text(line.raw, line.lineno)
     if not line.damage and (misprint := _misprint(st, line, lines, i)) is not None:
         return misprint
@@ -479,6 +484,7 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
         st.warn(0, unmarked_warning(source.lang, st.contents_at >= 0))
     layout = "official" if st.contents_at >= 0 else detect_layout(lines)
     _walk(st, lines, layout)
+    _cut_short(st, len(lines))
     doc = Document(
         doc_id,
         source.lang,
@@ -496,6 +502,17 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     if not rules:
         st.warn(0, "no rule found: a comprehensive-rules file needs lines such as '120.1. text'", "error")
     return RulesResult(doc, tuple(rules), tuple(glossary), tuple(st.diags))
+
+
+def _cut_short(st: _State, last: int) -> None:
+    """Warn when the text stops before the last sections and rules its contents list (a download cut short)."""
+    missing = sorted((n for n in st.toc if n not in st.drafts), key=_key)
+    if missing and missing[-1] == max(st.toc, key=_key):
+        st.warn(
+            last,
+            f"the text seems cut short: its contents list {len(missing)} sections and rules it never reaches, "
+            f"{missing[0]} to {missing[-1]}; get the whole file again",
+        )
 
 
 def looks_like_rules(lines: tuple[str, ...]) -> bool:
