@@ -309,4 +309,4 @@ def test_show_in_a_numbering_the_text_lacks():
     result = CliRunner().invoke(main, ["show", "121.9", "--lang", "fr", "--content", str(CONTENT)])
     assert result.exit_code == 1 and "no rule 121.9 in the fr text (its own numbering)" in result.output
     result = CliRunner().invoke(main, ["show", "120.4", "--lang", "de", "--content", str(CONTENT)])
-    assert result.exit_code == 1 and "no de text loaded" in result.output
+    assert result.exit_code == 2 and "no de text loaded" in result.output

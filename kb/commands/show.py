@@ -260,7 +260,8 @@ def command(query: tuple[str, ...], content: Path | None, as_json: bool, history
     with its examples, children, references and what cites it; or a card by its French or
     English name (case- and accent-insensitive, unambiguous prefix).
 
-    Exit status: 0 when found, 1 when nothing matches, 2 when the content cannot be read."""
+    Exit status: 0 when found, 1 when nothing matches, 2 when the content cannot be read or --lang names a
+    language not loaded."""
     from kb.model.numbers import rule_number
 
     text = " ".join(query)
@@ -268,5 +269,5 @@ def command(query: tuple[str, ...], content: Path | None, as_json: bool, history
     number = rule_number(text)
     if lang is not None and lang not in kb.langs:
         echo(f"kb: no {lang} text loaded; languages: {', '.join(kb.langs) or 'none'}", err=True)
-        sys.exit(1)
+        sys.exit(2)
     sys.exit(show_rule(kb, number, as_json, history, lang) if number else show_card(kb, text, as_json))
