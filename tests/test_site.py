@@ -1249,3 +1249,47 @@ def test_faq_note_shows_its_example_card_where_the_faq_prints_it(site_bundled):
     printed = note[card : note.index("</figure>", card)]
     assert 'href="../cards/steeling-stance.html">Position de bravoure</a>' in printed
     assert '<p class="type-line">Éphémère</p>' in printed and "révélez la Position de bravoure" in printed
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux /proc)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_killed_build_leaves_no_process_behind(tmp_path):
+    import signal
+    import time
+
+    shutil.copytree(CONTENT, tmp_path / "content")
+    args = [sys.executable, "-m", "kb", "build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "s")]
+    build = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while not (workers and list(tmp_path.glob(".kb/index/*/tmp-*"))) and time.monotonic() < deadline:
+        workers = workers or [p for p in _children(build.pid) if b"resource_tracker" not in _cmdline(p)]
+        assert build.poll() is None, "the build ended before its search index was begun"
+        time.sleep(0.02)
+    assert workers, "the build's search worker never started"  # and it is writing the index: its job reached it
+    build.send_signal(signal.SIGKILL)
+    build.wait()
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{p}").exists() for p in workers)  # the worker saw its build gone and ended

@@ -93,7 +93,9 @@ def build_site(
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        with ProcessPoolExecutor(max_workers=1) as pool:  # the search index, while the data gather and pages render
+        # The search index, while the data gather and pages render; a worker of its own (started afresh, not forked:
+        # it inherits no pipe of ours, so it ends when a killed build can no longer read it), gone after its 2 jobs.
+        with ProcessPoolExecutor(max_workers=1, max_tasks_per_child=2) as pool:
             items = search_entries(kb) if langs else []
             indexing = pool.submit(index_job(kb, items)) if langs else None
             exporting = pool.submit(export_job(new, kb)) if langs else None  # after the index, in the same worker
