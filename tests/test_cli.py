@@ -241,6 +241,21 @@ def test_export_to_a_full_device_fails_and_leaves_it_alone():
     assert not os.path.isfile("/dev/full")
 
 
+def test_check_names_files_as_they_open_from_the_current_folder(tmp_path, monkeypatch):
+    content = tmp_path / "deep" / "content"
+    (content / "en").mkdir(parents=True)
+    data = (CONTENT / "en" / "cards-dissension-mtgjson5.json").read_bytes()
+    (content / "en" / "cards.json").write_bytes(data[:5000])
+    (tmp_path / "elsewhere").mkdir()
+    for where in (tmp_path, tmp_path / "elsewhere"):  # below it: relative; beside it: absolute
+        monkeypatch.chdir(where)
+        result = CliRunner().invoke(main, ["check", "--content", str(content)])
+        line = next(x for x in result.output.splitlines() if "truncated JSON" in x)
+        path = line.split(":0: error: ")[0]
+        assert os.path.isfile(path) and os.path.samefile(path, content / "en" / "cards.json"), line
+        assert str(content) not in line.split(":0: error: ")[1]  # named once
+
+
 def test_diff_between_editions_counts_and_lists_changes():
     result = run("diff", "2015-09-26", "2026-01-16", "--json", "--content", str(CONTENT))
     assert result.exit_code == 0, result.output

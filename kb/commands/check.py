@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, diagnostics, echo, json_text, load_or_exit
+from kb.commands.options import content_option, diagnostics, echo, json_text, load_or_exit, located
 
 
 def all_document_counts(kb) -> dict[str, dict[str, int]]:
@@ -117,7 +117,7 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
         sys.exit(exit_status(totals, strict))
     for diag in found:
         if not (quiet and diag.severity == "note"):
-            echo(diag.format(), newlines=False)
+            echo(located(kb, diag), newlines=False)
     for doc in kb.documents:
         figures = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts[doc.id].items())
         edition = kb.links.edition_of.get(doc.id)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -50,6 +52,19 @@ _CONTROL_AND_NEWLINE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 def echo(text: str = "", err: bool = False, newlines: bool = True) -> None:
     """Print text from the content (or naming it) with its control characters escaped."""
     click.echo(printable(text, newlines), err=err)
+
+
+def located(kb, diag) -> str:
+    """A diagnostic as the commands print it: its file as a path that opens from the current folder (relative
+    when under it, else absolute), not as the knowledge base records it (from the content folder's parent)."""
+    if not diag.path:
+        return diag.format()
+    full = Path(kb.content).resolve().parent / diag.path
+    try:
+        near = os.path.relpath(full)
+    except ValueError:  # another drive
+        near = str(full)
+    return replace(diag, path=str(full) if near.startswith("..") else near).format()
 
 
 def counted(n: int, word: str) -> str:
