@@ -68,6 +68,7 @@ QUESTIONS = [
 QUESTIONS_2026 = [
     pytest.param("deathtouch trample", ("702.2c", "702.19b"), marks=pytest.mark.xfail(strict=True, reason=WHOOSH)),
     ("storm count", ("702.40", "702.40a", "702.40b", G26 + "storm")),
+    ("capacité de mana", (G26 + "mana ability", "605", "605.1a")),  # a common French word translated too
     ("can a tapped creature block", "509.1a"),
     ("vigilence", ("702.20", G26 + "vigilance")),
     ("indestructable", ("702.12", G26 + "indestructible")),

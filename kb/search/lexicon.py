@@ -7,9 +7,11 @@ indexed as one token each (`lexicon_phrases`).
 A table maps a folded word or phrase (`pietinement`, `contact mortel`) to what it translates to, and each term
 of the source language's index holding such a word to the same (so `piochees` finds what `pioche` does).
 Entries `Lexicon.unsure()` lists (a low score, one card of evidence, conflicting translations) are left out, and
-so are words that are stop words on either side (`the` -> `de`) and English words in more than COMMON of the
-English rules (`turn`, `card`, `player`): they say nothing about what a query is about, and translating
-them would only let the other language's texts match the query's every word.
+so are words that are stop words on either side (`the` -> `de`). English words in more than COMMON of the
+English rules (`turn`, `card`, `player`, `ability`) are not translated into French: they say nothing about what
+an English query is about, and would only let the few French texts match its every word. A French query's words
+are all translated into English, common ones too (`capacité de mana` -> `mana ability`): the English rules are
+the only text most questions of a French reader have an answer in.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ PAIRS = (("fr", "en"), ("en", "fr"))
 """(source, target) languages of the tables: the lexicon is French–English."""
 COMMON = 0.1
 """An entry whose English term is one word found in more than this share of the English rules and glossary entries
-is left out (`card`, `player`, not `damage`)."""
+is left out of the English-to-French table (`card`, `player`, not `damage`)."""
 
 
 def lexicon_phrases(lexicon, langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
@@ -57,13 +59,14 @@ def tables(lexicon, vocab: dict[str, dict[str, list[str]]], frequency: dict[str,
     keys: dict[tuple[str, str], dict[str, list[list[str]]]] = {pair: {} for pair in PAIRS}
     for entry in lexicon.entries:
         word = _folded(entry.english)
-        if entry in unsure or (" " not in word and english.get(word, 0) > COMMON * docs):
+        if entry in unsure:
             continue
         french = [(t.text, t.forms) for t in entry.french]
         variants = [v.text for v in getattr(entry, "variants", ())]  # every wording the cards print
         sources = [f for text, forms in french for f in (text, *forms)] + variants
         _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
-        _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
+        if " " in word or english.get(word, 0) <= COMMON * docs:
+            _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
     found = {}
     for (source, target), table in keys.items():
         if table:
