@@ -828,6 +828,19 @@ def test_build_removes_leftovers_of_dead_builds_only(tmp_path):
     assert left == [".other.old-1", f".site.old-{os.getppid()}", ".site.old-x", "site"]  # a live build's is kept
 
 
+@pytest.mark.slow
+def test_an_up_to_date_build_also_removes_a_dead_builds_folder(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURES / "golden-content", content)
+    out = tmp_path / "site"
+    assert _cli("build", "--content", str(content), "--out", str(out)).exit_code == 0
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    write(tmp_path / f".site.new-{int(dead.stdout)}" / "index.html", "half-written")
+    again = _cli("build", "--content", str(content), "--out", str(out))
+    assert "is up to date" in again.output
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content", "site"]
+
+
 def test_serve_refuses_a_folder_that_is_not_a_site(tmp_path, monkeypatch):
     from kb.site import serve
 

@@ -29,14 +29,16 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
 
     Content errors (warnings too when `strict`) stop the build before anything is written, unless `force`.
     """
-    from kb.site.output import SiteError, check_out  # not kb.site.write yet: an up-to-date site needs no renderer
+    # not kb.site.write yet: an up-to-date site needs no renderer
+    from kb.site.output import SiteError, check_out, clean_leftovers
 
     try:
-        check_out(out, content or default_content())  # refuse before the slow load
+        target = check_out(out, content or default_content())  # refuse before the slow load
     except SiteError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(1)
     if kb is None and not strict and _up_to_date(out, content, force):
+        clean_leftovers(target)  # a killed build's half-written folder beside it
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
     from kb.site.write import build_site
