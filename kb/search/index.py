@@ -21,6 +21,7 @@ from whoosh import index as whoosh_index
 from whoosh.filedb.filestore import RamStorage
 from whoosh.idsets import BitSet
 from whoosh.query import And, ConstantScoreQuery, Every, Or, Phrase, Prefix, Require, Term
+from whoosh.query.compound import DefaultOr
 from whoosh.scoring import BM25F
 from whoosh.spelling import ListCorrector
 
@@ -288,7 +289,8 @@ class SearchIndex:
         hits = scored[:TOP] + [pair for pair in scored[TOP:] if pair[0] in named][:NAMED]
         held = _Held(reader)
         exacts = [{(f"body_{lang}", term) for lang, term in s.exact} for s in made]
-        found = [self._hit(d, score, terms, exacts, held) for d, score in hits]
+        matched = held.matched([d for d, _ in hits], [*terms, *exacts])
+        found = [self._hit(d, score, terms, matched[d]) for d, score in hits]
         ranked = rerank(found, weights, all(s.stop for s in made), self.about, named)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
@@ -359,9 +361,10 @@ class SearchIndex:
             self._correctors[lang] = ListCorrector(sorted(self.tables.vocab.get(lang, {})))
         return self._correctors[lang]
 
-    def _hit(self, doc: int, score: float, terms: list[dict[tuple[str, str], bool]], exacts: list, held: _Held) -> Hit:
-        """One of Whoosh's hits with what the re-rank needs: the slots it matches (read in the terms' postings)."""
-        found = [{t for t in slot if held(doc, t)} for slot in terms]
+    def _hit(self, doc: int, score: float, terms: list[dict[tuple[str, str], bool]], held: list[set]) -> Hit:
+        """One of Whoosh's hits with what the re-rank needs: the slots it matches; `held`: per slot then per slot's
+        words as typed, the terms of each the document holds (`_Held.matched`)."""
+        found, exact = held[: len(terms)], held[len(terms) :]
         typed = any(not s[t] for f, s in zip(found, terms, strict=True) for t in f)
         pairs = list(zip(found, terms, strict=True))
         return Hit(
@@ -372,7 +375,7 @@ class SearchIndex:
             tuple(frozenset(t[1] for t in f if s[t]) for f, s in pairs),
             KIND_BOOSTS[self._kinds[doc]],
             self._kinds[doc] == "card",
-            tuple(any(held(doc, t) for t in ex) for ex in exacts),
+            tuple(bool(e) for e in exact),
             via=any(found) and not typed,
         )
 
@@ -473,11 +476,26 @@ class _Held:
         self.docs: dict[tuple[str, str], frozenset[int]] = {}
 
     def __call__(self, doc: int, term: tuple[str, str]) -> bool:
+        return doc in self.of(term)
+
+    def of(self, term: tuple[str, str]) -> frozenset[int]:
+        """The documents holding a term."""
         if term not in self.docs:
             field, text = term
             found = self.reader.postings(field, text).all_ids() if term in self.reader else ()
             self.docs[term] = frozenset(found)
-        return doc in self.docs[term]
+        return self.docs[term]
+
+    def matched(self, docs: list[int], groups: list) -> dict[int, list[set]]:
+        """Per document, per group of terms, the terms of the group it holds (a set intersection per term, not a
+        test per document and term)."""
+        wanted = frozenset(docs)
+        found: dict[int, list[set]] = {d: [set() for _ in groups] for d in docs}
+        for k, group in enumerate(groups):
+            for term in group:
+                for d in self.of(term) & wanted:
+                    found[d][k].add(term)
+        return found
 
 
 def query_of(made: list[Slot], reader):
@@ -492,7 +510,8 @@ def query_of(made: list[Slot], reader):
                 boosts[key] = boosts.get(key, 0.0) + part.boost
             else:
                 others.append(part)
-    return Or([Term(field, text, boost=b) for (field, text), b in boosts.items()] + others)
+    # Whoosh's binary tree of unions: on a small index its default Or loads every part's scores into arrays first
+    return DefaultOr([Term(field, text, boost=b) for (field, text), b in boosts.items()] + others)
 
 
 def slot_parts(slot: Slot, reader) -> list:
