@@ -52,11 +52,12 @@ def test_the_same_problem_is_listed_a_bounded_number_of_times(tmp_path):
     where = tmp_path / "set.json"
     assert len(problems) == MAX_REPORTED + 3 + 1
     assert problems[0] == f"{where}: set file card 1: expected an object, got a string; skipped"
-    assert problems[-1] == f"… and {count - MAX_REPORTED:,} more of the same (a card that is not an object) in {where}"
+    assert problems[-1] == f"{where}: … and {count - MAX_REPORTED:,} more of the same (a card that is not an object)"
     write(tmp_path / "content" / "en" / "bad.json", text)
     kb = load(tmp_path / "content", use_cache=False)
     lines = [d for d in kb.diagnostics if d.path.endswith("bad.json")]
     assert len(lines) == MAX_REPORTED + 3 + 1 and "more of the same" in lines[-1].message
+    assert not any(str(tmp_path) in d.message for d in lines)  # the diagnostic names the file, once
 
 
 def test_a_v3_file_lists_its_skipped_entries_a_bounded_number_of_times(tmp_path):

@@ -234,6 +234,24 @@ def test_export_never_replaces_what_is_not_a_file_of_its_own(tmp_path):
     assert link.is_symlink() and json.loads(target.read_text(encoding="utf-8"))["rules"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="needs /dev/stdout")
+def test_export_to_dev_stdout_appends_to_what_stdout_is(tmp_path):
+    import subprocess
+    import sys
+
+    log = tmp_path / "log.txt"
+    log.write_text("kept\n", encoding="utf-8")
+    with open(log, "a", encoding="utf-8") as handle:  # `kb export -o /dev/stdout >> log.txt`
+        args = [sys.executable, "-m", "kb", "export", "--content", str(CONTENT), "-o", "/dev/stdout"]
+        assert subprocess.run(args, stdout=handle, stderr=subprocess.DEVNULL, check=False).returncode == 0
+    text = log.read_text(encoding="utf-8")
+    assert text.startswith("kept\n{") and json.loads(text[len("kept\n") :])["rules"]
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    looped = CliRunner().invoke(main, ["export", "--content", str(CONTENT), "-o", str(loop)])
+    assert looped.exit_code == 2 and "cannot write" in looped.output and loop.is_symlink()
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_export_to_a_full_device_fails_and_leaves_it_alone():
     result = CliRunner().invoke(main, ["export", "--content", str(CONTENT), "-o", "/dev/full"])
@@ -254,6 +272,19 @@ def test_check_names_files_as_they_open_from_the_current_folder(tmp_path, monkey
         path = line.split(":0: error: ")[0]
         assert os.path.isfile(path) and os.path.samefile(path, content / "en" / "cards.json"), line
         assert str(content) not in line.split(":0: error: ")[1]  # named once
+
+
+def test_check_names_a_linked_file_as_it_opens(tmp_path, monkeypatch):
+    content = tmp_path / "a" / "b" / "content"
+    (content / "en").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    data = (CONTENT / "en" / "cards-dissension-mtgjson5.json").read_bytes()
+    (tmp_path / "elsewhere" / "cards.json").write_bytes(data[:5000])
+    (content / "en" / "cards.json").symlink_to(tmp_path / "elsewhere" / "cards.json")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--content", "a/b/content"])
+    line = next(x for x in result.output.splitlines() if "truncated JSON" in x)
+    assert os.path.isfile(line.split(":0: error: ")[0]), line
 
 
 def test_diff_between_editions_counts_and_lists_changes():

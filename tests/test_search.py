@@ -395,6 +395,14 @@ def test_cli_no_result_quotes_a_long_query_shortened(bundled_content):
     assert len(result.output) < 300
 
 
+def test_cli_filters_that_meet_nowhere_give_no_result(bundled_content):
+    for args in (["draw kind:rule", "--kind", "card"], ["draw lang:fr", "--lang", "en"]):
+        result = run(*args, "--content", str(bundled_content))
+        assert result.exit_code == 0 and "No result for" in result.output
+        payload = json.loads(run(*args, "--json", "--content", str(bundled_content)).stdout)
+        assert payload["results"] == [] and payload["editions"]["searched"]
+
+
 def test_cli_json(bundled_content):
     result = run("règle 120.2a", "--json", "--content", str(bundled_content))
     assert result.exit_code == 0

@@ -1287,6 +1287,7 @@ def _cmdline(pid: int) -> bytes:
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 def test_a_killed_build_leaves_no_process_behind(tmp_path):
+    import contextlib
     import signal
     import time
 
@@ -1302,7 +1303,13 @@ def test_a_killed_build_leaves_no_process_behind(tmp_path):
     assert workers, "the build's search worker never started"  # and it is writing the index: its job reached it
     build.send_signal(signal.SIGKILL)
     build.wait()
-    deadline = time.monotonic() + 30
-    while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(Path(f"/proc/{p}").exists() for p in workers)  # the worker saw its build gone and ended
+    deadline = time.monotonic() + 60
+    try:
+        while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # the worker ends once its jobs are done (it inherited no pipe of the build that would keep it waiting)
+        assert not any(Path(f"/proc/{p}").exists() for p in workers)
+    finally:
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

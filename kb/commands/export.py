@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from kb.commands.options import content_option, echo, json_text, load_or_exit
+from kb.sources.paths import default_content
+
+STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
+"""A path naming an open descriptor: written to as it is, never reopened (it may stand for a file opened to append)."""
 
 
 def _umask() -> int:
@@ -29,41 +36,79 @@ def command(content: Path | None, output: Path | None) -> None:
     diagnostics) as one JSON document; its schema is documented in docs/json.md."""
     from kb.export.json import to_json
 
+    where = None if output is None or str(output) == "-" else _where(output, content or default_content())
     kb = load_or_exit(content)
     text = json_text(to_json(kb)) + "\n"
-    if output is None or str(output) == "-":
+    if where is None:
         sys.stdout.write(text)
         return
     try:
-        _write(output, text, Path(kb.content))
+        _write(where, text)
     except OSError as err:
         echo(f"kb: cannot write {output}: {err.strerror or err}", err=True, newlines=False)
         sys.exit(1)
     echo(f"wrote {output} ({len(kb.rules)} rules, {len(kb.cards)} cards)", err=True, newlines=False)
 
 
-def _write(output: Path, text: str, content: Path) -> None:
-    """Write the export to a file, replaced whole (a link: the file it names), or into a device or pipe as it is;
-    a path inside the content folder, or in a folder that does not exist, is a mistake (exit status 2)."""
-    if output.exists() and not output.is_file():  # /dev/stdout, a named pipe: written to, never replaced
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        return
-    target = output.resolve()
+def _where(output: Path, content: Path) -> Path | int:
+    """Where `-o` sends the export, told before the slow load: an open descriptor's number (`/dev/stdout`,
+    `/dev/fd/3`, or a link to one: written to as it is, never reopened over the file behind it), a device or
+    pipe (written to in place), else the file to replace whole (a link: the file it names). A path inside the
+    content folder, a folder that does not exist or a loop of links is a mistake (exit status 2)."""
+    fd = _descriptor(output)
+    if fd is not None:
+        return fd
+    try:
+        if output.exists() and not output.is_file():  # /dev/null, a named pipe
+            return output
+        target = output.resolve()
+    except (OSError, RuntimeError) as err:  # a loop of links
+        _mistake(f"cannot write {output}: {getattr(err, 'strerror', None) or err}")
     folder = content.resolve()
     if folder == target or folder in target.parents:
-        echo(f"kb: refusing to write {output}: it is inside the content folder ({folder}), where it would be read "
-             "as content; pass another -o", err=True, newlines=False)  # fmt: skip
-        sys.exit(2)
+        _mistake(f"refusing to write {output}: it is inside the content folder ({folder}), where it would be read "
+                 "as content; pass another -o")  # fmt: skip
     if not target.parent.is_dir():
-        echo(f"kb: cannot write {output}: there is no folder {target.parent}", err=True, newlines=False)
-        sys.exit(2)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        _mistake(f"cannot write {output}: there is no folder {target.parent}")
+    return target
+
+
+def _descriptor(path: Path) -> int | None:
+    """The descriptor a path names (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`), through links too, or None."""
+    text = os.path.abspath(path)
+    for _ in range(40):
+        if text in STANDARD:
+            return STANDARD[text]
+        if found := DESCRIPTOR.fullmatch(text):
+            return int(found.group(1))
+        if not os.path.islink(text):
+            return None
+        text = os.path.abspath(os.path.join(os.path.dirname(text), os.readlink(text)))
+    return None
+
+
+def _mistake(message: str) -> NoReturn:
+    echo(f"kb: {message}", err=True, newlines=False)
+    sys.exit(2)
+
+
+def _write(where: Path | int, text: str) -> None:
+    """Write the export where `_where` says: a descriptor or a device as it is, a file replaced whole."""
+    if where in (1, 2):
+        stream = sys.stdout if where == 1 else sys.stderr
+        stream.write(text)
+        stream.flush()
+        return
+    if isinstance(where, int) or not where.is_file() and where.exists():
+        with open(where, "w", encoding="utf-8", closefd=not isinstance(where, int)) as handle:
+            handle.write(text)
+        return
+    fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{where.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
-        os.replace(tmp, target)
+        os.replace(tmp, where)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -60,6 +60,8 @@ def located(kb, diag) -> str:
     if not diag.path:
         return diag.format()
     full = Path(kb.content).resolve().parent / diag.path
+    if not full.exists() and Path(diag.path).exists():  # a linked file the knowledge base names as it opens
+        return diag.format()
     try:
         near = os.path.relpath(full)
     except ValueError:  # another drive

@@ -259,10 +259,10 @@ class SearchIndex:
             return found
         langs = _narrow(parsed.langs, lang, self.langs, "lang")
         kinds = _narrow(parsed.kinds, kind, KINDS, "kind")
+        self.last = {"corrected": None, "editions": editions or self.editions[0], "elsewhere": []}
         if not langs or not kinds:  # `kind:rule` typed and --kind card asked: nothing is both
             return []
         allowed = self._allowed(langs, kinds, editions)
-        self.last = {"corrected": None, "editions": editions or self.editions[0], "elsewhere": []}
         if parsed.number:
             self.last["elsewhere"] = [
                 (x, parsed.number, own[parsed.number]) for x, own in self.numbering.items() if parsed.number in own

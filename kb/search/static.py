@@ -117,8 +117,9 @@ def write_static(folder: Path, index, terms: bool = True) -> dict:
 
 def write_terms(folder: Path, index) -> dict:
     """Write the postings of an open `SearchIndex` (the export's largest part) into `folder`; return their shard
-    count, as `core.json`'s constants name it (`{"TERMS": n}`)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    count, as `core.json`'s constants name it (`{"TERMS": n}`); the folder's parent must exist (a killed build's
+    worker, still exporting, never makes again the half-built site a later build removed)."""
+    folder.mkdir(exist_ok=True)
     return {"TERMS": _sharded(folder, "terms", _postings(index.searcher, index.langs), lambda term: fnv1a(term))}
 
 

@@ -12,6 +12,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,7 +96,8 @@ def build_site(
         langs = search_langs(kb, site_langs(kb)) if search else []
         # The search index, while the data gather and pages render; a worker of its own (started afresh, not forked:
         # it inherits no pipe of ours, so it ends when a killed build can no longer read it), gone after its 2 jobs.
-        with ProcessPoolExecutor(max_workers=1, max_tasks_per_child=2) as pool:
+        worker = ProcessPoolExecutor(max_workers=1, max_tasks_per_child=2) if langs else nullcontext()
+        with worker as pool:
             items = search_entries(kb) if langs else []
             indexing = pool.submit(index_job(kb, items)) if langs else None
             exporting = pool.submit(export_job(new, kb)) if langs else None  # after the index, in the same worker

@@ -306,7 +306,7 @@ class _State:
         for kind, count in self.seen.items():
             if count > MAX_REPORTED:
                 what = _PROBLEM_KINDS[kind]
-                self.problems.append(f"… and {count - MAX_REPORTED:,} more of the same ({what}) in {self.name}")
+                self.problems.append(f"{self.name}: … and {count - MAX_REPORTED:,} more of the same ({what})")
         self.seen.clear()
 
     def where(self) -> str:
