@@ -26,7 +26,7 @@ def test_deep_nesting_is_refused_while_it_is_read(tmp_path):
     finally:
         tracemalloc.stop()
     assert [card["name"] for _, card in found] == ["Fine"]
-    assert problems == [f"{tmp_path / 'set.json'}: set file card 1: nested deeper than {MAX_DEPTH} levels; skipped"]
+    assert problems == [f"set file card 1: nested deeper than {MAX_DEPTH} levels; skipped"]
     assert peak < 20 * 1024 * 1024, f"{peak:,} bytes held for a {len(text):,}-byte file"  # 4 GB when built first
 
 
@@ -34,14 +34,11 @@ def test_a_card_past_a_bound_is_one_problem_naming_the_limit(tmp_path):
     long = json.dumps({"data": {"cards": [{"name": "X", "text": "x" * (MAX_STRING + 1)}, {"name": "Ok"}]}})
     found, problems = _read(tmp_path, long)
     assert [card["name"] for _, card in found] == ["Ok"]
-    assert problems == [
-        f"{tmp_path / 'set.json'}: set file card 1: a string of {MAX_STRING + 1:,} characters "
-        f"(at most {MAX_STRING:,}); skipped"
-    ]
+    assert problems == [f"set file card 1: a string of {MAX_STRING + 1:,} characters (at most {MAX_STRING:,}); skipped"]
     many = json.dumps({"data": {"cards": [{"name": "X", "printings": ["DIS"] * MAX_VALUES}, {"name": "Ok"}]}})
     found, problems = _read(tmp_path, many)
     assert [card["name"] for _, card in found] == ["Ok"]
-    assert problems == [f"{tmp_path / 'set.json'}: set file card 1: more than {MAX_VALUES:,} values; skipped"]
+    assert problems == [f"set file card 1: more than {MAX_VALUES:,} values; skipped"]
 
 
 def test_the_same_problem_is_listed_a_bounded_number_of_times(tmp_path):
@@ -49,10 +46,9 @@ def test_the_same_problem_is_listed_a_bounded_number_of_times(tmp_path):
     text = json.dumps({"data": {"cards": ["not a card"] * count + [{"text": "no name"}] * 3 + [{"name": "Ok"}]}})
     found, problems = _read(tmp_path, text)
     assert [card["name"] for _, card in found] == ["Ok"]
-    where = tmp_path / "set.json"
     assert len(problems) == MAX_REPORTED + 3 + 1
-    assert problems[0] == f"{where}: set file card 1: expected an object, got a string; skipped"
-    assert problems[-1] == f"{where}: … and {count - MAX_REPORTED:,} more of the same (a card that is not an object)"
+    assert problems[0] == "set file card 1: expected an object, got a string; skipped"  # the caller names the file
+    assert problems[-1] == f"… and {count - MAX_REPORTED:,} more of the same (a card that is not an object)"
     write(tmp_path / "content" / "en" / "bad.json", text)
     kb = load(tmp_path / "content", use_cache=False)
     lines = [d for d in kb.diagnostics if d.path.endswith("bad.json")]

@@ -27,3 +27,14 @@ def test_bundled_content_has_a_lexicon(bundled_kb):
     assert lexicon is not None and len(lexicon.entries) > 400
     assert "Piétinement" in lexicon.french_for("Trample", "keyword")
     assert "Trample" in lexicon.english_for("piétinement", "keyword")
+
+
+def test_mining_names_the_file_a_problem_is_in(tmp_path):
+    cut = tmp_path / "cut.json"
+    cut.write_bytes((FIXTURES / "mtgjson5" / "DIS.json").read_bytes()[:5000])
+    result = CliRunner().invoke(
+        main, ["lexicon", "--mine", str(cut), "--mine", str(FIXTURES / "mtgjson5" / "DIS.json")]
+    )
+    problems = [line for line in result.output.splitlines() if "truncated JSON" in line]
+    assert problems == [line for line in problems if line.startswith(f"kb: {cut}: truncated JSON at byte 5000")]
+    assert len(problems) == 1 and result.output.count(str(cut)) == 1

@@ -57,11 +57,12 @@ def _mine(paths: tuple[Path, ...], mine_lexicon):
     from kb.parse.cards.mtgjson5 import slim
     from kb.parse.cards.stream import iter_cards
 
-    cards, problems = [], []
+    cards = []
     for path in paths:
+        problems: list[str] = []
         cards += [slim(card) for _, card in iter_cards(path, problems)]
-    for problem in problems:
-        echo(f"kb: {problem}", err=True, newlines=False)
+        for problem in problems:
+            echo(f"kb: {path}: {problem}", err=True, newlines=False)
     if not cards:
         echo("kb: no MTGJSON v5 cards found in those files", err=True)
         sys.exit(1)

@@ -214,8 +214,7 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
         card, found = _card(draft, card_id, ref, doc_id, dates)
         cards.append(card)
         rulings += found
-    own = f"{path}: "  # the diagnostic names the file already
-    diags = tuple(Diagnostic("error", shown, 0, f"{problem.removeprefix(own)}; {HINT}") for problem in problems)
+    diags = tuple(Diagnostic("error", shown, 0, f"{problem}; {HINT}") for problem in problems)
     document = Document(doc_id, lang, "cards", "", None, shown, layout="mtgjson5", encoding="utf-8")
     named = {code: name for code, name in set_names.items() if code and isinstance(name, str) and name}
     return CardDataResult(document, tuple(cards), tuple(rulings), diags, named), tuple(lexicon)

@@ -22,12 +22,12 @@ file (whose ``data.code`` comes after ``cards`` in MTGJSON's sorted keys). Each 
 ``releaseDate`` is noted in the ``dates`` given to :func:`iter_cards`.
 
 Errors never raise: :func:`iter_cards` appends one line per problem to the ``problems`` list it is
-given (invalid or truncated JSON with its byte offset, a ``cards`` value that is not an array, a
-card that is not an object, has no name or passes a bound, with its set code and 1-based index) and
-stops or skips, keeping every card read before. The same problem is listed :data:`MAX_REPORTED`
-times at most per file, then counted in one line. Unknown fields are kept as they are. Numbers come
-out as ``int`` and ``float`` like :func:`json.load` would give them (a ``str`` when a float cannot
-hold one).
+given, without the file's name, which its caller gives (a diagnostic's path, a prefix): invalid or
+truncated JSON with its byte offset, a ``cards`` value that is not an array, a card that is not an
+object, has no name or passes a bound, with its set code and 1-based index; then it stops or skips,
+keeping every card read before. The same problem is listed :data:`MAX_REPORTED` times at most per
+file, then counted in one line. Unknown fields are kept as they are. Numbers come out as ``int`` and
+``float`` like :func:`json.load` would give them (a ``str`` when a float cannot hold one).
 """
 
 from __future__ import annotations
@@ -122,9 +122,9 @@ def iter_cards(
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below, also when abandoned
     except OSError as exc:
-        problems.append(f"{path}: cannot read: {exc.strerror or exc}")
+        problems.append(f"cannot read: {exc.strerror or exc}")
         return
-    state = _State(str(path), problems, {} if dates is None else dates, {} if names is None else names)
+    state = _State(problems, {} if dates is None else dates, {} if names is None else names)
     try:
         yield from _stream(_Reader(raw), state, fields)
     finally:
@@ -178,7 +178,7 @@ def _stream(reader: _Reader, state: _State, fields: frozenset[str] | None) -> It
                 state.outside(event, value, at)
     except Exception as exc:  # any parser failure becomes a problem line
         state.problems.append(
-            f"{state.name}: {_describe_error(exc, reader)}{state.where()}; {state.total} card(s) read before it kept"
+            f"{_describe_error(exc, reader)}{state.where()}; {state.total} card(s) read before it kept"
         )
         return
     state.finish()
@@ -187,8 +187,7 @@ def _stream(reader: _Reader, state: _State, fields: frozenset[str] | None) -> It
 class _State:
     """Where the router is: the keys of the first levels, the current card and the counts so far."""
 
-    def __init__(self, name: str, problems: list[str], dates: dict[str, str], names: dict[str, str]) -> None:
-        self.name = name
+    def __init__(self, problems: list[str], dates: dict[str, str], names: dict[str, str]) -> None:
         self.problems = problems
         self.dates = dates
         self.names = names
@@ -241,7 +240,7 @@ class _State:
             self.coro = _BACKEND.items_basecoro(self.sink, "c")
             return
         kind = "an object" if event == "start_map" else _KINDS.get(event, event)
-        self.problems.append(f"{self.name}: {self._label()}: 'cards' is {kind}, expected an array; skipped")
+        self.problems.append(f"{self._label()}: 'cards' is {kind}, expected an array; skipped")
 
     def item(self, event: str, value: Any) -> bool:
         """A value directly in the cards array: a card begins or ends, or a value of another kind is reported.
@@ -299,14 +298,14 @@ class _State:
         """Note a problem of the current card (listed the first `MAX_REPORTED` times of its kind)."""
         count = self.seen[kind] = self.seen.get(kind, 0) + 1
         if count <= MAX_REPORTED:
-            self.problems.append(f"{self.name}: {self._label()} card {self.index}: {problem}; skipped")
+            self.problems.append(f"{self._label()} card {self.index}: {problem}; skipped")
 
     def counted(self) -> None:
         """Add one line for each kind of problem met more often than listed."""
         for kind, count in self.seen.items():
             if count > MAX_REPORTED:
                 what = _PROBLEM_KINDS[kind]
-                self.problems.append(f"{self.name}: … and {count - MAX_REPORTED:,} more of the same ({what})")
+                self.problems.append(f"… and {count - MAX_REPORTED:,} more of the same ({what})")
         self.seen.clear()
 
     def where(self) -> str:
@@ -318,9 +317,9 @@ class _State:
         """Report a file that held no cards array at all."""
         if self.top_kind and self.top_kind != "start_map":
             kind = _KINDS.get(self.top_kind, self.top_kind)
-            self.problems.append(f"{self.name}: the top level is {kind}, expected an object with 'data'")
+            self.problems.append(f"the top level is {kind}, expected an object with 'data'")
         elif not self.saw_cards:
-            self.problems.append(f"{self.name}: no 'data' object with 'cards' (not an MTGJSON v5 set or AllPrintings)")
+            self.problems.append("no 'data' object with 'cards' (not an MTGJSON v5 set or AllPrintings)")
 
     def _label(self) -> str:
         return f"set {self.code}" if self.code else "set file"
