@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, diagnostics, echo, load_or_exit, located
+from kb.commands.options import content_option, diagnostics, echo, load_or_exit, locator
 from kb.sources.paths import default_content
 
 SHOWN = 10
@@ -97,8 +97,9 @@ def _stop_on_errors(kb, out: Path, strict: bool, force: bool) -> bool:
         return True
     from kb.site.output import left_behind
 
+    located = locator(kb)
     for diag in blocking:
-        echo(located(kb, diag), err=True, newlines=False)
+        echo(located(diag), err=True, newlines=False)
     echo(
         f"kb: site not built: {summary} in the content ({left_behind(out)}); "
         "fix them (`kb check` lists everything) or pass --force to build anyway",

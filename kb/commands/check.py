@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, diagnostics, echo, json_text, load_or_exit, located
+from kb.commands.options import content_option, diagnostics, echo, json_text, load_or_exit, locator
 
 
 def all_document_counts(kb) -> dict[str, dict[str, int]]:
@@ -115,9 +115,10 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
         }
         click.echo(json_text(payload))
         sys.exit(exit_status(totals, strict))
+    located = locator(kb)
     for diag in found:
         if not (quiet and diag.severity == "note"):
-            echo(located(kb, diag), newlines=False)
+            echo(located(diag), newlines=False)
     for doc in kb.documents:
         figures = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts[doc.id].items())
         edition = kb.links.edition_of.get(doc.id)

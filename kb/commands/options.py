@@ -6,12 +6,17 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from kb.sources.paths import default_content
+
+if TYPE_CHECKING:
+    from kb.model import Diagnostic
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters (C0 but tab and newline, DEL, C1): a terminal would act on them (`\\x1b]0;…\\x07`)."""
@@ -54,19 +59,23 @@ def echo(text: str = "", err: bool = False, newlines: bool = True) -> None:
     click.echo(printable(text, newlines), err=err)
 
 
-def located(kb, diag) -> str:
-    """A diagnostic as the commands print it: its file as a path that opens from the current folder (relative
-    when under it, else absolute), not as the knowledge base records it (from the content folder's parent)."""
-    if not diag.path:
-        return diag.format()
-    full = Path(kb.content).resolve().parent / diag.path
-    if not full.exists() and Path(diag.path).exists():  # a linked file the knowledge base names as it opens
-        return diag.format()
-    try:
-        near = os.path.relpath(full)
-    except ValueError:  # another drive
-        near = str(full)
-    return replace(diag, path=str(full) if near.startswith("..") else near).format()
+def locator(kb) -> Callable[[Diagnostic], str]:
+    """How the commands print a diagnostic: its file as a path that opens from the current folder (relative when
+    under it, else absolute), not as the knowledge base records it (from the content folder's parent, resolved
+    once for all the diagnostics)."""
+    parent = Path(kb.content).resolve().parent
+
+    def located(diag: Diagnostic) -> str:
+        full = parent / diag.path
+        if not diag.path or (not full.exists() and Path(diag.path).exists()):  # a linked file, named as it opens
+            return diag.format()
+        try:
+            near = os.path.relpath(full)
+        except ValueError:  # another drive
+            near = str(full)
+        return replace(diag, path=str(full) if near.startswith("..") else near).format()
+
+    return located
 
 
 def counted(n: int, word: str) -> str:

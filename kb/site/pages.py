@@ -509,10 +509,8 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
 
 def faq_rulings(data: SiteData, info, cards: list[Card]) -> dict[str, list]:
     """Card id -> the FAQ's rulings on it, as the FAQ orders them."""
-    kb = data.kb
-    return {
-        card.id: [kb.ruling[r] for r in card.rulings if kb.ruling[r].source_document == info.document] for card in cards
-    }
+    rulings = data.kb.ruling
+    return {c.id: [r for r in (rulings[i] for i in c.rulings) if r.source_document == info.document] for c in cards}
 
 
 def card_sides(card: Card, data: SiteData | None = None) -> list[dict]:
