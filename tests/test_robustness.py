@@ -7,7 +7,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kb.link.load import load
@@ -168,6 +168,8 @@ def test_printable_never_emits_a_control_character(text):
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(NEAR_CR, st.text(max_size=60))
+@example(rules="Contents", card="0\r0")  # no document at all: an index without columns
+@example(rules="Contents\n100.1.", card="0\r0")  # no French word to correct a French one with
 def test_load_index_and_render_never_raise(tmp_path_factory, rules, card):
     from kb.search.index import open_index
     from kb.site.write import build_site

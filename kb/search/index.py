@@ -226,10 +226,10 @@ class SearchIndex:
         self.tables = Tables(info, {lang: lang_text(lang).stops for lang in self.langs})
         self.searcher = ix.searcher(weighting=BM25F(B=B, K1=K1))
         reader = self.searcher.reader()
-        self._kinds = reader.column_reader("kind")
-        self._keys = reader.column_reader("key")
-        self._number_of = reader.column_reader("number")
-        self._rank = reader.column_reader("rank")
+        held = reader.doc_count_all() > 0  # an index of no document is Whoosh's empty reader, which has no column
+        self._kinds, self._keys, self._number_of, self._rank = (
+            reader.column_reader(name) if held else () for name in ("kind", "key", "number", "rank")
+        )
         self.unsaved: str | None = None
         """Why the index lives in memory only (the build folder cannot be written), else None."""
         self.notice: str | None = None
@@ -352,6 +352,8 @@ class SearchIndex:
             return None
         best = None
         for lang in langs:
+            if not self.tables.vocab.get(lang):  # no word to suggest (Whoosh's list corrector fails on an empty list)
+                continue
             counts = self.tables.counts.get(lang, {})
             for sug in self._corrector(lang).suggest(word, limit=1 << 30, maxdist=maxdist, prefix=CORRECT_PREFIX):
                 found = (counts.get(sug, 0), -len(sug), [-ord(c) for c in sug])
