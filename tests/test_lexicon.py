@@ -418,6 +418,9 @@ def test_conflicting_translations_are_all_kept_and_listed_as_unsure(lexicon):
     assert random in lexicon.unsure()
     counts = [t.count for t in random.french]
     assert counts == sorted(counts, reverse=True)
+    (discard,) = lexicon.lookup("discard", "word")  # "défaussez-vous" and "se défausse": one verb, not a conflict
+    assert [t.text for t in discard.french] == ["défaussez-vous", "défausse"]
+    assert discard not in lexicon.unsure()
 
 
 def test_a_keyword_translated_two_ways_keeps_both():

@@ -798,7 +798,8 @@ def test_lexicon_tables_keep_sure_entries_and_meaningful_words(seeds_kb):
     lexicon = Lexicon((
         entry("Trample", ["Piétinement"]),
         entry("Deathtouch", ["Contact mortel"], evidence=1),  # one card: unsure
-        entry("discard", ["défausse", "défaussez-vous"], category="word"),  # conflicting: unsure
+        entry("random", ["hasard", "aléatoire"], category="word"),  # conflicting: unsure
+        entry("discard", ["défaussez-vous", "défausse"], category="word"),  # two forms of one verb: sure
         entry("the", ["de"], category="word"),  # stop words
         entry("player", ["joueur"], category="word"),  # in over 10% of these English texts: not into French
         entry("shuffle", ["mélangez"], category="word"),
@@ -806,13 +807,18 @@ def test_lexicon_tables_keep_sure_entries_and_meaningful_words(seeds_kb):
     items = [e for e in entries(seeds_kb) if e.current]
     index = S.memory_index(items, lexicon)
     tables = index.tables.lexicon
-    assert set(tables["fr>en"]["keys"]) == {"pietinement", "melangez", "joueur"}  # a French word: always
-    assert tables["en>fr"]["keys"] == {"shuffle": [["mélangez"], []], "trample": [["piétinement"], []]}
+    assert set(tables["fr>en"]["keys"]) == {"pietinement", "melangez", "joueur", "defaussez vous", "defausse"}
+    assert tables["en>fr"]["keys"] == {
+        "discard": [["défaussez-vous", "défausse"], []],
+        "shuffle": [["mélangez"], []],
+        "trample": [["piétinement"], []],
+    }
     melange = index.tables.forms("fr", "melange")[0]  # another form of `mélangez`, through its first index form
     assert tables["fr>en"]["terms"][melange] == [["shuffle"], []]
     found = index.search("mélange", lang="en")
     assert found and all(r.translated == (("fr", "en", "mélange", ("shuffle",)),) for r in found)
     assert not any(r.translated for r in index.search("contact mortel", lang="en"))  # an unsure entry
+    assert not any(r.translated for r in index.search("hasard", lang="en"))
     index.close()
     assert S.memory_index(items).tables.lexicon == {}  # no lexicon, no translation
 

@@ -6,6 +6,7 @@ rules words).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -120,8 +121,13 @@ class Lexicon:
         return tuple(unique.values())
 
     def unsure(self) -> tuple[LexiconEntry, ...]:
-        """Entries with a low score, a single card of evidence or conflicting translations."""
-        return tuple(e for e in self.entries if e.score < UNSURE_SCORE or e.evidence < 2 or len(e.french) > 1)
+        """Entries with a low score, a single card of evidence or conflicting translations (French terms that are
+        not forms of one term: `hasard`, `aléatoire`; not `défaussez-vous`, `défausse`)."""
+        return tuple(
+            e
+            for e in self.entries
+            if e.score < UNSURE_SCORE or e.evidence < 2 or len({_gist(t.text) for t in e.french}) > 1
+        )
 
     def by_category(self) -> dict[str, int]:
         """Number of entries per category."""
@@ -149,6 +155,15 @@ def _stem_en(word: str) -> str:
                 word = word[:-1]
             break
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+REFLEXIVE = frozenset({"me", "m", "te", "t", "se", "s", "nous", "vous"})
+"""French pronouns a verb's printed forms carry or not (`défaussez-vous`, `se défausse`)."""
+
+
+def _gist(term: str) -> tuple[str, ...]:
+    """A French term's words as light stems, reflexive pronouns aside: the same for every form of one term."""
+    return tuple(_stem_fr(w) for w in re.findall(r"\w+", fold(term)) if w not in REFLEXIVE)
 
 
 @lru_cache(maxsize=200_000)
