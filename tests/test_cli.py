@@ -351,6 +351,20 @@ def test_show_reads_a_number_in_the_french_text_beside_the_rule_it_is_today():
     assert "(fr 120.4 is today's en 121.4: kb show 120.4 --lang fr)" in today
 
 
+def test_show_says_why_a_column_has_no_rule():
+    wide = CliRunner(env={"COLUMNS": "240"})  # side by side, each column's header on one line
+    gone = wide.invoke(main, ["show", "703.4h", "--lang", "fr", "--content", str(CONTENT)]).output
+    removed = "removed between the 2015-09-26 and 2026-01-16 editions"
+    assert f"703.4h [en]: no rule of today (2015's 703.4h was {removed})" in gone
+    elsewhere = wide.invoke(main, ["show", "120.3", "--content", str(CONTENT)]).output
+    assert "120.3 [fr]: absente en français (le 120.3 du texte français est la 121.3 d’aujourd’hui)" in elsewhere
+    assert "703.4b [fr]: absente en français (le 703.4b du texte français est la 703.4c d’aujourd’hui)" in (
+        wide.invoke(main, ["show", "703.4b", "--content", str(CONTENT)]).output  # today's day/night rule
+    )
+    new = wide.invoke(main, ["show", "121.2a", "--content", str(CONTENT)]).output  # a rule the French text lacks
+    assert "121.2a [fr]: absente en français │" in " ".join(new.split())
+
+
 def test_show_in_a_numbering_the_text_lacks():
     result = CliRunner().invoke(main, ["show", "121.9", "--lang", "fr", "--content", str(CONTENT)])
     assert result.exit_code == 1 and "no rule 121.9 in the fr text (its own numbering)" in result.output

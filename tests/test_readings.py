@@ -194,7 +194,7 @@ def test_a_typed_number_names_the_french_rule_and_todays(bundled_kb):
 
 
 def test_home_and_french_extract_pages_say_the_french_text_uses_2015_numbering(site):
-    sentence = "Le texte français suit la numérotation des règles de 2015, dont il est la traduction"
+    sentence = "Le texte français suit la numérotation des règles de 2015, l’édition chargée la plus proche de lui"
     for path in ("fr/index.html", "fr/rules/121.html", "fr/rules/703.html"):
         assert sentence in (site / path).read_text(encoding="utf-8"), path
     assert "The French text uses the numbering of the 2015 rules" in (site / "en/rules/703.html").read_text("utf-8")

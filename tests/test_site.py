@@ -977,11 +977,12 @@ def test_rule_page_history_shows_numbers_and_word_diffs(site_bundled):
     html = read(site_bundled, "fr/rules/121.html")
     history = html.split('<details class="history">')[1].split("</details>")[0]
     assert "Historique du texte anglais" in history and "(2 éditions," in history
-    assert "Le texte français est traduit de l’édition du 26 septembre 2015." in history
+    assert "Le texte français est rapproché de l’édition du 26 septembre 2015, la plus proche de lui" in history
     story = history.split('href="#121.2c">121.2c</a>')[1].split("</li>")[0]
     assert "120.2a <span" in story and "(2015)" in story and "renumérotée" in story  # its number in each edition
     assert "<del>his or her</del> <ins>their</ins>" in story
-    assert 'title="Le texte anglais a changé depuis l’édition traduite">traduction antérieure' in story
+    stale = "Le texte anglais a changé depuis l’édition rapprochée de la traduction"
+    assert f'title="{stale}">traduction antérieure' in story
     assert 'href="../changes/en-2015-09-26--en-2026-01-16.html"' in history
     assert '<details class="history" open' not in html  # collapsed until asked for
 
@@ -1117,7 +1118,7 @@ def test_translation_report_lists_stale_translations_and_the_edition_compared(si
     stale = html.split('id="h-stale"')[1].split("</section>")[0]
     assert "Traductions à revoir" in stale and "(10)" in stale
     item = stale.split(">120.1</a>")[1].split("</li>")[0]
-    assert "traduite de l’édition du 26 septembre 2015" in item and 'href="../rules/121.html#121.1"' not in item
+    assert "rapprochée de l’édition du 26 septembre 2015" in item and 'href="../rules/121.html#121.1"' not in item
     assert 'href="rules/121.html#121.1"' in item and "<del>his or her</del> <ins>their</ins>" in item
     mismatch = html.split('id="h-mismatch"')[1]
     assert "Renvois comparés avec l’édition du 26 septembre 2015." in mismatch
@@ -1126,6 +1127,8 @@ def test_translation_report_lists_stale_translations_and_the_edition_compared(si
     assert 'href="rules/701.html#701.32"' in english and ">701.22</a>" in english  # never today's 701.22
     french = mismatch.split('<td lang="fr">')[1].split("</td>")[0]
     assert 'href="rules/703.html#703.4e"' in french and ">703.4d</a>" in french
+    only = html.split('id="only-fr"')[1].split("</ul>")[0]  # rules of the French text no rule of today continues
+    assert '<a href="rules/703.html#fr-703.4h">703.4h</a>' in only and "ref-missing" not in only
 
 
 def test_faq_quotes_link_todays_rule_only_where_it_was_found(site_bundled):

@@ -20,6 +20,9 @@ LABELS = {
         "cited": "Citée par",
         "missing": "(introuvable)",
         "absent": "absente en français",
+        "own_elsewhere": "absente en français (le {n} du texte français est la {today} d’aujourd’hui)",
+        "no_today": "aucune règle d’aujourd’hui (la {n} de {year} a été {status} entre les éditions {old} et {new})",
+        "status": {"removed": "supprimée", "merged": "fusionnée"},
         "rulings": "Citée dans",
         "removed": "(supprimée depuis)",
         "merged": "(fusionnée depuis)",
@@ -33,6 +36,9 @@ LABELS = {
         "cited": "Cited by",
         "missing": "(not found)",
         "absent": "not in English",
+        "own_elsewhere": "not in English (the English text's {n} is today's {today})",
+        "no_today": "no rule of today ({year}'s {n} was {status} between the {old} and {new} editions)",
+        "status": {"removed": "removed", "merged": "merged into another"},
         "rulings": "Cited in rulings",
         "removed": "(removed since)",
         "merged": "(merged since)",
@@ -182,8 +188,7 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str |
         cols = []
         for each in langs:
             rule = found.get(each)
-            missing = f"{number} [{each}]: {LABELS.get(each, LABELS['en'])['absent']}"
-            cols.append(rule_lines(kb, rule, width) if rule else [missing])
+            cols.append(rule_lines(kb, rule, width) if rule else textwrap.wrap(_absent(kb, number, each, lang), width))
         echo("\n".join(side_by_side(cols, width)))
     else:
         blocks = ["\n".join(rule_lines(kb, r, min(total, 100))) for r in found.values()]
@@ -194,6 +199,28 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str |
     elif kb.reference not in found:
         echo(f"({lang} {number} has no rule of today in {kb.reference})")
     return 0
+
+
+def _absent(kb, number: str, each: str, lang: str | None) -> str:
+    """Why a language's column has no rule: today's reference rule a translation's own rule of that number (`lang`)
+    does not continue (removed or merged since the edition it was translated from), or the translation's own rule
+    of that number that is another rule of today (French 120.3 is today's 121.3); else that it lacks it."""
+    from kb.link.readings import number_match, numbering_of, read
+
+    lab = LABELS.get(each, LABELS["en"])
+    said = lab["absent"]
+    if lang is not None and lang != kb.reference and each == kb.reference:
+        found = read(kb, numbering_of(kb, lang), number)
+        if found.gone is not None:
+            old, new = (kb.editions[e].effective_date or e for e in found.gone)
+            status = lab["status"][found.status]
+            said = lab["no_today"].format(n=number, year=found.year, status=status, old=old, new=new)
+    elif lang is None and each != kb.reference:
+        match = number_match(kb, number)
+        own = match.own.get(each) if match is not None else None
+        if own is not None and own[1] is not None and own[1] != number:
+            said = lab["own_elsewhere"].format(n=own[0], today=own[1])
+    return f"{number} [{each}]: {said}"
 
 
 def show_card(kb, query: str, as_json: bool) -> int:

@@ -215,9 +215,11 @@ WORDS: dict[str, dict[str, str]] = {
         "history_count": "{n} éditions, {changed} règles changées",
         "history_same": "{n} autres règles sans changement d’une édition à l’autre.",
         "history_new": "Nouvelles le {date}{colon}",
-        "history_translated": "Le texte {lang} est traduit de l’édition du {date}.",
+        "history_translated": (
+            "Le texte {lang} est rapproché de l’édition du {date}, la plus proche de lui parmi les éditions chargées."
+        ),
         "history_stale": "traduction antérieure",
-        "history_stale_title": "Le texte anglais a changé depuis l’édition traduite",
+        "history_stale_title": "Le texte anglais a changé depuis l’édition rapprochée de la traduction",
         "diff_removed": "retiré",
         "diff_added": "ajouté",
         "status_added": "ajoutée",
@@ -273,8 +275,8 @@ WORDS: dict[str, dict[str, str]] = {
         "via_lineage": "suivie d’édition en édition",
         "via_text": "même texte",
         "via_lexicon": "titre traduit par le lexique des cartes imprimées",
-        "stale": "Traductions à revoir : le texte anglais a changé depuis l’édition traduite",
-        "stale_item": "traduite de l’édition du {date}",
+        "stale": "Traductions à revoir : le texte anglais a changé depuis l’édition rapprochée de la traduction",
+        "stale_item": "rapprochée de l’édition du {date}",
         "mismatch_edition": "Renvois comparés avec l’édition du {date}.",
         "cited_by": "Cité par :",
         "faq": "FAQ",
@@ -527,9 +529,11 @@ WORDS: dict[str, dict[str, str]] = {
         "history_count": "{n} editions, {changed} rules changed",
         "history_same": "{n} other rules unchanged from one edition to the next.",
         "history_new": "New on {date}{colon}",
-        "history_translated": "The {lang} text is translated from the edition of {date}.",
+        "history_translated": (
+            "The {lang} text is compared with the edition of {date}, the closest to it of the editions loaded."
+        ),
         "history_stale": "older translation",
-        "history_stale_title": "The English text changed after the edition translated",
+        "history_stale_title": "The English text changed after the edition the translation is compared with",
         "diff_removed": "removed",
         "diff_added": "added",
         "status_added": "added",
@@ -583,8 +587,8 @@ WORDS: dict[str, dict[str, str]] = {
         "via_lineage": "followed edition by edition",
         "via_text": "same text",
         "via_lexicon": "heading translated through the printed-card lexicon",
-        "stale": "Translations to review: the English text changed after the edition translated",
-        "stale_item": "translated from the edition of {date}",
+        "stale": "Translations to review: the English text changed after the edition the translation is compared with",
+        "stale_item": "compared with the edition of {date}",
         "mismatch_edition": "References compared with the edition of {date}.",
         "cited_by": "Cited by:",
         "faq": "FAQ",
@@ -666,8 +670,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "numbering_short": "Texte {lang} : numérotation de {year}",
         "numbering_short_undated": "Texte {lang} : numérotation de l’édition traduite",
         "numbering_note": (
-            "Le texte {lang} suit la numérotation des règles de {year}, dont il est la traduction ; il est "
-            "présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
+            "Le texte {lang} suit la numérotation des règles de {year}, l’édition chargée la plus proche de lui ; "
+            "il est présenté à côté des règles d’aujourd’hui, dont les numéros peuvent différer."
         ),
         "numbering_note_undated": (
             "Le texte {lang} suit la numérotation de l’édition anglaise dont il est la traduction, qui n’est pas "
@@ -701,8 +705,8 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
         "numbering_short": "{Lang} text: {year} numbering",
         "numbering_short_undated": "{Lang} text: numbering of the edition it translates",
         "numbering_note": (
-            "The {lang} text uses the numbering of the {year} rules it translates; it is shown beside today’s "
-            "rules, whose numbers may differ."
+            "The {lang} text uses the numbering of the {year} rules, the closest edition loaded; it is shown beside "
+            "today’s rules, whose numbers may differ."
         ),
         "numbering_note_undated": (
             "The {lang} text uses the numbering of the English edition it translates, which is not loaded; it is "

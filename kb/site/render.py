@@ -170,8 +170,9 @@ def _symbols(text: str, lang: str) -> str:
 
 
 def number_page(number: str) -> str | None:
-    """The page holding a rule number, relative to the tree root (`rules/120.html`; sections on contents)."""
-    head = number.split(".")[0]
+    """The page holding a rule number or a translation's row of its own (`fr-703.4h`), relative to the tree root
+    (`rules/120.html`; sections on contents)."""
+    head = number.rsplit("-", 1)[-1].split(".")[0]
     if len(head) == 1:
         return "contents.html"
     return f"rules/{head}.html" if len(head) == 3 else None
