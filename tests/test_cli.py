@@ -351,6 +351,15 @@ def test_show_reads_a_number_in_the_french_text_beside_the_rule_it_is_today():
     assert "(fr 120.4 is today's en 121.4: kb show 120.4 --lang fr)" in today
 
 
+def test_search_says_the_numbers_of_a_translation_numbered_otherwise():
+    lines = run("search", "703.4h", "--content", str(CONTENT)).output.splitlines()
+    today = lines.index("703.4h  Turn-Based Actions")  # today's rule, beside the French rule that is it
+    assert lines[today + 1].startswith("  FR 703.4e  Tout de suite après le début de l'étape de début de combat")
+    assert lines[today + 2].startswith("  EN  Immediately after the beginning of combat step")
+    own = lines.index("703.4h (fr:undated)")  # the French text's own 703.4h, which no rule of today continues
+    assert lines[own + 1].startswith("  FR  Tout de suite après la déclaration des bloqueurs")
+
+
 def test_show_says_why_a_column_has_no_rule():
     wide = CliRunner(env={"COLUMNS": "240"})  # side by side, each column's header on one line
     gone = wide.invoke(main, ["show", "703.4h", "--lang", "fr", "--content", str(CONTENT)]).output

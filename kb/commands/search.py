@@ -85,8 +85,15 @@ def command(
 
 
 def _print_result(result) -> None:
-    """Print one result: a coloured header, then a snippet per language (the content's control characters escaped)."""
-    label = printable(result.number if result.kind == "rule" else result.kind, newlines=False)
+    """Print one result: a coloured header, then a snippet per language (the content's control characters escaped).
+
+    A rule of another edition, or a translation's own rule that no rule of today continues, says its edition
+    (`703.4h (fr:undated)`); a language whose rule is numbered otherwise than the row says its number
+    (`FR 703.4e` beside today's 703.4h)."""
+    label = result.number if result.kind == "rule" else result.kind
+    if result.kind == "rule" and "@" in result.id:
+        label += f" ({result.id.split('@', 1)[1]})"
+    label = printable(label, newlines=False)
     header = click.style(label, fg="cyan", bold=True)
     title = click.style(printable(result.title, newlines=False), bold=True) if result.title else ""
     click.echo(f"{header}  {title}".rstrip())
@@ -95,7 +102,8 @@ def _print_result(result) -> None:
     for lang in result.langs:
         snippet = printable(result.snippets[lang], newlines=False)
         text = HIGHLIGHT.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), snippet)
-        click.echo(f"  {click.style(printable(lang.upper()), fg='green')}  {text}")
+        tag = lang.upper() + (f" {result.numbers[lang]}" if result.numbers and lang in result.numbers else "")
+        click.echo(f"  {click.style(printable(tag), fg='green')}  {text}")
     click.echo()
 
 
