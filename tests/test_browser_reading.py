@@ -166,6 +166,20 @@ def test_the_outline_stays_in_view_on_a_wide_screen(tab, url):
     assert 0 <= box["y"] < 200 and box["x"] > text["x"] + 400
 
 
+def test_rules_removed_since_say_so_whatever_the_languages_shown(tab, url):
+    go(tab, url, "fr/rules/703.html")
+    note = tab.locator('[id="fr-703.4h"] .missing-note')
+    for shown in ("both", "fr", "en"):
+        tab.locator(f'.langswitch button[data-show="{shown}"]').click()
+        assert note.is_visible(), shown
+        assert "supprimées depuis" in note.inner_text()
+    ordinary = tab.locator('[id="703.4f"] .missing-note')  # French text lacking: said only where French is shown
+    tab.locator('.langswitch button[data-show="en"]').click()
+    assert not ordinary.is_visible()
+    tab.locator('.langswitch button[data-show="both"]').click()
+    assert ordinary.is_visible()
+
+
 def test_single_language_lines_stay_near_75_characters(tab, url):
     go(tab, url, "fr/rules/702.html")
     tab.locator('.langswitch button[data-show="en"]').click()

@@ -1178,8 +1178,9 @@ def test_translated_rules_removed_since_have_rows_of_their_own_that_say_so(site_
     assert '<a class="own-row-num" href="#fr-703.4h" title="Règle 703.4h du texte français' in row
     assert ">FR 703.4h (2015)</a>" in row
     assert (
-        "Pas de texte anglais aujourd’hui pour FR 703.4h–703.4i : règles supprimées depuis l’édition du "
-        "26 septembre 2015, que le texte français traduit."
+        '<p class="missing-note gone" data-missing="en" style="--at: 3">Pas de texte anglais aujourd’hui pour '
+        "FR 703.4h–703.4i : ces règles de l’édition du 26 septembre 2015 ont été supprimées depuis ; le texte "
+        "français les donne telles qu’elles étaient.</p>"
     ) in row
     assert "l&#39;ordre d&#39;assignation des blessures" in row and 'lang="fr"' in row
 

@@ -87,8 +87,8 @@ WORDS: dict[str, dict[str, str]] = {
         "missing_title": "Titre {lang} de {n} absent du texte ; ses règles suivent.",
         "moved_text": "Le texte {lang} numéroté {n} ({numbering}) est celui de la règle {today} d’aujourd’hui.",
         "removed_run": (
-            "Pas de texte {lang} aujourd’hui pour {range} : règles supprimées depuis l’édition du {date}, "
-            "que le texte {other} traduit."
+            "Pas de texte {lang} aujourd’hui pour {range} : ces règles de l’édition du {date} ont été supprimées "
+            "depuis ; le texte {other} les donne telles qu’elles étaient."
         ),
         "has_text": "texte {lang}",
         "az": "Index alphabétique",
@@ -406,8 +406,8 @@ WORDS: dict[str, dict[str, str]] = {
         "missing_title": "The {lang} title of {n} is not in the text; its rules follow.",
         "moved_text": "The {lang} text numbered {n} ({numbering}) is that of today’s rule {today}.",
         "removed_run": (
-            "No {lang} text today for {range}: rules removed since the edition of {date}, which the {other} text "
-            "translates."
+            "No {lang} text today for {range}: these rules of the edition of {date} have been removed since; the "
+            "{other} text gives them as they were."
         ),
         "has_text": "{lang} text",
         "az": "A to Z",

@@ -81,8 +81,10 @@ def _inline_note(run: Run, miss: str, ui: str, t: dict[str, str], data: SiteData
     span = f"{run.langs[0].upper()} {run.span}" if all(row.label for row in run.rows) else run.span
     names = {"lang": lang_label(miss, ui), "range": span, "other": lang_label(run.langs[0], ui)}
     removed = _removed_since(run, miss, data)
-    if removed:
+    gone = ""
+    if removed:  # shown whatever languages the reader shows: it says what the rules beside it are today
         text = t["removed_run"].format(**names, date=long_date(data.kb.editions[removed].effective_date, ui))
+        gone = " gone"
     elif _title_only(run, miss, data):
         edition = data.kb.primary.get(miss)
         key = "missing_title" if edition is not None and edition.complete else "missing_title_extract"
@@ -90,7 +92,7 @@ def _inline_note(run: Run, miss: str, ui: str, t: dict[str, str], data: SiteData
     else:
         text = t["missing_run"].format(**names)
     at = data.langs.index(miss) + 2
-    return f'<p class="missing-note" data-missing="{escape(miss)}" style="--at: {at}">{escape(text)}</p>\n'
+    return f'<p class="missing-note{gone}" data-missing="{escape(miss)}" style="--at: {at}">{escape(text)}</p>\n'
 
 
 def _title_only(run: Run, miss: str, data: SiteData) -> bool:
