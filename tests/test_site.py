@@ -1171,6 +1171,16 @@ def test_dated_gatherer_ruling_follows_lineage_end_to_end(tmp_path):
     assert check_site(site) == []
 
 
+def test_a_translated_rule_whose_original_changed_since_says_so_on_its_row(site_bundled):
+    html = read(site_bundled, "fr/rules/121.html")
+    stale = '<span class="badge stale-tag" title="Le texte anglais a changé depuis l’édition rapprochée de la '
+    assert stale + 'traduction">texte anglais modifié depuis 2015</span>' in _row(html, "121.2d")
+    assert "stale-tag" not in _row(html, "121.4")  # its original unchanged since
+    english = read(site_bundled, "en/rules/121.html")
+    assert ">English text changed since 2015</span>" in _row(english, "121.2d")
+    assert html.count("stale-tag") + read(site_bundled, "fr/rules/703.html").count("stale-tag") == 10  # the report's
+
+
 def test_translated_rules_removed_since_have_rows_of_their_own_that_say_so(site_bundled):
     html = read(site_bundled, "fr/rules/703.html")
     row = _row(html, "fr-703.4h")

@@ -219,6 +219,7 @@ WORDS: dict[str, dict[str, str]] = {
             "Le texte {lang} est rapproché de l’édition du {date}, la plus proche de lui parmi les éditions chargées."
         ),
         "history_stale": "traduction antérieure",
+        "stale_tag": "texte {lang} modifié depuis {year}",
         "history_stale_title": "Le texte anglais a changé depuis l’édition rapprochée de la traduction",
         "diff_removed": "retiré",
         "diff_added": "ajouté",
@@ -533,6 +534,7 @@ WORDS: dict[str, dict[str, str]] = {
             "The {lang} text is compared with the edition of {date}, the closest to it of the editions loaded."
         ),
         "history_stale": "older translation",
+        "stale_tag": "{lang} text changed since {year}",
         "history_stale_title": "The English text changed after the edition the translation is compared with",
         "diff_removed": "removed",
         "diff_added": "added",

@@ -151,6 +151,8 @@ def _cell(
         shown = t["own_row" if year else "own_row_undated"].format(lang=lang.upper(), n=rule.number, year=year)
         title = t["own_number"].format(lang=f"{lang_label(lang, ui)} ({numbering})", n=rule.number)
         tags += f'<span class="own-num" title="{escape(title)}">{escape(shown)}</span>\n'
+    if row.number in data.stale and lang != data.kb.reference:
+        tags += _stale_tag(row.number, lang, ui, t, data)
     if lang in row.fallback:
         kb, edition = data.kb, row.fallback[lang]
         shown = long_date(kb.editions[edition].effective_date, ui) or edition_name(kb, edition, ui)
@@ -169,6 +171,18 @@ def _cell(
     if term:  # the interface's term beside the rule's own first line: `Trample · Piétinement*`
         body = Markup(str(body).replace("</p>", f"{lex_term(term, ui, t)}</p>", 1))
     return f'<div class="cell"{where} lang="{escape(lang)}">\n{tags}{body}{note}</div>\n'
+
+
+def _stale_tag(row: str, lang: str, ui: str, t: dict[str, str], data) -> str:
+    """`texte anglais modifié depuis 2015` on a translated rule whose original changed since the edition it is
+    compared with (its history, under the rule, shows how), or nothing."""
+    kb = data.kb
+    since = next((s.since for s in kb.links.alignment.stale if s.lang == lang and s.ref_number == row), None)
+    if since is None:
+        return ""
+    year = (kb.editions[since].effective_date or "")[:4]
+    shown = t["stale_tag"].format(lang=lang_label(kb.reference, ui), year=year)
+    return f'<span class="badge stale-tag" title="{escape(t["history_stale_title"])}">{escape(shown)}</span>\n'
 
 
 def _numbering(data, lang: str, t: dict[str, str]) -> tuple[str, str]:
