@@ -752,6 +752,14 @@ def test_two_french_keywords_find_both_english_rules(full):
     assert full.last["corrected"] is None  # `contact` and `mortel` are understood, never "corrected"
 
 
+def test_a_french_word_misspelt_or_inflected_is_translated_once_corrected(full):
+    found = full.search("pietinnement", limit=5)  # a letter doubled: searched as the stem of « piétinement »
+    assert found[0].number == "702.19" and found[0].translated == (("fr", "en", "pietinnement", ("trample",)),)
+    found = full.search("declaration des bloquers", limit=5)  # « bloquer » is one edit away: searched as its stem
+    assert full.last["corrected"] is None and any(("fr", "en", "bloquers", ("block",)) in r.translated for r in found)
+    assert full.search("lifelnk")[0].number == "702.15" and full.last["corrected"] == "lifelink"  # a typo, not a stem
+
+
 def test_a_word_as_typed_outranks_its_translation(full):
     first = full.search("pioche")[0]
     assert "fr" in first.langs and not first.translated and "**pioch" in first.snippets["fr"].lower()

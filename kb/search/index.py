@@ -27,7 +27,7 @@ from whoosh.spelling import ListCorrector
 
 from kb.model.numbers import descends, sort_key
 from kb.search.analysis import lang_text, mark_analyzer
-from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots
+from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots, translate_missing
 from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
 from kb.search.rank import KIND_BOOSTS, NAMED, TOP, Hit, rerank
 from kb.search.results import BREAK, LEAD, MARK, SNIPPET, SearchResult, clip
@@ -327,14 +327,14 @@ class SearchIndex:
         words sharing the first CORRECT_PREFIX letters, the most common first) at one edit, else by their longest
         known stems (also when the one-edit correction is a form of that stem), else at two edits; whether a
         correction was made."""
-        langs = (slot.lang,) if slot.lang else langs
-        stems = {a.lang: a.forms[0] for a in slot.stems}
+        searched, langs = langs, (slot.lang,) if slot.lang else langs
         for word in slot.missing:
-            best = self._suggestion(word, langs, 1)
-            if best and any(f == stems.get(x) for x in langs for f in self.tables.forms(x, best)[:1]):
-                best = None  # another form of the known stem (`shuffler`, `shuffles`): an inflection, not a typo
+            best, near = self._suggestion(word, langs, 1), None
+            if best and slot.stems and any(word.startswith(f) for x in langs for f in self.tables.forms(x, best)[:1]):
+                best, near = None, best  # another form of its stem (`shuffler`, `shuffles`): an inflection, not a typo
             if best is None and slot.stems:
                 slot.alts += slot.stems
+                translate_missing(slot, word, near, self.tables, searched)  # translated as that form, else its stem
                 continue
             best = best or self._suggestion(word, langs, 2)
             if best is None:
@@ -342,6 +342,7 @@ class SearchIndex:
             slot.fixed = best
             for lang in langs:
                 slot.alts += [Alt(lang, (f,), FUZZY_FACTOR) for f in self.tables.forms(lang, best)[:1]]
+            translate_missing(slot, word, best, self.tables, searched)
         slot.missing = []
         return slot.fixed is not None
 

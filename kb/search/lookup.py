@@ -257,6 +257,24 @@ def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tu
     return spans
 
 
+def translate_missing(slot: Slot, word: str, known: str | None, tables: Tables, langs: tuple[str, ...]) -> None:
+    """Add the translations of a word the vocabularies lack, once its correction is known: of `known`, the word it
+    is corrected to or another form of its stem (`pietinnement`, searched as the stem of `piétinement`, is
+    translated as `piétinement` is), else of its longest known stem in its language."""
+    stems = {a.lang: a.forms[0] for a in slot.stems}
+    for name, table in sorted(tables.lexicon.items()):
+        source, target = name.split(">")
+        if target not in langs or target == source or slot.lang not in (None, source):
+            continue
+        if known is not None:
+            forms = tables.forms(source, known)
+            entry = table["keys"].get(known) or (table["terms"].get(forms[0]) if forms else None)
+        else:
+            entry = table["terms"].get(stems.get(source, ""))
+        if entry and _add_translation(slot, entry, tables, target):
+            slot.translated.append((source, target, word, list(entry[0] or entry[1][:1])))
+
+
 def _add_translation(slot: Slot, entry: list, tables: Tables, lang: str) -> bool:
     """Add a table entry's translations (shown, then other forms) to a slot; whether any is in the index."""
     added = False

@@ -348,23 +348,43 @@ export class Index {
   /* A missing word's correction (kb.search.index.SearchIndex._correct): one edit, else its stems, else two edits;
      among words sharing its first CORRECT_PREFIX letters, the commonest, then the shortest, then the first. */
   async correct(slot, langs) {
+    const searched = langs;
     langs = slot.lang ? [slot.lang] : langs;
-    const stems = Object.fromEntries(slot.stems.map((a) => [a.lang, a.forms[0]]));
     for (const word of slot.missing) {
-      let best = await this.suggestion(word, langs, 1);
-      for (const l of langs) {
-        const first = best === null ? [] : (await this.forms(l, best)).slice(0, 1);
-        if (own(stems, l) && first.some((f) => f === stems[l])) { best = null; } /* an inflection, not a typo */
+      let best = await this.suggestion(word, langs, 1), near = null;
+      for (const l of best !== null && slot.stems.length ? langs : []) { /* another form of its stem: an inflection */
+        if ((await this.forms(l, best)).slice(0, 1).some((f) => word.startsWith(f))) { near = best; best = null; break; }
       }
-      if (best === null && slot.stems.length) { slot.alts.push(...slot.stems); continue; }
+      if (best === null && slot.stems.length) { slot.alts.push(...slot.stems); await this.translateMissing(slot, word, near, searched); continue; }
       best = best === null ? await this.suggestion(word, langs, 2) : best;
       if (best === null) { continue; }
       slot.fixed = best;
       for (const lang of langs) {
         for (const f of (await this.forms(lang, best)).slice(0, 1)) { slot.alts.push({ lang, forms: [f], factor: this.c.FUZZY_FACTOR, via: false }); }
       }
+      await this.translateMissing(slot, word, best, searched);
     }
     slot.missing = [];
+  }
+
+  /* The translations of a missing word once corrected: of its correction, else of its stem (kb.search.lookup.translate_missing). */
+  async translateMissing(slot, word, known, langs) {
+    const stems = Object.fromEntries(slot.stems.map((a) => [a.lang, a.forms[0]]));
+    for (const name of Object.keys(this.core.lexicon).sort()) {
+      const table = this.core.lexicon[name];
+      const [source, target] = name.split(">");
+      if (!langs.includes(target) || target === source || (slot.lang !== null && slot.lang !== source)) { continue; }
+      let entry = null;
+      if (known !== null) {
+        const forms = await this.forms(source, known);
+        entry = own(table.keys, known) ? table.keys[known] : forms.length && own(table.terms, forms[0]) ? table.terms[forms[0]] : null;
+      } else if (own(stems, source) && own(table.terms, stems[source])) {
+        entry = table.terms[stems[source]];
+      }
+      if (entry && (await this.addTranslation(slot, entry, target))) {
+        slot.translated.push([source, target, word, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
+      }
+    }
   }
 
   async suggestion(word, langs, maxdist) {
