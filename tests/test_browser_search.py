@@ -89,13 +89,14 @@ def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
     item = page.locator("#results > li[data-id='702.19']")
     assert item.locator("a").first.get_attribute("href") == "rules/702.html#702.19"
     label = item.locator(".via")
-    assert label.inner_text() == "par traduction : piétinement → trample"
+    assert label.inner_text() == "par le lexique des cartes, non officiel : piétinement → trample"
     assert "pas par une traduction officielle" in label.get_attribute("title")
     assert item.locator(".snippet mark").first.inner_text().lower() == "trample"
     direct = page.locator("#results > li[data-kind=card]").first  # its French text holds the word as typed
     assert direct.locator(".via").count() == 0 and direct.locator(".snippet[lang=fr] mark").count() > 0
     ask(page, site, "piétinement")
-    assert page.locator("#results > li[data-id='702.19'] .via").inner_text() == "by translation: piétinement → trample"
+    via = page.locator("#results > li[data-id='702.19'] .via").inner_text()
+    assert via == "through the card lexicon, unofficial: piétinement → trample"
 
 
 def test_one_result_per_rule_and_every_rule_reachable(page, site):
