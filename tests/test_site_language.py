@@ -167,6 +167,24 @@ def test_no_untagged_text_of_the_other_language(site, ui):
     assert not bad, f"{len(bad)} untagged, e.g.\n" + "\n".join(dict.fromkeys(bad[:40]))
 
 
+def test_counts_take_the_singular_each_language_gives_them():
+    from kb.site.labels import counted, words
+
+    fr, en = words("fr"), words("en")
+    assert [counted(fr, "numbers", n, "fr") for n in (0, 1, 2, 1200)] == [
+        "0 numéro", "1 numéro", "2 numéros", "1\u202f200 numéros"
+    ]  # fmt: skip
+    assert [counted(en, "numbers", n, "en") for n in (0, 1, 2)] == ["0 numbers", "1 number", "2 numbers"]
+    assert counted(fr, "glossary_found", 0, "fr") == "0 terme trouvé"
+
+
+def test_pages_say_their_counts_in_the_singular_where_due(site):
+    report = (site / "fr" / "report.html").read_text(encoding="utf-8")
+    assert "toute la règle, 1 numéro<" in report and not re.search(r"\b1 numéros", report)  # rule 600: one number
+    sources = (site / "fr" / "sources.html").read_text(encoding="utf-8")
+    assert re.search(r"À la lecture des fichiers : 0 erreur, \d+ avertissements, \d+ remarques\.", sources)
+
+
 def test_a_page_in_one_language_only_says_so(site):
     """The English interface says the FAQ is French only; the home page names it in its language, tagged."""
     faq = (site / "en" / "faq" / "fr-faq-discorde-2006.html").read_text(encoding="utf-8")

@@ -76,6 +76,7 @@ WORDS: dict[str, dict[str, str]] = {
         "up": "Sommaire",
         "on_page": "Dans cette règle",
         "on_page_count": "{n} entrées",
+        "on_page_count_one": "{n} entrée",
         "cited_in": "Cité dans :",
         "permalink": "Lien vers {n} (copié en cliquant)",
         "copied": "Lien copié : {n}",
@@ -105,10 +106,11 @@ WORDS: dict[str, dict[str, str]] = {
         "glossary_find": "Filtrer les termes",
         "glossary_find_hint": "cimetière, graveyard…",
         "glossary_found": "{n} termes trouvés",
-        "glossary_found_one": "1 terme trouvé",
+        "glossary_found_one": "{n} terme trouvé",
         "card_words": "Sur les cartes en {lang}",
         "obsolete": "obsolète",
         "entries": "{n} termes",
+        "entries_one": "{n} terme",
         "card_index": "Index des cartes",
         "no_cards": "Aucune carte n’est chargée.",
         "rulings": "Décisions",
@@ -145,6 +147,7 @@ WORDS: dict[str, dict[str, str]] = {
         "only_in": "Règles dans une seule langue",
         "whole_rule": "toute la règle",
         "numbers": "{n} numéros",
+        "numbers_one": "{n} numéro",
         "fallbacks": "Absentes de l’édition alignée, montrées depuis une autre édition",
         "mismatches": "Règles alignées dont les références diffèrent",
         "rule": "Règle",
@@ -168,7 +171,9 @@ WORDS: dict[str, dict[str, str]] = {
         "undated": "sans date",
         "numbering": "sans date, numérotation de {year}",
         "rules_count": "{n} règles",
+        "rules_count_one": "{n} règle",
         "glossary_count": "{n} termes de glossaire",
+        "glossary_count_one": "{n} terme de glossaire",
         "faq_item": "FAQ en {lang}",
         "faq_only": (
             "Cette FAQ n’existe qu’en {lang} : aucune version en {other} n’est chargée. Son texte est présenté tel "
@@ -176,6 +181,7 @@ WORDS: dict[str, dict[str, str]] = {
             "même chose."
         ),
         "cards_item": "Données de cartes : {n} cartes",
+        "cards_item_one": "Données de cartes : {n} carte",
         "sources_title": "À propos des sources",
         "sources_intro": "Les textes dont ce site est fait, et ce que chacun apporte.",
         "sources_technical": "Détails techniques : fichiers lus et diagnostics",
@@ -206,7 +212,13 @@ WORDS: dict[str, dict[str, str]] = {
         "kind_rules": "règles",
         "kind_faq": "FAQ",
         "kind_cards": "cartes",
-        "diagnostics": "À la lecture des fichiers : {e} erreurs, {w} avertissements, {n} remarques.",
+        "diagnostics": "À la lecture des fichiers : {e}, {w}, {n}.",
+        "n_errors": "{n} erreurs",
+        "n_errors_one": "{n} erreur",
+        "n_warnings": "{n} avertissements",
+        "n_warnings_one": "{n} avertissement",
+        "n_notes": "{n} remarques",
+        "n_notes_one": "{n} remarque",
         "not_found": "Page introuvable",
         "not_found_text": "Cette adresse ne correspond à aucune page du site.",
         "not_found_moved": "Les pages ont peut-être changé d’adresse : essayez le sommaire ou la recherche.",
@@ -396,6 +408,7 @@ WORDS: dict[str, dict[str, str]] = {
         "up": "Contents",
         "on_page": "In this rule",
         "on_page_count": "{n} entries",
+        "on_page_count_one": "{n} entry",
         "cited_in": "Mentioned in:",
         "permalink": "Link to {n} (copied on click)",
         "copied": "Link copied: {n}",
@@ -424,10 +437,11 @@ WORDS: dict[str, dict[str, str]] = {
         "glossary_find": "Filter the terms",
         "glossary_find_hint": "graveyard, trample…",
         "glossary_found": "{n} terms found",
-        "glossary_found_one": "1 term found",
+        "glossary_found_one": "{n} term found",
         "card_words": "On cards in {lang}",
         "obsolete": "obsolete",
         "entries": "{n} terms",
+        "entries_one": "{n} term",
         "card_index": "Card index",
         "no_cards": "No cards are loaded.",
         "rulings": "Rulings",
@@ -464,6 +478,7 @@ WORDS: dict[str, dict[str, str]] = {
         "only_in": "Rules in one language only",
         "whole_rule": "the whole rule",
         "numbers": "{n} numbers",
+        "numbers_one": "{n} number",
         "fallbacks": "Missing from the aligned edition, shown from another edition",
         "mismatches": "Aligned rules whose references differ",
         "rule": "Rule",
@@ -487,13 +502,16 @@ WORDS: dict[str, dict[str, str]] = {
         "undated": "undated",
         "numbering": "undated, {year} numbering",
         "rules_count": "{n} rules",
+        "rules_count_one": "{n} rule",
         "glossary_count": "{n} glossary terms",
+        "glossary_count_one": "{n} glossary term",
         "faq_item": "FAQ in {lang}",
         "faq_only": (
             "This FAQ is in {lang} only: no {other} version is loaded. Its text is shown as written; each card’s page "
             "sets its rulings beside the {other} rulings that say the same."
         ),
         "cards_item": "Card data: {n} cards",
+        "cards_item_one": "Card data: {n} card",
         "sources_title": "About the sources",
         "sources_intro": "The texts this site is made of, and what each brings.",
         "sources_technical": "Technical details: files read and diagnostics",
@@ -521,7 +539,13 @@ WORDS: dict[str, dict[str, str]] = {
         "kind_rules": "rules",
         "kind_faq": "FAQ",
         "kind_cards": "cards",
-        "diagnostics": "Reading the files: {e} errors, {w} warnings, {n} notes.",
+        "diagnostics": "Reading the files: {e}, {w}, {n}.",
+        "n_errors": "{n} errors",
+        "n_errors_one": "{n} error",
+        "n_warnings": "{n} warnings",
+        "n_warnings_one": "{n} warning",
+        "n_notes": "{n} notes",
+        "n_notes_one": "{n} note",
         "not_found": "Page not found",
         "not_found_text": "No page of the site lives at this address.",
         "not_found_moved": "Pages may have moved: try the contents or the search.",
@@ -745,6 +769,17 @@ def words(ui: str) -> dict[str, str]:
 def count(n: int, ui: str) -> str:
     """A count with the interface's thousands separator (`3 269`, `3,269`)."""
     return f"{n:,}".replace(",", "\u202f" if ui == "fr" else ",")
+
+
+def singular(n: int, ui: str) -> bool:
+    """Whether a count takes the singular in the interface language: 1 in English, 0 and 1 in French."""
+    return n == 1 or (n == 0 and ui == "fr")
+
+
+def counted(t: dict[str, str], key: str, n: int, ui: str, **more: object) -> str:
+    """A label holding a count `{n}`, in the singular (its `<key>_one` form) where the count takes it."""
+    form = t.get(f"{key}_one") if singular(n, ui) else None
+    return (form or t[key]).format(n=count(n, ui), **more)
 
 
 def lang_label(lang: str, ui: str) -> str:

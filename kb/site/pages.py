@@ -21,7 +21,7 @@ from kb.model.numbers import TYPED_PATTERN, sort_key
 from kb.site.diffs import changes_label
 from kb.site.editions import numbering_of, stale_diffs, today_row
 from kb.site.gather import SiteData
-from kb.site.labels import UI_LANGS, count, lang_label, long_date, words
+from kb.site.labels import UI_LANGS, counted, lang_label, long_date, words
 from kb.site.numbering import own_numbers
 from kb.site.output import Job
 from kb.site.parts import index_parts, part_title, part_words
@@ -379,10 +379,10 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
     for ed in editions:
         lang = lang_label(ed.lang, ui)
         label = t["edition_cr" if ed.complete else "edition_extract"].format(lang=lang)
-        detail = [t["rules_count"].format(n=count(len(ed.rules), ui))]
+        detail = [counted(t, "rules_count", len(ed.rules), ui)]
         terms = sum(1 for g in kb.glossary if g.document in ed.documents)
         if terms:
-            detail.append(t["glossary_count"].format(n=count(terms, ui)))
+            detail.append(counted(t, "glossary_count", terms, ui))
         numbering = numbering_of(kb, ed.id)
         if ed.effective_date:
             date = t["effective"].format(date=long_date(ed.effective_date, ui))
@@ -403,7 +403,7 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
     for doc in kb.documents:
         if doc.kind == "cards":
             cards = len(kb.cards_by_document.get(doc.id, ()))
-            label = t["cards_item"].format(n=count(cards, ui)) + (f" ({doc.title})" if doc.title else "")
+            label = counted(t, "cards_item", cards, ui) + (f" ({doc.title})" if doc.title else "")
             items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": "",
                           "about": t["about_cards"]})  # fmt: skip
     return items

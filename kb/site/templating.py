@@ -58,6 +58,7 @@ def environment() -> Environment:
         lang_label=labels.lang_label,
         note_blocks=faqs.note_blocks,
         count=labels.count,
+        counted=labels.counted,
         long_date=labels.long_date,
         own_name=lambda lang: labels.OWN_NAMES.get(lang, lang.upper()),
         pick=labels.pick,

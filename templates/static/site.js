@@ -177,7 +177,8 @@
       document.querySelectorAll(".letter-group").forEach(function (group) {  /* a letter with no term found: gone */
         group.hidden = !group.querySelector(".entry:not([hidden])");
       });
-      out.textContent = !q ? "" : n === 1 ? out.dataset.one : (out.dataset.words || "{n}").replace("{n}", n);
+      var one = n === 1 || (n === 0 && document.documentElement.lang === "fr");  /* French: 0 and 1 take the singular */
+      out.textContent = !q ? "" : (one ? out.dataset.one : out.dataset.words || "{n}").replace("{n}", n);
     });
   }
 
