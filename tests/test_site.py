@@ -1106,9 +1106,9 @@ def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
     )
     assert row.index('data-col="fr"') < row.index('data-col="en"')
     only = read(site_bundled, "fr/cards/delirium-skeins.html")
-    assert '<p class="missing-note" data-missing="en">sans équivalent dans Gatherer</p>' in only
+    assert '<p class="missing-note" data-missing="en">rapprochée d’aucune décision de Gatherer</p>' in only
     english_only = read(site_bundled, "en/cards/crypt-champion.html")
-    assert '<p class="missing-note" data-missing="fr">no French counterpart in the FAQ</p>' in english_only
+    assert '<p class="missing-note" data-missing="fr">matched to no French ruling of the FAQ</p>' in english_only
     data_only = read(site_bundled, "fr/cards/aurora-eidolon.html")  # no FAQ: its French text from card data
     assert "Créature : esprit" in data_only and "sacrifiez l&#39;Eidôlon de l&#39;aurore" in data_only
 

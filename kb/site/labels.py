@@ -272,7 +272,7 @@ WORDS: dict[str, dict[str, str]] = {
             "la traduction cite ici un autre numéro que son original : le lien mène à la règle que cite l’original."
         ),
         "mark_missing": "règle absente des règles chargées.",
-        "no_counterpart": "sans équivalent dans {source}",
+        "no_counterpart": "rapprochée d’aucune décision de {source}",
         "the_faq": "la FAQ",
         "card_text": "Texte de la carte",
         "keywords": "Capacités mot-clé",
@@ -597,7 +597,7 @@ WORDS: dict[str, dict[str, str]] = {
             "cites."
         ),
         "mark_missing": "a rule not in the loaded rules.",
-        "no_counterpart": "no {lang} counterpart in {source}",
+        "no_counterpart": "matched to no {lang} ruling of {source}",
         "the_faq": "the FAQ",
         "card_text": "Card text",
         "keywords": "Keyword abilities",
