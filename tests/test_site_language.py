@@ -185,6 +185,14 @@ def test_pages_say_their_counts_in_the_singular_where_due(site):
     assert re.search(r"À la lecture des fichiers : 0 erreur, \d+ avertissements, \d+ remarques\.", sources)
 
 
+def test_the_sources_name_the_lexicon_of_printed_cards_as_unofficial(site):
+    for ui, said in (("fr", "non officiels"), ("en", "unofficial")):
+        for page in ("sources.html", "index.html"):
+            html = (site / ui / page).read_text(encoding="utf-8")
+            item = html.split("<strong>Lexique des cartes imprimées" if ui == "fr" else "<strong>Printed-card lexicon")
+            assert len(item) == 2 and said in item[1].split("</li>")[0], (ui, page)
+
+
 def test_a_page_in_one_language_only_says_so(site):
     """The English interface says the FAQ is French only; the home page names it in its language, tagged."""
     faq = (site / "en" / "faq" / "fr-faq-discorde-2006.html").read_text(encoding="utf-8")

@@ -203,6 +203,15 @@ WORDS: dict[str, dict[str, str]] = {
         "about_cards": (
             "Les cartes : noms, textes imprimés et Oracle, et leurs décisions, tirés d’un fichier de données."
         ),
+        "lexicon_item": "Lexique des cartes imprimées : {n} termes",
+        "lexicon_item_one": "Lexique des cartes imprimées : {n} terme",
+        "lexicon_from": "relevés sur le texte français de {n} cartes, non officiels",
+        "lexicon_from_one": "relevés sur le texte français de {n} carte, non officiels",
+        "about_lexicon": (
+            "Les termes que les cartes imprimées en français donnent aux mots des règles : ils nomment en français "
+            "(marqués *) les règles en anglais seul et les font trouver par une recherche en français ; jamais la "
+            "traduction officielle des règles."
+        ),
         "doc_file": "Fichier",
         "doc_lang": "Langue",
         "doc_kind": "Type",
@@ -530,6 +539,14 @@ WORDS: dict[str, dict[str, str]] = {
             "card’s page."
         ),
         "about_cards": "The cards: names, printed and Oracle texts and their rulings, from a card data file.",
+        "lexicon_item": "Printed-card lexicon: {n} terms",
+        "lexicon_item_one": "Printed-card lexicon: {n} term",
+        "lexicon_from": "mined from the French text of {n} cards, unofficial",
+        "lexicon_from_one": "mined from the French text of {n} card, unofficial",
+        "about_lexicon": (
+            "The terms French printed cards give the words of the rules: they name English-only rules in French "
+            "(marked *) and let a French search find them; never the official translation of the rules."
+        ),
         "doc_file": "File",
         "doc_lang": "Language",
         "doc_kind": "Kind",

@@ -370,8 +370,8 @@ def only_groups(data: SiteData) -> dict[str, list[dict]]:
 
 
 def loaded_items(data: SiteData, ui: str) -> list[dict]:
-    """What the home and sources pages list as loaded: each rules edition, FAQ and card data, with dates and what
-    each is to a reader (`about`), in the interface."""
+    """What the home and sources pages list as loaded: each rules edition, FAQ and card data, and the lexicon of
+    printed cards, with dates and what each is to a reader (`about`), in the interface."""
     t, kb = words(ui), data.kb
     items = []
     editions = sorted(kb.links.editions, key=lambda ed: (ordered_langs([ed.lang, *data.langs]).index(ed.lang),
@@ -406,6 +406,11 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
             label = counted(t, "cards_item", cards, ui) + (f" ({doc.title})" if doc.title else "")
             items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": "",
                           "about": t["about_cards"]})  # fmt: skip
+    lexicon = kb.lexicon
+    if lexicon is not None and lexicon.entries:
+        detail = counted(t, "lexicon_from", lexicon.cards, ui) if lexicon.cards else ""
+        items.append({"label": counted(t, "lexicon_item", len(lexicon.entries), ui), "date": "", "detail": detail,
+                      "about": t["about_lexicon"]})  # fmt: skip
     return items
 
 
