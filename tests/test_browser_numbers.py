@@ -50,7 +50,7 @@ def test_french_interface_offers_the_french_rule_first_then_todays(browser, site
         links.first.wait_for()
         assert [_label(a) for a in links.all()] == [
             "120.4 du texte français (numérotation 2015) → 121.4 aujourd’hui",
-            "120.4 aujourd’hui : Damage",
+            "120.4 aujourd’hui\u00a0: Damage",
         ]
         # each says what its rule is: its first words, in its language; the English title tagged as such
         starts = page.locator("#jump-choice .jump-start")
@@ -83,7 +83,7 @@ def test_a_french_rule_with_no_rule_of_today_and_a_number_no_one_else_has(browse
         _typed(page, site_url, "fr/index.html", "703.4h")
         links = page.locator("#jump-choice a")
         links.first.wait_for()
-        assert _label(links.first) == ("703.4h du texte français (numérotation 2015) : aucune règle d’aujourd’hui")
+        assert _label(links.first) == ("703.4h du texte français (numérotation 2015)\u00a0: aucune règle d’aujourd’hui")
         assert links.first.get_attribute("href").endswith("/fr/rules/703.html#fr-703.4h")
         page.keyboard.press("Escape")
         assert page.locator("#jump-choice").count() == 0

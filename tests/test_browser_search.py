@@ -89,7 +89,7 @@ def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
     item = page.locator("#results > li[data-id='702.19']")
     assert item.locator("a").first.get_attribute("href") == "rules/702.html#702.19"
     label = item.locator(".via")
-    assert label.inner_text() == "par le lexique des cartes, non officiel : piétinement → trample"
+    assert label.inner_text() == "par le lexique des cartes, non officiel\u00a0: piétinement → trample"
     assert "pas par une traduction officielle" in label.get_attribute("title")
     assert item.locator(".snippet mark").first.inner_text().lower() == "trample"
     direct = page.locator("#results > li[data-kind=card]").first  # its French text holds the word as typed

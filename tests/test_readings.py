@@ -202,7 +202,9 @@ def test_home_and_french_extract_pages_say_the_french_text_uses_2015_numbering(s
 
 
 FLAGS = {
-    "fr": "La traduction cite 701.21, numérotation antérieure ; son original (2015) cite 701.22, aujourd’hui 701.32",
+    "fr": (
+        "La traduction cite 701.21, numérotation antérieure\u202f; son original (2015) cite 701.22, aujourd’hui 701.32"
+    ),
     "en": "The translation cites 701.21, an older numbering; its original (2015) cites 701.22, today 701.32",
 }
 

@@ -167,7 +167,7 @@ def test_a_renumbered_translation_sits_beside_todays_rule_with_its_own_number(si
     html = read(site_bundled, "fr/rules/121.html")  # the French 120 (2015 numbering) is today's 121
     row = _row(html, "121.2")
     assert '<div class="cell" data-col="fr" lang="fr">' in row and "Les cartes peuvent uniquement" in row
-    title = "numéro français (numérotation 2015) : 120.2"
+    title = "numéro français (numérotation 2015)\u00a0: 120.2"
     assert f'<span class="own-num" title="{title}">FR 120.2 (2015)</span>' in row
     assert "Cards may only be drawn one at a time" in row
 
@@ -176,7 +176,7 @@ def test_a_rule_missing_in_one_language_is_one_column_with_a_note(site_bundled):
     html = read(site_bundled, "fr/rules/702.html")  # no French text at all
     assert '<div class="run single" style="--cols: 1">' in html and 'data-col="' not in html.split("<main")[1]
     assert (
-        '<p class="missing-note" data-missing="fr">Texte français non disponible pour la règle 702 : '
+        '<p class="missing-note" data-missing="fr">Texte français non disponible pour la règle 702\u00a0: '
         "texte anglais ci-dessous.</p>"
     ) in html
     english = read(site_bundled, "en/rules/702.html")
@@ -202,7 +202,7 @@ def test_a_french_reader_is_led_to_where_each_french_text_is_shown_today(site_bu
         assert f'{said} <a href="../rules/121.html">121</a>' in read(site_bundled, f"{ui}/rules/120.html")
     assert "numéroté 702" not in read(site_bundled, "fr/rules/702.html")  # no French 702 anywhere: nothing to say
     heading = _row(read(site_bundled, "fr/rules/703.html"), "703")  # no French heading line, French rules below
-    assert "Titre français de 703 absent de l’extrait ; ses règles suivent." in heading
+    assert "Titre français de 703 absent de l’extrait\u202f; ses règles suivent." in heading
     assert "non disponible" not in heading
     assert "The French title of 703 is not in the extract" in read(site_bundled, "en/rules/703.html")
 
@@ -227,7 +227,7 @@ def test_references_are_links_with_previews_and_backlinks(site_2015):
     html = read(site_2015, "fr/rules/120.html")
     assert '<a class="ref" href="../rules/704.html#704" aria-describedby="pv-en-704">704</a>' in html
     assert 'id="pv-en-704" lang="en"' in html  # the preview text rides along, hidden
-    title = "Règle 704 absente du texte français : lien vers la règle en anglais"
+    title = "Règle 704 absente du texte français\u00a0: lien vers la règle en anglais"
     french = _row(html, "120.4").split('data-col="fr"')[1]
     assert (
         f'<a class="ref ref-other" href="../rules/704.html#704" aria-describedby="pv-en-704" hreflang="en" '
@@ -455,8 +455,8 @@ def test_handmade_site_is_valid(handmade_site):
 def test_card_page(handmade_site):
     html = read(handmade_site, "fr/cards/steeling-stance.html")
     french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]
-    assert 'aria-label="{W} : mana blanc"' in french and 'aria-label="{1} : 1 mana générique"' in french
-    assert 'aria-label="{T} : engager"' in french  # symbols in the text too, described in the text's language
+    assert 'aria-label="{W}\u00a0: mana blanc"' in french and 'aria-label="{1}\u00a0: 1 mana générique"' in french
+    assert 'aria-label="{T}\u00a0: engager"' in french  # symbols in the text too, described in the text's language
     english = html.split('<section class="card-side" data-col="en" lang="en"')[1].split("</section>")[0]
     assert 'aria-label="{W}: white mana"' in english and '<span class="cost">' in english
     assert "Position de bravoure" in html and "Steeling Stance" in html
@@ -476,7 +476,7 @@ def test_card_page(handmade_site):
 def test_split_card_has_two_faces_and_hybrid_symbol(handmade_site):
     html = read(handmade_site, "fr/cards/bound-determined.html")
     assert html.count('<div class="face">') == 2
-    assert 'aria-label="{G/U} : mana hybride vert ou bleu"' in html
+    assert 'aria-label="{G/U}\u00a0: mana hybride vert ou bleu"' in html
 
 
 def test_card_index_is_alphabetical_per_language(handmade_site):
@@ -515,7 +515,7 @@ def test_faq_prose_is_inline_markdown_with_raw_html_disabled():
     assert ln.prose("Ravnica : La Cité « des Guildes »", "fr") == Markup(
         "<p>Ravnica\u00a0: La Cité «\u00a0des Guildes\u00a0»</p>"
     )
-    assert 'aria-label="{3} : 3 mana générique"' in ln.prose("une carte qui coûte {3}{B}{R}", "fr")
+    assert 'aria-label="{3}\u00a0: 3 mana générique"' in ln.prose("une carte qui coûte {3}{B}{R}", "fr")
 
 
 @pytest.mark.parametrize(
@@ -663,10 +663,10 @@ def test_server_stays_inside_the_site(tmp_path):
 def test_faq_prose_reads_its_numbers_in_the_numbering_of_its_date(handmade_site):
     html = read(handmade_site, "fr/faq/fr-faq.html")
     # A 2006 FAQ, and only the 2015 edition loaded: its 120.1 is 2006's, never linked to the 120.1 of 2015 or today.
-    title = "Règle 120.1 numérotée au 17 mars 2006 : aucune règle d’aujourd’hui n’en découle"
+    title = "Règle 120.1 numérotée au 17 mars 2006\u00a0: aucune règle d’aujourd’hui n’en découle"
     assert f'<span class="ref-dated" title="{title}">120.1</span>' in html and "pv-fr-120.1" not in html
     card = read(handmade_site, "fr/cards/steeling-stance.html")  # the FAQ's ruling: numbered as in 2006 too
-    title = "Règle 120.2a numérotée au 17 mars 2006 : aucune règle d’aujourd’hui n’en découle"
+    title = "Règle 120.2a numérotée au 17 mars 2006\u00a0: aucune règle d’aujourd’hui n’en découle"
     assert f'<span class="ref-dated" title="{title}">120.2a</span>' in card and 'id="pv-fr-120.2a"' not in card
 
 
@@ -1079,7 +1079,7 @@ def test_sources_page_says_what_each_source_is_and_folds_the_technical_detail(si
         "Une édition antérieure des règles",
         "Une traduction de quelques",
         "Les questions et réponses publiées pour une extension",
-        "Les cartes : noms, textes imprimés",
+        "Les cartes\u00a0: noms, textes imprimés",
     )
     assert all(words in shown for words in said)
     assert "content/" not in shown and "avertissements" not in shown  # paths and counts of the build: folded
@@ -1147,7 +1147,7 @@ def test_dated_ruling_numbers_lead_to_todays_rule_through_lineage(handmade_site)
     assert 'title="Rule 120.2 as numbered on January 1, 2009: today’s 120.2a"' in ruling
     assert '<span class="ref-dated" title="Rule 120.9 as numbered on January 1, 2009: no rule of today' in ruling
     french = read(handmade_site, "fr/cards/bound-determined.html")  # the same English ruling, the French interface
-    assert 'title="Règle 120.2 numérotée au 1er janvier 2009 : aujourd’hui 120.2a"' in french
+    assert 'title="Règle 120.2 numérotée au 1er janvier 2009\u00a0: aujourd’hui 120.2a"' in french
 
 
 @pytest.mark.slow
@@ -1189,8 +1189,8 @@ def test_translated_rules_removed_since_have_rows_of_their_own_that_say_so(site_
     assert ">FR 703.4h (2015)</a>" in row
     assert (
         '<p class="missing-note gone" data-missing="en" style="--at: 3">Pas de texte anglais aujourd’hui pour '
-        "FR 703.4h–703.4i : ces règles de l’édition du 26 septembre 2015 ont été supprimées depuis ; le texte "
-        "français les donne telles qu’elles étaient.</p>"
+        "FR 703.4h–703.4i\u00a0: ces règles de l’édition du 26 septembre 2015 ont été supprimées "
+        "depuis\u202f; le texte français les donne telles qu’elles étaient.</p>"
     ) in row
     assert "l&#39;ordre d&#39;assignation des blessures" in row and 'lang="fr"' in row
 

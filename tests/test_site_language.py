@@ -182,7 +182,7 @@ def test_pages_say_their_counts_in_the_singular_where_due(site):
     report = (site / "fr" / "report.html").read_text(encoding="utf-8")
     assert "toute la règle, 1 numéro<" in report and not re.search(r"\b1 numéros", report)  # rule 600: one number
     sources = (site / "fr" / "sources.html").read_text(encoding="utf-8")
-    assert re.search(r"À la lecture des fichiers : 0 erreur, \d+ avertissements, \d+ remarques\.", sources)
+    assert re.search(r"À la lecture des fichiers\u00a0: 0 erreur, \d+ avertissements, \d+ remarques\.", sources)
 
 
 def test_the_sources_name_the_lexicon_of_printed_cards_as_unofficial(site):
@@ -221,7 +221,7 @@ def test_card_texts_and_rulings_say_where_and_when_they_come_from(site):
     html = (site / "fr" / "cards" / "isperia-the-inscrutable.html").read_text(encoding="utf-8")
     french = html.split('<section class="card-side" data-col="fr" lang="fr"')[1].split("</section>")[0]
     english = html.split('<section class="card-side" data-col="en" lang="en"')[1].split("</section>")[0]
-    assert '<p class="side-source" lang="fr">Texte imprimé : DIS, 5 mai 2006</p>' in french
+    assert '<p class="side-source" lang="fr">Texte imprimé\u00a0: DIS, 5 mai 2006</p>' in french
     assert '<p class="side-source" lang="fr">Texte Oracle (la formulation de référence)</p>' in english
     ruling = html.split('class="ruling" data-col="fr"')[1].split("</div>")[0]
     assert '<time datetime="2006-03-17" lang="fr">17 mars 2006</time> · Foire Aux Questions' in ruling

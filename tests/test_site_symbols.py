@@ -43,7 +43,7 @@ def test_a_chapter_symbol_is_a_shield_and_long_symbols_are_wide():
 def test_three_part_hybrids_keep_every_part():
     html = mana_symbol("W/U/P", "en")  # was drawn as a plain white W
     assert _glyph(html) == "WUΦ" and 'aria-label="{W/U/P}: hybrid Phyrexian white or blue mana"' in html
-    assert 'aria-label="{W/U/P} : mana hybride phyrexian blanc ou bleu"' in mana_symbol("W/U/P", "fr")
+    assert 'aria-label="{W/U/P}\u00a0: mana hybride phyrexian blanc ou bleu"' in mana_symbol("W/U/P", "fr")
     assert 'aria-label="{G/P}: Phyrexian green mana"' in mana_symbol("G/P", "en")
     assert 'aria-label="{G/U}: hybrid green or blue mana"' in mana_symbol("G/U", "en")
 

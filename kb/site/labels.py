@@ -777,6 +777,27 @@ NUMBERING_WORDS: dict[str, dict[str, str]] = {
 for _ui, _found in NUMBERING_WORDS.items():
     WORDS[_ui].update(_found)
 
+FRENCH_SPACES = (
+    ("« ", "«\u00a0"),
+    (" »", "\u00a0»"),
+    (" :", "\u00a0:"),
+    (" ;", "\u202f;"),
+    (" ?", "\u202f?"),
+    (" !", "\u202f!"),
+)
+"""French typography: no line break inside guillemets or before a two-part punctuation mark (a narrow space before
+`;`, `?` and `!`); the strings above are written with plain spaces and set so here."""
+
+
+def french_spaces(text: str) -> str:
+    """A French string with the spaces its punctuation takes (`Cité par :` -> `Cité par\u00a0:`)."""
+    for plain, fixed in FRENCH_SPACES:
+        text = text.replace(plain, fixed)
+    return text
+
+
+WORDS["fr"] = {key: french_spaces(text) for key, text in WORDS["fr"].items()}
+
 
 def words(ui: str) -> dict[str, str]:
     """The interface words of an interface language."""

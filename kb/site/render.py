@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 from kb.model.links import Miscitation
 from kb.model.records import EMPTY
 from kb.parse.refs import find_references
-from kb.site.labels import long_date, miscited_title
+from kb.site.labels import french_spaces, long_date, miscited_title
 from kb.sources import file_slug
 from kb.sources.text import APOSTROPHES
 
@@ -42,7 +42,7 @@ SYMBOL_WORDS = {
     "fr": {"mana": "mana {c}", "generic": "{n} mana générique", "hybrid": "mana hybride {a} ou {b}", "or": "ou",
            "phyrexian": "mana phyrexian {c}", "hybrid_phyrexian": "mana hybride phyrexian {a} ou {b}",
            "chapter": "symbole de chapitre {n}", "T": "engager", "Q": "dégager", "PW": "symbole de planeswalker",
-           "CHAOS": "symbole du chaos", "E": "énergie", "TK": "ticket", "H": "symbole phyrexian", "sep": " : "},
+           "CHAOS": "symbole du chaos", "E": "énergie", "TK": "ticket", "H": "symbole phyrexian", "sep": "\u00a0: "},
 }  # fmt: skip
 RENDER_CACHE_CHARS = 500_000
 """Characters of rendered HTML a build keeps for its next pages (`RenderCache`): enough for a page's texts in both
@@ -72,8 +72,9 @@ REF_WORDS = {
            "l’édition dont ce texte est traduit, qui n’est pas chargée : pas de lien (la règle {n} d’aujourd’hui "
            "peut en être une autre)"},
 }  # fmt: skip
+REF_WORDS["fr"] = {key: french_spaces(text) for key, text in REF_WORDS["fr"].items()}
 LANG_WORDS = {"en": {"fr": "French", "en": "English"}, "fr": {"fr": "français", "en": "anglais"}}
-SEPARATORS = {"en": ": ", "fr": " : "}
+SEPARATORS = {"en": ": ", "fr": "\u00a0: "}
 
 
 @functools.cache

@@ -131,7 +131,7 @@ function viaNode(translated) {
   p.lang = ui;
   p.title = say.viaTitle;
   const pairs = translated.map(([, , typed, targets]) => `${typed} → ${targets.join(" / ")}`);
-  p.textContent = `${say.via}${ui === "fr" ? " : " : ": "}${pairs.join(", ")}`;
+  p.textContent = `${say.via}${ui === "fr" ? "\u00a0: " : ": "}${pairs.join(", ")}`;
   return p;
 }
 
