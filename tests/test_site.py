@@ -1109,6 +1109,11 @@ def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
     assert '<p class="missing-note" data-missing="en">rapprochée d’aucune décision de Gatherer</p>' in only
     english_only = read(site_bundled, "en/cards/crypt-champion.html")
     assert '<p class="missing-note" data-missing="fr">matched to no French ruling of the FAQ</p>' in english_only
+    unnamed = read(site_bundled, "fr/cards/crime-punishment.html")  # the card data repeats its English names
+    assert "Texte imprimé\u00a0: DIS, 5 mai 2006 · nom français absent des données de cartes\u00a0: le nom anglais" in (
+        unnamed
+    )
+    assert "nom français absent" not in read(site_bundled, "fr/cards/isperia-the-inscrutable.html")
     data_only = read(site_bundled, "fr/cards/aurora-eidolon.html")  # no FAQ: its French text from card data
     assert "Créature : esprit" in data_only and "sacrifiez l&#39;Eidôlon de l&#39;aurore" in data_only
 

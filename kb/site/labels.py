@@ -203,6 +203,7 @@ WORDS: dict[str, dict[str, str]] = {
         "about_cards": (
             "Les cartes : noms, textes imprimés et Oracle, et leurs décisions, tirés d’un fichier de données."
         ),
+        "name_missing": "nom {lang} absent des données de cartes : le nom anglais est donné",
         "lexicon_item": "Lexique des cartes imprimées : {n} termes",
         "lexicon_item_one": "Lexique des cartes imprimées : {n} terme",
         "lexicon_from": "relevés sur le texte français de {n} cartes, non officiels",
@@ -539,6 +540,7 @@ WORDS: dict[str, dict[str, str]] = {
             "card’s page."
         ),
         "about_cards": "The cards: names, printed and Oracle texts and their rulings, from a card data file.",
+        "name_missing": "no {lang} name in the card data: the English name is shown",
         "lexicon_item": "Printed-card lexicon: {n} terms",
         "lexicon_item_one": "Printed-card lexicon: {n} term",
         "lexicon_from": "mined from the French text of {n} cards, unofficial",
