@@ -194,7 +194,7 @@ def test_the_site_names_the_confirming_edition_and_never_links_a_number_it_canno
     content = _citing_100_1(tmp_path)
     site = build_site(load(content), tmp_path / "site", search=False).out
     for ui, confirmed, unlinked in (
-        ("fr", " ; 701.3 était son numéro dans l’édition du 1er mai 2018", "que son original (2020) ne cite pas"),
+        ("fr", "\u202f; 701.3 était son numéro dans l’édition du 1er mai 2018", "que son original (2020) ne cite pas"),
         ("en", "; 701.3 was its number in the edition of May 1, 2018", "which its original (2020) does not cite"),
     ):
         html = (site / ui / "rules" / "703.html").read_text(encoding="utf-8")
