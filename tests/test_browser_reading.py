@@ -219,6 +219,7 @@ def test_a_phone_tags_stacked_cells_keeps_ruling_headers_and_all_letters(tab, ur
     assert letters.count() >= 20
     rights = [letters.nth(i).bounding_box() for i in range(letters.count())]
     assert all(b["x"] >= 0 and b["x"] + b["width"] <= 360 for b in rights)  # none hidden past the edge
+    assert all(b["width"] >= 24 and b["height"] >= 24 for b in rights)  # targets a finger can hit (WCAG 2.5.8)
 
 
 @pytest.mark.parametrize("tab", [1280, 360], indirect=True)
