@@ -71,7 +71,7 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
     ["trample", "deathtouch trample", "storm count", "can a tapped creature block", "{T}", "bibliotheque vide",
      "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "isper", "étape de fin",
      "piétinement", "piétinement contact mortel", "forecast upkeep", "pietinnement", "declaration des bloquers",
-     "lifelnk"],
+     "lifelnk", "pietinnement lang:en", "défausserions"],
 )  # fmt: skip
 def test_the_site_ranks_as_the_cli(page, site, query):
     expected = [r.id for r in site[1].search(query, limit=30)]

@@ -260,7 +260,8 @@ def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tu
 def translate_missing(slot: Slot, word: str, known: str | None, tables: Tables, langs: tuple[str, ...]) -> None:
     """Add the translations of a word the vocabularies lack, once its correction is known: of `known`, the word it
     is corrected to or another form of its stem (`pietinnement`, searched as the stem of `piétinement`, is
-    translated as `piétinement` is), else of its longest known stem in its language."""
+    translated as `piétinement` is), else of its longest known stem in the table's language, searched or not, or
+    that stem but its last letter (`defausse`, a form of `défaussée`, then `defauss`, the stem `défausse` shares)."""
     stems = {a.lang: a.forms[0] for a in slot.stems}
     for name, table in sorted(tables.lexicon.items()):
         source, target = name.split(">")
@@ -270,7 +271,9 @@ def translate_missing(slot: Slot, word: str, known: str | None, tables: Tables, 
             forms = tables.forms(source, known)
             entry = table["keys"].get(known) or (table["terms"].get(forms[0]) if forms else None)
         else:
-            entry = table["terms"].get(stems.get(source, ""))
+            stem = stems.get(source) or tables.stem_prefix(source, word) or ""
+            shorter = (stem, stem[:-1])
+            entry = next((table["terms"][x] for x in shorter if len(x) >= STEM_MIN and x in table["terms"]), None)
         if entry and _add_translation(slot, entry, tables, target):
             slot.translated.append((source, target, word, list(entry[0] or entry[1][:1])))
 

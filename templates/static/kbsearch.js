@@ -378,8 +378,11 @@ export class Index {
       if (known !== null) {
         const forms = await this.forms(source, known);
         entry = own(table.keys, known) ? table.keys[known] : forms.length && own(table.terms, forms[0]) ? table.terms[forms[0]] : null;
-      } else if (own(stems, source) && own(table.terms, stems[source])) {
-        entry = table.terms[stems[source]];
+      } else {
+        const stem = (own(stems, source) ? stems[source] : await this.stemPrefix(source, word)) || "";
+        for (const x of [stem, [...stem].slice(0, -1).join("")]) {
+          if (size(x) >= this.c.STEM_MIN && own(table.terms, x)) { entry = table.terms[x]; break; }
+        }
       }
       if (entry && (await this.addTranslation(slot, entry, target))) {
         slot.translated.push([source, target, word, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
