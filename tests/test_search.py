@@ -759,7 +759,8 @@ def test_a_french_word_misspelt_or_inflected_is_translated_once_corrected(full):
     assert full.last["corrected"] is None and any(("fr", "en", "bloquers", ("block",)) in r.translated for r in found)
     assert full.search("lifelnk")[0].number == "702.15" and full.last["corrected"] == "lifelink"  # a typo, not a stem
     assert full.search("pietinnement lang:en")[0].number == "702.19"  # French read as French, English searched
-    assert full.search("défausserions")[0].number == "701.9"  # the stem `defauss` of « défausse », one letter short
+    found = full.search("défausserions")[0]  # the stem `defauss` of « défausse », one letter short
+    assert found.number == "701.9" and found.translated == (("fr", "en", "défausserions", ("discard",)),)  # as typed
 
 
 def test_a_word_as_typed_outranks_its_translation(full):

@@ -76,6 +76,8 @@ class Slot:
     """The query's language, when its words say it (corrections are then words of that language)."""
     translated: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
     """(source language, target language, words as typed, translations shown) of the slot's translations."""
+    typed: str = ""
+    """Its words as typed (accents and all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +158,7 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
             _add_phrase(slot, words, tables, langs)
         else:
             slot = _unit_slot(found[k], tables, langs, stops, own)
-        typed = " ".join(u.typed for u in found[k:end])
+        typed = slot.typed = " ".join(u.typed for u in found[k:end])
         for _, _, source, target, entry in mine:
             if _add_translation(slot, entry, tables, target):
                 slot.translated.append((source, target, typed, list(entry[0] or entry[1][:1])))
@@ -275,7 +277,8 @@ def translate_missing(slot: Slot, word: str, known: str | None, tables: Tables, 
             shorter = (stem, stem[:-1])
             entry = next((table["terms"][x] for x in shorter if len(x) >= STEM_MIN and x in table["terms"]), None)
         if entry and _add_translation(slot, entry, tables, target):
-            slot.translated.append((source, target, word, list(entry[0] or entry[1][:1])))
+            shown = slot.typed if len(slot.missing) == 1 and slot.typed else word  # as typed: « défausserions »
+            slot.translated.append((source, target, shown, list(entry[0] or entry[1][:1])))
 
 
 def _add_translation(slot: Slot, entry: list, tables: Tables, lang: str) -> bool:

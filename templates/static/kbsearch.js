@@ -130,7 +130,7 @@ function distance(a, b, limit) {
   return prev[b.length];
 }
 
-const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exact: [], names: [], missing: [], stems: [], fixed: null, translated: [] });
+const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exact: [], names: [], missing: [], stems: [], fixed: null, translated: [], typed: "" });
 
 export class Index {
   constructor(core, load) {
@@ -245,7 +245,7 @@ export class Index {
       } else {
         slot = await this.unitSlot(found[k], langs, stops, mine);
       }
-      const typed = found.slice(k, end).map((u) => u.typed).join(" ");
+      const typed = (slot.typed = found.slice(k, end).map((u) => u.typed).join(" "));
       for (const [, , source, target, entry] of here) {
         if (await this.addTranslation(slot, entry, target)) {
           slot.translated.push([source, target, typed, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
@@ -385,7 +385,8 @@ export class Index {
         }
       }
       if (entry && (await this.addTranslation(slot, entry, target))) {
-        slot.translated.push([source, target, word, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
+        const shown = slot.missing.length === 1 && slot.typed ? slot.typed : word; /* as typed, accents and all */
+        slot.translated.push([source, target, shown, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
       }
     }
   }
