@@ -1106,6 +1106,11 @@ def test_card_text_and_rulings_french_and_english_side_by_side(site_bundled):
     )
     assert row.index('data-col="fr"') < row.index('data-col="en"')
     only = read(site_bundled, "fr/cards/delirium-skeins.html")
+    faq = (
+        '<a href="../faq/fr-faq-discorde-2006.html#card-delirium-skeins">Foire Aux Questions : Discorde/Dissension</a>'
+    )
+    assert faq in only  # the ruling's FAQ, at the card's section
+    assert 'id="card-delirium-skeins"' in read(site_bundled, "fr/faq/fr-faq-discorde-2006.html")
     assert '<p class="missing-note" data-missing="en">rapprochée d’aucune décision de Gatherer</p>' in only
     english_only = read(site_bundled, "en/cards/crypt-champion.html")
     assert '<p class="missing-note" data-missing="fr">matched to no French ruling of the FAQ</p>' in english_only

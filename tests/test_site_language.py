@@ -224,7 +224,8 @@ def test_card_texts_and_rulings_say_where_and_when_they_come_from(site):
     assert '<p class="side-source" lang="fr">Texte imprimé\u00a0: DIS, 5 mai 2006</p>' in french
     assert '<p class="side-source" lang="fr">Texte Oracle (la formulation de référence)</p>' in english
     ruling = html.split('class="ruling" data-col="fr"')[1].split("</div>")[0]
-    assert '<time datetime="2006-03-17" lang="fr">17 mars 2006</time> · Foire Aux Questions' in ruling
+    faq = '<a href="../faq/fr-faq-discorde-2006.html#card-isperia-the-inscrutable">Foire Aux Questions'
+    assert f'<time datetime="2006-03-17" lang="fr">17 mars 2006</time> · {faq}' in ruling
     english_ui = (site / "en" / "cards" / "isperia-the-inscrutable.html").read_text(encoding="utf-8")
     assert '<p class="side-source" lang="en">Printed text: DIS, May 5, 2006</p>' in english_ui
 

@@ -196,6 +196,8 @@ def _card_context(data: SiteData, card: Card, shared: CardShared, ui: str) -> di
     found = card_keywords(shared, card, text, ui)
     for side in sides:
         side["said"] = side_said(data.kb, card, side["source"], ui)
+        printed_by = next((d.id for d in data.kb.documents if d.source == card.source.path), None)
+        side["faq_href"] = faq_card_href(data, card, printed_by) if side["source"][0] == "faq" else None
     rulings, printed = ruling_rows(data, card, ui), other_printed_names(card)
     named = [lang for lang in data.faq_names.get(card.id, {}) if lang not in card.names]
     return {"sides": sides, "rulings": rulings, "keywords": found, "printed": printed, "names": data.names(card),
@@ -213,6 +215,15 @@ def side_said(kb, card: Card, source: tuple[str, tuple[str, ...], str | None], u
         date = next((f.last_modified for f in kb.faqs if f.document == document), None)
         return t["text_faq_dated" if date else "text_faq"].format(date=long_date(date, ui))
     return t["text_oracle"]
+
+
+def faq_card_href(data: SiteData, card: Card, document: str | None) -> str | None:
+    """Where an FAQ (its document id) lists a card (`faq/x.html#card-<id>`, the part of a cut FAQ holding it), from
+    the tree's root; None when it does not."""
+    for part in data.faq_parts.get(document or "", ()):
+        if any(listed.id == card.id for listed in part.cards):
+            return f"{part.path}#card-{card.id}"
+    return None
 
 
 def other_printed_names(card: Card) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -575,8 +586,8 @@ def ruling_rows(data: SiteData, card: Card, ui: str = "") -> dict:
     """A card's rulings, each with the ruling of the other language saying the same (`translation_of`):
     `{"langs", "rows": [{lang: ruling}], "plain": {id: bool}, "source": {id: label}, "heads": {lang: labels},
     "where": {lang: card-data label or ""}, "dates": {id: its date, else its FAQ's}, "others": {id: [the other cards
-    it names that have a page]}}`, FAQ rulings first in their order, then the rest; the interface's language's
-    column first."""
+    it names that have a page]}, "at": {id: where its FAQ lists the card, or None}}`, FAQ rulings first in their
+    order, then the rest; the interface's language's column first."""
     groups = data.card_rulings[card.id]
     plain = {r.id: group[3] for group in groups for r in group[2]}
     source = {r.id: group[1] for group in groups for r in group[2]}
@@ -601,8 +612,9 @@ def ruling_rows(data: SiteData, card: Card, ui: str = "") -> dict:
     dates = {r.id: r.date or faq_dates.get(r.source_document) for group in groups for r in group[2]}
     paths = data.card_path
     others = {r.id: [c for c in r.card_refs if c != card.id and c in paths] for row in rows for r in row.values()}
+    at = {r.id: faq_card_href(data, card, r.source_document) for row in rows for r in row.values() if not plain[r.id]}
     return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where,
-            "dates": dates, "others": others}  # fmt: skip
+            "dates": dates, "others": others, "at": at}  # fmt: skip
 
 
 def keyword_index(data: SiteData) -> dict[str, str]:
