@@ -1084,6 +1084,8 @@ def test_sources_page_says_what_each_source_is_and_folds_the_technical_detail(si
     assert all(words in shown for words in said)
     assert "content/" not in shown and "avertissements" not in shown  # paths and counts of the build: folded
     assert "<code>content/en/cr-en-20260116.txt</code>" in folded and "avertissements" in folded
+    listed = '<li><code lang="en">content/en/cr-en-20260116.txt:2708: warning: numbered rule 606.5 has no dot'
+    assert listed in folded and "<code>kb check</code> les donne toutes" in folded  # the warnings themselves
     assert "The official text of the game’s rules" in read(site_bundled, "en/sources.html")
     home = read(site_bundled, "fr/index.html")
     assert home.count('href="sources.html"') == 1  # the footer's link only
