@@ -23,7 +23,7 @@ from score import first_hit, load_questions, metrics, result_ids  # noqa: E402
 
 from kb.link.load import load  # noqa: E402
 from kb.search import index as search_index  # noqa: E402
-from kb.search import rank  # noqa: E402
+from kb.search import rank, searcher  # noqa: E402
 from kb.search.entries import entries  # noqa: E402
 
 PARTS = ("COVERAGE_POWER", "EXACT_BONUS", "HEAD_BONUS", "SECTION_BONUS", "CITED_BONUS", "NAMED")
@@ -42,9 +42,9 @@ VARIANTS = {
 
 
 def use(changes: dict, original: dict, kinds: dict) -> None:
-    """Set the re-rank's constants for a variant (in `rank` and where `index` holds its own copy)."""
+    """Set the re-rank's constants for a variant (in `rank` and where `searcher` holds its own copy)."""
     for name, value in original.items():
-        for module in (rank, search_index):
+        for module in (rank, searcher):
             if hasattr(module, name):
                 setattr(module, name, changes.get(name, value))
     rank.KIND_BOOSTS.clear()

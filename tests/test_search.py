@@ -659,8 +659,8 @@ def test_bad_input_in_the_cli_is_exit_status_2_or_results(content_2015):
 
 
 def test_snippet_of_a_long_text_is_bounded():
-    from kb.search.index import _highlight
     from kb.search.results import LEAD, SNIPPET
+    from kb.search.searcher import _highlight
 
     found = _highlight("trample " * 4_000 + "end", {"trampl"}, "en")
     assert "**trample**" in found and len(found.replace("**", "")) <= SNIPPET + 2 * LEAD
@@ -911,13 +911,13 @@ JS_QUESTIONS = [
 def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015, lexicon, monkeypatch, top):
     # The site's export of the Whoosh index, read by kbsearch.js in Node: the same results, scores and corrections;
     # also when Whoosh's best hits are few (3), where the documents the query names come from beyond them.
-    from kb.search import rank
+    from kb.search import rank, searcher
     from kb.search.static import write_core, write_documents, write_static
     from kb.search.writer import entry_langs
 
     if top is not None:
         monkeypatch.setattr(rank, "TOP", top)
-        monkeypatch.setattr(S, "TOP", top)
+        monkeypatch.setattr(searcher, "TOP", top)
 
     items = [e for e in entries(seeds_kb) if e.current]
     items += [e for e in entries(kb_2015) if e.current and e.kind in ("rule", "glossary")]

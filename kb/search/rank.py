@@ -1,7 +1,7 @@
 """kb's re-rank of Whoosh's hits: typed words, coverage, kind, headwords and citations on top of BM25F.
 
 Pure Python (no whoosh); `templates/static/kbsearch.js` re-ranks the same way over the same numbers, so the site
-and the CLI agree. Whoosh scores a query as the sum of its slots' BM25F scores (`kb.search.index.query_of`) and
+and the CLI agree. Whoosh scores a query as the sum of its slots' BM25F scores (`kb.search.searcher.query_of`) and
 gives its best TOP documents, and the NAMED best of those whose headwords hold a word of the query beyond them;
 each is then:
 

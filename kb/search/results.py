@@ -1,6 +1,6 @@
 """Results: what a hit shows (title, languages, snippets with the query's words marked).
 
-Pure Python (no whoosh): the snippets themselves are Whoosh's highlights (`kb.search.index`).
+Pure Python (no whoosh): the snippets themselves are Whoosh's highlights (`kb.search.searcher`).
 """
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ from pathlib import Path
 from whoosh.scoring import bm25
 
 from kb.model.numbers import TYPED_PATTERN
-from kb.search import index as search_index
 from kb.search import lookup, rank, results
+from kb.search import searcher as engine
 from kb.search.analysis import lang_text
 from kb.search.entries import Entry
 from kb.search.query import KINDS
@@ -67,7 +67,7 @@ def constants() -> dict:
         for module, names in (
             (rank, "TOP NAMED RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS SECTION_BONUS HEAD_SHARE THROUGH"),
             (rank, "CITED_BONUS"),
-            (search_index, "NAME NAME_LIMIT"),
+            (engine, "NAME NAME_LIMIT"),
             (lookup, "MAX_SLOTS MAX_WORD STEM_MIN STEM_FACTOR FUZZY_FACTOR TRANSLATED NAME_MIN CORRECT_PREFIX"),
             (results, "SNIPPET LEAD BREAK"),
         )
@@ -207,7 +207,7 @@ def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
                 found[term][field] = [gaps, [], [], len(docs)]
                 continue
             idf = searcher.idf(field, term)
-            scores = [bm25(idf, w, lengths[d], avgfl, search_index.B, search_index.K1) for d, w in items]
+            scores = [bm25(idf, w, lengths[d], avgfl, engine.B, engine.K1) for d, w in items]
             distinct = sorted(set(scores))
             place = {v: k for k, v in enumerate(distinct)}
             picks = [place[v] for v in scores] if len(distinct) > 1 else []
