@@ -73,7 +73,7 @@ def test_show_json_contract():
     ):
         assert key in fr
     assert fr["number"] == "120.2a" and fr["parent"] == "120.2" and fr["kind"] == "subrule"
-    assert fr["aligned_with"] == {"edition": "en:2026-01-16", "number": "121.2c", "via": "lineage", "confidence": 0.954}
+    assert fr["aligned_with"] == {"edition": "en:2026-01-16", "number": "121.2c", "via": "lineage", "confidence": 0.956}
     assert fr["source"] == {"path": "content/fr/cr-120-piocher-une-carte.txt", "line": 7}
 
 

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from dataclasses import dataclass
 
-from kb.model import Rule
-from kb.model.numbers import LETTERS, parent_of, sort_key
+from kb.model.numbers import LETTERS, parent_of
 
 SUBSTANTIVE = ("wording", "added", "removed", "moved", "split", "merged")
 """Kinds of change that alter what the rules say."""
@@ -30,11 +28,6 @@ _TOKEN = re.compile(r"\d+(?:\.\d+[a-z]?)?\s*|\w+(?:\((?:tm|r)\)|[™®])?\s*|[^\
 """Diff tokens: a rule number is one token (`701.24`, never `701` `.` `24`), a trademark sign part of its word."""
 _REFERENCE = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
 """A rule number cited in a text."""
-MOVE_SCORE = 85
-"""Lowest rapidfuzz token set ratio (0–100) of a removed rule's text and an added one's for a move."""
-_LONG_WORD = re.compile(r"[^\W\d_]{6,}")
-MOVE_CHARS = 60
-"""Shortest text a move is looked for with (short texts match too many others)."""
 
 
 def fold(text: str) -> str:
@@ -184,36 +177,3 @@ def runs(pairs: list[tuple[str, str]]) -> list[Run]:
         else:
             out.append([pair])
     return [Run((g[0][0], g[-1][0]), (g[0][1], g[-1][1]), len(g)) for g in out]
-
-
-def find_moves(removed: dict[str, Rule], added: dict[str, Rule], text) -> list[tuple[str, str, float]]:
-    """(removed number, added number, score 0–1) of removed rules whose text lives on in an added rule elsewhere
-    (706.7a -> 607.5a): the best match at least `MOVE_SCORE`, each added rule taken once (`text`: a rule's text).
-
-    Only added rules sharing a third of a removed rule's longer words are scored (a handful, not all)."""
-    from rapidfuzz import fuzz, process
-
-    pool = {n: fold(text(r)) for n, r in added.items() if len(text(r)) >= MOVE_CHARS}
-    index: dict[str, set[str]] = {}
-    for n, body in pool.items():
-        for word in _words(body):
-            index.setdefault(word, set()).add(n)
-    moves, taken = [], set()
-    for number, rule in sorted(removed.items(), key=lambda item: sort_key(item[0])):
-        body = fold(text(rule))
-        words = _words(body)
-        if len(body) < MOVE_CHARS or not words:
-            continue
-        shared = Counter(n for word in words for n in index.get(word, ()) if n not in taken)
-        near = {n for n, k in shared.items() if k >= len(words) / 3 and 0.4 <= len(pool[n]) / len(body) <= 2.5}
-        choices = {n: pool[n] for n in near}
-        best = process.extractOne(body, choices, scorer=fuzz.token_set_ratio, score_cutoff=MOVE_SCORE)
-        if best is not None:
-            moves.append((number, best[2], round(best[1] / 100, 3)))
-            taken.add(best[2])
-    return moves
-
-
-def _words(text: str) -> set[str]:
-    """A text's words of six letters or more, lower-cased."""
-    return set(_LONG_WORD.findall(text.lower()))

@@ -13,7 +13,7 @@ from kb.link.lineage import word_diff
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition
-from kb.model.numbers import sort_key
+from kb.model.numbers import parent_of, sort_key
 
 STATUSES = ("added", "removed", "renumbered", "changed", "split", "merged")
 """Kinds of change a diff lists (unchanged rules are counted, not listed)."""
@@ -176,24 +176,18 @@ def _read(changes: list[Change], old: Edition, new: Edition) -> tuple[list[Chang
             continue
         refs = changelog.references_followed(before, after, renumbered)
         kind = c.status if c.status in ("split", "merged") else "reference" if refs else "wording"
+        if kind == "wording" and _moved(c.old, c.new, renumbered):
+            kind = "moved"
         diff = changelog.folded_diff(before, after)
         out.append(Change(c.status, c.old, c.new, True, diff, c.confidence, kind, refs or ()))
-    return _paired(out, old, new), typography
+    return out, typography
 
 
-def _paired(changes: list[Change], old: Edition, new: Edition) -> list[Change]:
-    """Removed rules whose text lives on in an added rule elsewhere, as one move (706.7a -> 607.5a)."""
-    removed = {c.old: old.rules[c.old] for c in changes if c.status == "removed"}
-    added = {c.new: new.rules[c.new] for c in changes if c.status == "added"}
-    moves = changelog.find_moves(removed, added, rule_text)
-    if not moves:
-        return changes
-    gone = {m[0] for m in moves} | {m[1] for m in moves}
-    out = [c for c in changes if not (c.status == "removed" and c.old in gone or c.status == "added" and c.new in gone)]
-    for was, now, score in moves:
-        diff = changelog.folded_diff(rule_text(old.rules[was]), rule_text(new.rules[now]))
-        out.append(Change("renumbered", was, now, True, diff, score, "moved"))
-    return out
+def _moved(old: str, new: str, renumbered: dict[str, str]) -> bool:
+    """Whether a reworded rule now stands under another rule than the one its old parent became (706.7a, under
+    706.7, is 607.5a, under 607.5): a move, not a renumbering with its parent (420.5g -> 704.5b, 420.5 -> 704.5)."""
+    up = parent_of(old)
+    return up is not None and old != new and renumbered.get(up, up) != parent_of(new)
 
 
 def _status(old: str, new: str, changed: bool, statuses: set[str], sources: int) -> str | None:

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import log
 from typing import TYPE_CHECKING
 
 from kb.model.lineage import EditionLinks, Link
@@ -43,8 +44,21 @@ LETTER = re.compile(r"[^\W\d_]")
 _PLACEHOLDER = re.compile(r"\s*[\[(][^\])]*[\])]\s*\.?\s*")
 LEADING_NUMBER = re.compile(r"\s*\d{1,3}(?:\.\d+[a-z]?)?\.?\s+")
 HEAD = ("section", "rule")
+MOVE_MIN = 70
+"""Token-set ratio two leftover texts need to be compared as a move (`moves`): a cheap first cut."""
+MOVE_HELD = 0.8
+"""Share of the shorter text's words, each weighed by its rarity (`_Edition.weight`), that a moved rule's other text
+must hold."""
 _BONUSES = 26.0
 """The most `pair_score` adds to a similarity."""
+FUNCTION_WORDS = frozenset(
+    {"a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "doesn", "for", "from", "has", "have", "if",
+     "in", "is", "isn", "it", "its", "no", "not", "of", "on", "or", "s", "so", "t", "that", "the", "then", "this", "to",
+     "was", "were", "which", "while", "who", "will", "with", "see", "rule", "rules", "section", "#"}
+)  # fmt: skip
+"""Words two texts share without saying the same thing (and a reference's `see rule #`): left out of the words whose
+share makes texts alike, so that `A spell is a card … (See rule 111)` and `Some parts of a card are also
+characteristics … (See rule 109)` are not half alike."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +84,15 @@ class _Edition:
     cited_by: list[set[str]]
 
     def bag(self, i: int) -> frozenset[str]:
-        """Return the distinct words of rule `i` (computed on first use)."""
+        """Return the distinct words of rule `i`, function words aside (computed on first use)."""
         bag = self.bags[i]
         if bag is None:
-            bag = self.bags[i] = frozenset(self.keys[i].split())
+            bag = self.bags[i] = frozenset(w for w in self.keys[i].split() if w not in FUNCTION_WORDS)
         return bag
+
+    def weight(self, word: str) -> float:
+        """How much a word says of a text: the rarer in the edition, the more (log of rules per use)."""
+        return max(log(len(self.keys) / (1 + self.counts[word])), 0.1)
 
     def rare(self, i: int) -> frozenset[str]:
         """Return the words of rule `i` that the edition uses at most `RARE_DF` times (computed on first use)."""
@@ -384,6 +402,7 @@ class Matcher:
             self.children()
         self.splits_and_merges()
         self.same_place()
+        self.moves()
         return self.links()
 
     def same_place(self) -> None:
@@ -402,6 +421,31 @@ class Matcher:
             s = similarity(old.keys[o], new.keys[n], old.bag(o), new.bag(n))
             if s >= SAME_PLACE_MIN:
                 self.take(o, n, s)
+
+    def moves(self) -> None:
+        """Last: a rule still unmatched whose words live on in a rule still unmatched elsewhere (`706.7a` -> `607.5a`,
+        `406.1` -> `605.1a`), weighed by how rare each word is (`weight`: `player` and `game` say little, `phased`
+        much), each side the other's best by a margin; texts alike only in common words are left apart."""
+        from rapidfuzz import fuzz, process
+
+        old, new = self.old, self.new
+        olds, news = self.free(("numbered", "subrule"))
+        olds = [o for o in olds if o not in self.absorbed_old and len(old.bag(o)) >= TITLE_WORDS]
+        news = [n for n in news if n not in self.absorbed_new and len(new.bag(n)) >= TITLE_WORDS]
+        if not olds or not news:
+            return
+        ratios = process.cdist([old.keys[o] for o in olds], [new.keys[n] for n in news], scorer=fuzz.token_set_ratio,
+                               dtype="uint8", score_cutoff=MOVE_MIN, workers=-1)  # fmt: skip
+        cands = []
+        for i, j in zip(*ratios.nonzero(), strict=True):
+            o, n = olds[i], news[j]
+            a, b = old.bag(o), new.bag(n)
+            shared = sum(min(old.weight(w), new.weight(w)) for w in a & b)
+            held = shared / min(sum(map(old.weight, a)), sum(map(new.weight, b)))
+            if held >= MOVE_HELD:
+                cands.append((100.0 * held, o, n))
+        for score, o, n in _mutual_bests(cands):
+            self.take(o, n, score)
 
     def links(self) -> EditionLinks:
         """Turn the matching into links with statuses and confidences."""
