@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -379,3 +380,28 @@ def test_show_in_a_numbering_the_text_lacks():
     assert result.exit_code == 1 and "no rule 121.9 in the fr text (its own numbering)" in result.output
     result = CliRunner().invoke(main, ["show", "120.4", "--lang", "de", "--content", str(CONTENT)])
     assert result.exit_code == 2 and "no de text loaded" in result.output
+
+
+def test_show_a_rule_of_an_older_edition_and_what_it_is_today():
+    text = run("show", "120.3", "--edition", "2015-09-26", "--content", str(CONTENT)).output
+    assert "120.3 [en] content/en/cr-en-20150926.txt:" in text and "[fr]" not in text
+    assert "(120.3 of en:2015-09-26, today 121.3)" in text
+    payload = json.loads(run("show", "120.3", "--edition", "en:2015-09-26", "--json", "--content", str(CONTENT)).output)
+    assert (payload["edition"], payload["today"], list(payload["rules"])) == ("en:2015-09-26", ["121.3"], ["en"])
+    for args, code in ((["120.3", "--edition", "1999-01-01"], 2), (["999.9", "--edition", "2015-09-26"], 1)):
+        result = CliRunner().invoke(main, ["show", *args, "--content", str(CONTENT)])
+        assert result.exit_code == code and "Traceback" not in result.output
+
+
+def test_diff_groups_removed_rules_apart_and_only_filters_the_json():
+    text = run("diff", "2015-09-26", "2026-01-16", "--content", str(CONTENT)).output
+    heads = re.findall(r"^Section (\d)[^\n]*?(, en:2015-09-26's rules removed)? \((\d+)\)$", text, re.MULTILINE)
+    listed = text.split("\nReferences updated only")[0].split("\nSection ")[1:]
+    for (_, _, count), block in zip(heads, listed, strict=True):  # each header counts the changes under it
+        assert int(count) == sum(1 for line in block.split("\n")[1:] if line[:2] in ("+ ", "- ", "~ ", "> "))
+    assert any(gone for _, gone, _ in heads)
+    data = json.loads(
+        run("diff", "2015-09-26", "2026-01-16", "--only", "moved", "--json", "--content", str(CONTENT)).output
+    )
+    assert data["changes"] and {c["kind"] for c in data["changes"]} == {"moved"} and data["runs"] == []
+    assert data["counts"]["unchanged"] > 0 and data["kinds"]["renumbering"] > 0  # the counts cover everything

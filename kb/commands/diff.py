@@ -51,7 +51,7 @@ def command(content: Path | None, old: str, new: str, as_json: bool, only: tuple
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(2)
     if as_json:
-        click.echo(json_text(diff_json(diff, kb)))
+        click.echo(json_text(diff_json(diff, kb, only)))
         return
     for line in diff_lines(diff, kb, only):
         echo(line, newlines=line.startswith("    "))
@@ -63,7 +63,8 @@ def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
     from kb.link.history import title_of
 
     counts, kinds = diff.counts(), diff.kinds()
-    lines = [f"{diff.old} -> {diff.new}: " + ", ".join(f"{n} {status}" for status, n in counts.items())]
+    said = {"changed": "changed in place", "renumbered": "renumbered (changed or not)"}
+    lines = [f"{diff.old} -> {diff.new}: " + ", ".join(f"{n} {said.get(s, s)}" for s, n in counts.items())]
     lines.append("  by kind: " + ", ".join(f"{n} {KIND_NAMES[kind]}" for kind, n in kinds.items()))
     if diff.typography:
         lines.append(f"  {diff.typography} rules differ in typography alone (quotes, dashes, ™, ®): counted unchanged")
@@ -72,13 +73,14 @@ def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
     substantive = [c for c in shown if c.kind in SUBSTANTIVE]
     if substantive:
         lines += ["", f"Substantive changes ({len(substantive)})"]
-    for change in substantive:
-        here = section_of(change.new or change.old)
+    for i, change in enumerate(substantive):
+        here = (section_of(change.new or change.old), change.new is None)  # removed rules last, by old section
         if here != section:
             section = here
-            title = title_of(kb, diff.new if change.new else diff.old, here)
-            count = sum(1 for c in substantive if section_of(c.new or c.old) == here)
-            lines += ["", f"Section {here}{f'. {title}' if title else ''} ({count})"]
+            title = title_of(kb, diff.new if change.new else diff.old, here[0])
+            count = next((j for j, c in enumerate(substantive[i:]) if _group(c) != here), len(substantive) - i)
+            gone = f", {diff.old}'s rules removed" if here[1] else ""
+            lines += ["", f"Section {here[0]}{f'. {title}' if title else ''}{gone} ({count})"]
         lines += _change_lines(change, kb, diff)
     refs = [c for c in shown if c.kind == "reference"]
     if refs:
@@ -94,11 +96,27 @@ def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
     return lines
 
 
+def _group(change) -> tuple[str, bool]:
+    """The group a substantive change is listed in: its section, and whether it is a removal (listed last)."""
+    from kb.link.changelog import section_of
+
+    return section_of(change.new or change.old), change.new is None
+
+
 def changelog_runs(changes) -> list:
     """Runs of the pure renumberings listed."""
     from kb.link.changelog import runs
 
     return runs([(c.old, c.new) for c in changes])
+
+
+UNSURE = 0.7
+"""A link followed below this confidence says so (`kb show --history` and the site follow the same links)."""
+
+
+def _kind(change) -> str:
+    """A change's kind, and how sure the link is when it is not sure (`moved, confidence 0.45`)."""
+    return change.kind + (f", confidence {change.confidence:.2f}" if change.confidence < UNSURE else "")
 
 
 def _change_lines(change, kb, diff) -> list[str]:
@@ -112,8 +130,8 @@ def _change_lines(change, kb, diff) -> list[str]:
     elif change.kind == "removed":
         head = f"- {change.old} (removed){tail}"
     elif change.old != change.new:
-        head = f"{'>' if change.kind == 'moved' else '~'} {change.old} -> {change.new} ({change.kind}){tail}"
+        head = f"{'>' if change.kind == 'moved' else '~'} {change.old} -> {change.new} ({_kind(change)}){tail}"
     else:
-        head = f"~ {change.new} ({change.kind}){tail}"
+        head = f"~ {change.new} ({_kind(change)}){tail}"
     body = diff_text(change.diff) if change.diff else change.text
     return [head] + (["    " + body.replace("\n", "\n    ")] if body else [])

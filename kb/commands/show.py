@@ -148,13 +148,19 @@ def in_numbering(kb, number: str, lang: str) -> dict | None:
     return found
 
 
-def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str | None = None) -> int:
+def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str | None = None, edition=None) -> int:
     """Print a rule (and, for a missing parent, the rules under it); with `lang`, the number is read in that
-    language's own text (French 120.4, beside today's 121.4)."""
+    language's own text (French 120.4, beside today's 121.4); with `edition`, in that edition."""
     from kb.export.json import history_json, rule_json
     from kb.link.history import rule_history
 
-    if lang is not None and lang != kb.reference:
+    if edition is not None:
+        rule = edition.rules.get(number)
+        if rule is None:
+            echo(f"kb: no rule {number} in {edition.id}", err=True)
+            return 1
+        found = {edition.lang: rule}
+    elif lang is not None and lang != kb.reference:
         found = in_numbering(kb, number, lang)
         if found is None:
             echo(f"kb: no rule {number} in the {lang} text (its own numbering); kb show {number} for today's", err=True)
@@ -163,6 +169,9 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str |
         found = kb.aligned(number)
     if as_json:
         payload = {"number": number, "rules": {lang: rule_json(kb, r) for lang, r in found.items()}}
+        if edition is not None:
+            payload["edition"] = edition.id
+            payload["today"] = [n for n, _ in _today(kb, found[edition.lang])]
         if history:
             payload["history"] = {lang: history_json(rule_history(kb, r)) for lang, r in found.items()}
         click.echo(json_text(payload))
@@ -182,7 +191,7 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str |
         echo(f"kb: no rule {number} in {', '.join(kb.langs) or 'the content'}", err=True)
         return 1
     total = shutil.get_terminal_size((100, 24)).columns
-    langs = kb.langs
+    langs = kb.langs if edition is None else tuple(found)
     if len(langs) > 1 and total >= 90:
         width = (total - 3 * (len(langs) - 1)) // len(langs)
         cols = []
@@ -193,12 +202,32 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str |
     else:
         blocks = ["\n".join(rule_lines(kb, r, min(total, 100))) for r in found.values()]
         echo("\n\n".join(blocks))
-    if lang is None or lang == kb.reference:
+    older = [r for r in found.values() if kb.edition_of(r).id != getattr(kb.primary.get(r.lang), "id", None)]
+    for rule in older if lang is None or lang == kb.reference else ():
+        echo(_older_note(kb, rule, edition is None))
+    if edition is None and (lang is None or lang == kb.reference):
         for hint in moved_hint(kb, number):
             echo(hint)
-    elif kb.reference not in found:
+    elif edition is None and kb.reference not in found:
         echo(f"({lang} {number} has no rule of today in {kb.reference})")
     return 0
+
+
+def _today(kb, rule) -> tuple[tuple[str, float], ...]:
+    """The numbers an older edition's rule has in its language's current edition (none when removed)."""
+    chain = kb.links.lineage.get(rule.lang)
+    eid = kb.edition_of(rule).id
+    return chain.today(eid, rule.number) if chain is not None and eid in chain.editions else ()
+
+
+def _older_note(kb, rule, fallback: bool) -> str:
+    """What an older edition's rule shown is today; `fallback`: shown because today's edition lacks the number."""
+    eid, current = kb.edition_of(rule).id, kb.primary[rule.lang].id
+    today = _today(kb, rule)
+    said = ", ".join(n for n, _ in today) if today else "no rule (removed or merged since)"
+    why = f"not in {current}: " if fallback else ""
+    hint = "; --edition DATE shows another edition's rule of that number" if fallback else ""
+    return f"({why}{rule.number} of {eid}, today {said}{hint})"
 
 
 def _absent(kb, number: str, each: str, lang: str | None) -> str:
@@ -282,7 +311,15 @@ def _mention_label(kb, item_id: str) -> str:
     help="Read the number in that language's own text (fr: the French extracts' 2015 numbering), shown beside "
     "the rule it is today.",
 )
-def command(query: tuple[str, ...], content: Path | None, as_json: bool, history: bool, lang: str | None) -> None:
+@click.option(
+    "--edition",
+    default=None,
+    metavar="EDITION",
+    help="Read the number in an older edition, by id (en:2012-07-01) or date (2012-07-01), with what it is today.",
+)
+def command(
+    query: tuple[str, ...], content: Path | None, as_json: bool, history: bool, lang: str | None, edition: str | None
+) -> None:
     """Show a rule by number (120.2a, 'règle 703.4k', 'CR 120') in every language side by side,
     with its examples, children, references and what cites it; or a card by its French or
     English name (case- and accent-insensitive, unambiguous prefix).
@@ -297,4 +334,16 @@ def command(query: tuple[str, ...], content: Path | None, as_json: bool, history
     if lang is not None and lang not in kb.langs:
         echo(f"kb: no {lang} text loaded; languages: {', '.join(kb.langs) or 'none'}", err=True)
         sys.exit(2)
-    sys.exit(show_rule(kb, number, as_json, history, lang) if number else show_card(kb, text, as_json))
+    found = None
+    if edition is not None:
+        from kb.link.history import HistoryError, find_edition
+
+        if not number:
+            echo("kb: --edition reads a rule number; a card has no edition", err=True)
+            sys.exit(2)
+        try:
+            found = find_edition(kb, edition)
+        except HistoryError as err:
+            echo(f"kb: {err}", err=True, newlines=False)
+            sys.exit(2)
+    sys.exit(show_rule(kb, number, as_json, history, lang, found) if number else show_card(kb, text, as_json))

@@ -320,14 +320,16 @@ def faq_to_json(info: FaqInfo) -> dict:
     }
 
 
-def diff_json(diff, kb=None) -> dict[str, Any]:
+def diff_json(diff, kb=None, only: tuple[str, ...] = ()) -> dict[str, Any]:
     """The changes between two editions (`kb diff --json`): substantive changes first, then references followed,
-    then pure renumberings; `runs` collapses the latter (keys are only ever added, never renamed)."""
-    from kb.link.changelog import KINDS, section_of
+    then pure renumberings; `runs` collapses the latter (keys are only ever added, never renamed). `only`: the
+    statuses or kinds of change listed (`counts` and `kinds` always cover everything)."""
+    from kb.link.changelog import KINDS, runs, section_of
     from kb.link.history import title_of
 
     order = {kind: i for i, kind in enumerate(KINDS)}
-    changes = sorted(diff.changes, key=lambda c: order[c.kind])  # stable: rule order within a kind
+    listed = [c for c in diff.changes if not only or c.status in only or c.kind in only]
+    changes = sorted(listed, key=lambda c: order[c.kind])  # stable: rule order within a kind
     return {
         "old": diff.old,
         "new": diff.new,
@@ -350,7 +352,10 @@ def diff_json(diff, kb=None) -> dict[str, Any]:
             }
             for c in changes
         ],
-        "runs": [{"old": list(r.old), "new": list(r.new), "count": r.count} for r in diff.runs()],
+        "runs": [
+            {"old": list(r.old), "new": list(r.new), "count": r.count}
+            for r in runs([(c.old, c.new) for c in listed if c.kind == "renumbering"])
+        ],
     }
 
 

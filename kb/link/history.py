@@ -215,8 +215,9 @@ def rule_history(kb: KnowledgeBase, rule: Rule) -> list[tuple[str, str, str, tup
             break
         here = kb.editions[edition].rules[number]
         diff = ()
-        if previous is not None and rule_text(previous) != rule_text(here):
-            diff = word_diff(rule_text(previous), rule_text(here))
+        before, after = (rule_text(previous), rule_text(here)) if previous is not None else ("", "")
+        if previous is not None and before != after and changelog.fold(before) != changelog.fold(after):
+            diff = word_diff(before, after)  # typography alone (quotes, dashes) is no change, as in `compare`
         out.append((edition, number, status, diff))
         previous = here
     return out
