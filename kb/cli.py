@@ -55,4 +55,7 @@ def main(content: Path | None) -> None:
 
 def run() -> None:
     """The `kb` program."""
+    from kb.commands.options import tolerant_output
+
+    tolerant_output()
     main()

@@ -463,3 +463,21 @@ def test_a_rules_file_in_a_language_without_spaces_is_safe_to_search_and_build(t
         assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     built = run("build", "--content", str(content), "--out", str(tmp_path / "site"), "--force")
     assert built.exit_code == 0, built.output
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252", "ascii"])
+def test_a_terminal_that_is_not_utf8_gets_output_not_a_traceback(tmp_path, encoding):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+
+    def kb(*args):
+        cmd = [sys.executable, "-m", "kb", *args, "--content", str(CONTENT)]
+        return subprocess.run(cmd, capture_output=True, env=env, cwd=tmp_path, timeout=120)
+
+    shown = kb("show", "120.2")
+    assert shown.returncode == 0 and b"Traceback" not in shown.stderr and b"120.2" in shown.stdout
+    found = kb("search", "pioche", "--json")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout.decode("ascii"))["results"]  # escaped JSON: the same data, valid anywhere

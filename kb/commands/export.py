@@ -38,7 +38,7 @@ def command(content: Path | None, output: Path | None) -> None:
 
     where = None if output is None or str(output) == "-" else _where(output, content or default_content())
     kb = load_or_exit(content)
-    text = json_text(to_json(kb)) + "\n"
+    text = json_text(to_json(kb), stdout=where is None) + "\n"
     if where is None:
         sys.stdout.write(text)
         return

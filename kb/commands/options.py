@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -83,10 +84,29 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def json_text(payload: object, indent: int | None = 1) -> str:
-    """JSON as kb prints it: UTF-8 text, with DEL and C1 controls escaped too (json.dumps escapes only C0)."""
-    text = json.dumps(payload, ensure_ascii=False, indent=indent)
+def json_text(payload: object, indent: int | None = 1, stdout: bool = True) -> str:
+    """JSON as kb prints it: UTF-8 text, with DEL and C1 controls escaped too (json.dumps escapes only C0); ASCII
+    alone (every other character escaped) when it goes to a standard output that cannot hold all of Unicode (a
+    Latin-1 terminal): the same JSON, never a crash. `stdout`: the text goes to the standard output."""
+    ascii_only = stdout and not unicode_stream(sys.stdout)
+    text = json.dumps(payload, ensure_ascii=ascii_only, indent=indent)
     return JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def unicode_stream(stream) -> bool:
+    """Whether a text stream encodes every character (UTF-8, -16 or -32)."""
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name.startswith("utf")
+    except LookupError:
+        return False
+
+
+def tolerant_output() -> None:
+    """Standard output and error that print what their encoding lacks as `?` (a Latin-1 or ASCII terminal) rather
+    than fail midway with a traceback; UTF-8 ones are left as they are."""
+    for stream in (sys.stdout, sys.stderr):
+        if not unicode_stream(stream) and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
 
 
 def diagnostics(kb) -> list:
