@@ -1339,3 +1339,20 @@ def test_a_killed_build_leaves_no_process_behind(tmp_path):
         for pid in workers:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_build_killed_between_its_two_renames_loses_nothing(tmp_path):
+    # `swap` renames the site aside, then the new one in: a build killed between the two leaves no site, only its
+    # `.site.old-PID`, which holds the previous site and the user's own files; the next build puts it back first.
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURES / "golden-content", content)
+    out = tmp_path / "site"
+    assert _cli("build", "--content", str(content), "--out", str(out)).exit_code == 0
+    write(out / "CNAME", "rules.example.org")
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True).stdout)
+    out.rename(tmp_path / f".site.old-{dead}")
+    write(tmp_path / f".site.new-{dead}" / "index.html", "the new site, complete but not swapped in")
+    again = _cli("build", "--content", str(content), "--out", str(out))
+    assert again.exit_code == 0, again.output
+    assert (out / "CNAME").read_text() == "rules.example.org" and (out / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content", "site"]

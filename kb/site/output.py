@@ -259,12 +259,21 @@ def swap(new: Path, out: Path) -> None:
 
 
 def clean_leftovers(out: Path) -> None:
-    """Delete the `.NAME.new-PID` and `.NAME.old-PID` folders of builds that died before cleaning up."""
+    """Delete the `.NAME.new-PID` and `.NAME.old-PID` folders of builds that died before cleaning up; but when the
+    site itself is missing, a build having died between the two renames of `swap`, put its old site back first
+    (the newest, if several): it holds the previous site and the user's own files."""
     name = _short_name(out.name)
-    pattern = re.compile(rf"\.{re.escape(name)}\.(?:new|old)-(\d+)")
+    pattern = re.compile(rf"\.{re.escape(name)}\.(new|old)-(\d+)")
+    dead = []
     for path in out.parent.glob(f".{glob.escape(name)}.*-*") if out.parent.is_dir() else ():
         m = pattern.fullmatch(path.name)
-        if m and path.is_dir() and not path.is_symlink() and not _alive(int(m.group(1))):
+        if m and path.is_dir() and not path.is_symlink() and not _alive(int(m.group(2))):
+            dead.append((m.group(1), path))
+    olds = sorted((p for kind, p in dead if kind == "old" and (p / STAMP).is_file()), key=lambda p: p.stat().st_mtime)
+    if olds and not out.exists() and not out.is_symlink():
+        olds[-1].rename(out)
+    for _, path in dead:
+        if path.exists():
             shutil.rmtree(path, ignore_errors=True)
 
 
