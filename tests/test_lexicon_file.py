@@ -38,3 +38,19 @@ def test_mining_names_the_file_a_problem_is_in(tmp_path):
     problems = [line for line in result.output.splitlines() if "truncated JSON" in line]
     assert problems == [line for line in problems if line.startswith(f"kb: {cut}: truncated JSON at byte 5000")]
     assert len(problems) == 1 and result.output.count(str(cut)) == 1
+    assert result.exit_code == 1  # what could be read is printed, but a damaged input is a failure
+
+
+def test_mining_into_a_file_replaces_it_whole_and_never_from_a_damaged_input(tmp_path):
+    target = tmp_path / "lexique.json"
+    target.write_text("the lexicon a user had", encoding="utf-8")
+    cut = tmp_path / "cut.json"
+    cut.write_bytes((FIXTURES / "mtgjson5" / "DIS.json").read_bytes()[:5000])
+    for mined in ([cut, FIXTURES / "mtgjson5" / "DIS.json"], [tmp_path / "misspelt.json"]):
+        args = [arg for path in mined for arg in ("--mine", str(path))]
+        result = CliRunner().invoke(main, ["lexicon", *args, "-o", str(target)])
+        assert result.exit_code != 0 and target.read_text(encoding="utf-8") == "the lexicon a user had"
+    result = CliRunner().invoke(main, ["lexicon", "--mine", str(FIXTURES / "mtgjson5" / "DIS.json"), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(target.read_text(encoding="utf-8"))["format"] == "kb-lexicon/1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.json", "lexique.json"]  # no temporary file left

@@ -5,25 +5,17 @@ from __future__ import annotations
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
-from kb.commands.options import content_option, echo, json_text, load_or_exit
+from kb.commands.options import content_option, echo, json_text, load_or_exit, write_whole
 from kb.sources.paths import default_content
 
 STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
 DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
 """A path naming an open descriptor: written to as it is, never reopened (it may stand for a file opened to append)."""
-
-
-def _umask() -> int:
-    """The process umask (read by setting it and putting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 @click.command(name="export")
@@ -43,7 +35,7 @@ def command(content: Path | None, output: Path | None) -> None:
         sys.stdout.write(text)
         return
     try:
-        _write(where, text)
+        write_whole(where, text)
     except OSError as err:
         echo(f"kb: cannot write {output}: {err.strerror or err}", err=True, newlines=False)
         sys.exit(1)
@@ -90,25 +82,3 @@ def _descriptor(path: Path) -> int | None:
 def _mistake(message: str) -> NoReturn:
     echo(f"kb: {message}", err=True, newlines=False)
     sys.exit(2)
-
-
-def _write(where: Path | int, text: str) -> None:
-    """Write the export where `_where` says: a descriptor or a device as it is, a file replaced whole."""
-    if where in (1, 2):
-        stream = sys.stdout if where == 1 else sys.stderr
-        stream.write(text)
-        stream.flush()
-        return
-    if isinstance(where, int) or not where.is_file() and where.exists():
-        with open(where, "w", encoding="utf-8", closefd=not isinstance(where, int)) as handle:
-            handle.write(text)
-        return
-    fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{where.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
-        os.replace(tmp, where)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

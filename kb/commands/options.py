@@ -7,6 +7,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -136,3 +137,33 @@ def _loading(loader, content: Path | None):
     for notice in notices:
         echo(f"kb: note: {notice}", err=True, newlines=False)
     return kb
+
+
+def _umask() -> int:
+    """The process umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_whole(where: Path | int, text: str) -> None:
+    """Write a text to a descriptor (1, 2: the standard output or error) or a device as it is, or to a file replaced
+    whole (a new file beside it, renamed over it): a reader never sees half of it, a failure leaves it as it was."""
+    if where in (1, 2):
+        stream = sys.stdout if where == 1 else sys.stderr
+        stream.write(text)
+        stream.flush()
+        return
+    if isinstance(where, int) or not where.is_file() and where.exists():
+        with open(where, "w", encoding="utf-8", closefd=not isinstance(where, int)) as handle:
+            handle.write(text)
+        return
+    fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{where.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
+        os.replace(tmp, where)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
