@@ -310,3 +310,25 @@ def test_wrapped_title_and_suspended_hyphen():
 def test_effective_date_old_and_new_wording(wording):
     res = parse_text(f"Comprehensive Rules\n\nThese rules are {wording} as of October 1, 2004.\n\n100.1. One.\n")
     assert res.document.effective_date == "2004-10-01"
+
+
+@pytest.mark.parametrize("written", ["12O.2.", "121..2.", "1212.", "121,2.", "l21.2.", "121 .2."])
+def test_a_rule_number_damaged_beyond_reading_is_reported_where_it_is_glued(written):
+    # The 2026 CR with its "121.2. Cards may only be drawn one at a time." damaged: the line is read as text of
+    # 121.1 (nothing is dropped), and a warning names its line and what to do.
+    text = CR2026.read_text(encoding="utf-8")
+    line = text[: text.index("\n121.2. Cards may")].count("\n") + 2
+    result = parse_text(text.replace("\n121.2. Cards may", f"\n{written} Cards may", 1), path="cr.txt")
+    said = [d for d in result.diagnostics if d.line == line]
+    assert [d.severity for d in said] == ["warning"] and f"'{written}'" in said[0].message
+    assert "rule 121.1" in said[0].message and "121.2" not in by_number(result)
+
+
+@pytest.mark.parametrize("written", ["12O.3.", "1203.", "120,3.", "120.3a", "120.2b"])
+def test_a_hard_wrapped_rule_number_that_cannot_be_read_there_is_a_warning(written):
+    # French 120, PDF text: "120.3." alone on its line, its text on the next ones.
+    text = (CONTENT / "fr" / "cr-120-piocher-une-carte.txt").read_text(encoding="utf-8")
+    damaged = re.sub(r"(?m)^120\.3\.$", written, text, count=1)
+    result = parse_text(damaged, lang="fr", path="fr.txt")
+    said = [d for d in result.diagnostics if f"'{written}'" in d.message]
+    assert len(said) == 1 and said[0].severity == "warning" and "120.3" not in by_number(result)

@@ -161,7 +161,23 @@ def _continue(st: _State, line: Line) -> None:
         _join(draft.examples, line.text, line.indented)
         return
     st.target = "text"
+    if (m := DAMAGED_NUMBER.match(line.text)) and _unreadable(m.group(1)):
+        why = f"'{m.group(1)}' opens the line like a rule number but cannot be read as one"
+        st.warn(line.lineno, f"{why}: read as text of rule {draft.number}; correct the number if it is a rule")
     _join(draft.paragraphs, line.text, st.prev_blank or line.indented)
+
+
+DAMAGED_NUMBER = re.compile(r"([0-9OolI]{3,4}(?:\s?[.,]{1,2}[0-9OolI]{1,3}[a-z]?)*\.?)(?:\s+[^\W\d_]|\s*$)")
+"""What opens a line like a rule number, alone or before a word, damaged or not (`12O.2. Cards`, `121,2.`)."""
+
+
+def _unreadable(written: str) -> bool:
+    """Whether a number-like start is a damaged rule number: two digits or more, with a letter for a digit, a
+    comma, a doubled dot, a space before a dot, or four digits before its dot (`12O.2.`, `121,2.`, `1212.`)."""
+    digits = sum(ch.isdigit() for ch in written)
+    head = re.split(r"[.,\s]", written, maxsplit=1)[0]
+    odd = any(ch in "OolI" for ch in written) or "," in written or ".." in written or " ." in written
+    return digits >= 2 and (odd or len(head) == 4)
 
 
 def _preamble(st: _State, line: Line) -> bool:
@@ -327,6 +343,10 @@ def _read_number(st: _State, line: Line, lines: list[Line], i: int, layout: str)
         if line.number in st.drafts:  # a number printed twice, or a reference wrapped to the line's start
             again = f"rule {line.number} is printed again (first at line {st.drafts[line.number].line})"
             st.warn(line.lineno, f"{again}: read as a line of {current}'s text, which it may continue; check it")
+        elif line.number.split(".")[0] == current.split(".")[0] and (not line.text or line.text[:1].isupper()):
+            # a number of the rule's own part, alone or before a sentence: a rule whose number went wrong
+            why = f"'{written}' opens a line like a rule but cannot be the rule after {current}"
+            st.warn(line.lineno, f"{why}: read as a wrapped line of {current}; if it is a rule, correct its number")
         else:
             why = f"'{written}' cannot be the rule after {current}"
             st.warn(line.lineno, f"{why}: read as a wrapped line of it", "note")
