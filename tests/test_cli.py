@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -405,3 +406,15 @@ def test_diff_groups_removed_rules_apart_and_only_filters_the_json():
     )
     assert data["changes"] and {c["kind"] for c in data["changes"]} == {"moved"} and data["runs"] == []
     assert data["counts"]["unchanged"] > 0 and data["kinds"]["renumbering"] > 0  # the counts cover everything
+
+
+def test_build_says_the_content_has_warnings_and_stops_on_a_text_cut_short(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    built = CliRunner().invoke(main, ["build", "--content", str(content), "--out", str(tmp_path / "site")])
+    assert built.exit_code == 0 and "kb: the content has 3 warnings: `kb check` lists them" in built.output
+    current = content / "en" / "cr-en-20260116.txt"
+    current.write_bytes(current.read_bytes()[:400_000])  # a download cut short
+    again = CliRunner().invoke(main, ["build", "--content", str(content), "--out", str(tmp_path / "site")])
+    assert again.exit_code == 1 and "error: the text is cut short" in again.output
+    assert "site not built" in again.output and (tmp_path / "site" / "index.html").is_file()  # the old one stays

@@ -287,6 +287,7 @@ def test_an_official_text_cut_short_says_so():
     res = parse_text(text.replace("\r", "\n"))
     cut = [d.format() for d in res.diagnostics if "cut short" in d.message]
     assert len(cut) == 1 and "its contents list 56 sections and rules it never reaches, 615 to 905" in cut[0]
+    assert ": error: the text is cut short" in cut[0]  # a site built from it would lack them: the build stops
     whole = CR2026.read_bytes().decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     assert not [d for d in parse_text(whole).diagnostics if "cut short" in d.message]
 

@@ -57,6 +57,10 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     if report.search:
         search = f"with search index, {report.search_wait:.2f} s more after the pages"
     echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}).")
+    warned = sum(1 for d in diagnostics(kb) if d.severity == "warning")
+    if warned and not forced:
+        said = f"{warned} warning{'s' if warned > 1 else ''}"
+        echo(f"kb: the content has {said}: `kb check` lists them (--strict stops the build on them)", err=True)
     if report.kept:
         echo(f"Kept {len(report.kept)} files not written by kb (carried over): {_some(report.kept)}")
     if report.replaced:

@@ -525,13 +525,15 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
 
 
 def _cut_short(st: _State, last: int) -> None:
-    """Warn when the text stops before the last sections and rules its contents list (a download cut short)."""
+    """An error when the text stops before the last sections and rules its contents list (a download cut short):
+    a site built from it would lack them and end a rule mid-word."""
     missing = sorted((n for n in st.toc if n not in st.drafts), key=_key)
     if missing and missing[-1] == max(st.toc, key=_key):
         st.warn(
             last,
-            f"the text seems cut short: its contents list {len(missing)} sections and rules it never reaches, "
+            f"the text is cut short: its contents list {len(missing)} sections and rules it never reaches, "
             f"{missing[0]} to {missing[-1]}; get the whole file again",
+            "error",
         )
 
 
