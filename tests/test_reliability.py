@@ -481,3 +481,14 @@ def test_a_terminal_that_is_not_utf8_gets_output_not_a_traceback(tmp_path, encod
     found = kb("search", "pioche", "--json")
     assert found.returncode == 0, found.stderr
     assert json.loads(found.stdout.decode("ascii"))["results"]  # escaped JSON: the same data, valid anywhere
+
+
+def test_accents_encoded_twice_are_a_warning_at_their_first_line(tmp_path):
+    # The French 120 opened as cp1252 and saved as UTF-8 again: « piochées » became « piochÃ©es ».
+    content = copy_content(tmp_path)
+    seed = content / "fr" / "cr-120-piocher-une-carte.txt"
+    seed.write_text(seed.read_text(encoding="utf-8").encode("utf-8").decode("cp1252", "replace"), encoding="utf-8")
+    source, diags = read_source(seed, "fr", "fr/cr-120.txt")
+    said = [d for d in diags if "encoded twice" in d.message]
+    assert len(said) == 1 and said[0].severity == "warning" and said[0].line == 2
+    assert not [d for d in read_source(SEED_FR, "fr", "fr/x.txt")[1] if "encoded twice" in d.message]

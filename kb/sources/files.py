@@ -310,6 +310,8 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
     if encoding.startswith("utf-8") and INVALID_BYTES.search(text):
         diags += _invalid_lines(split_lines(text), shown)
         text = INVALID_BYTES.sub(_replacement, text)
+    if MOJIBAKE.search(text):
+        diags += _mojibake_lines(split_lines(text), shown)
     if not unicodedata.is_normalized("NFC", text):  # most files are: spare a copy of a large text
         text = unicodedata.normalize("NFC", text)
     return SourceText(shown, lang, split_lines(text), encoding, digest), diags
@@ -331,6 +333,23 @@ def _decode_file(raw: bytes) -> tuple[str, str, str]:
         raise ValueError("binary file (NUL bytes); remove it from the content folder")
     text, encoding = _sniff(raw)
     return text, encoding, f"not valid UTF-8; decoded as {LEGACY[encoding]}" if encoding in LEGACY else ""
+
+
+MOJIBAKE = re.compile("Ã[\u00a0-\u00bf\u0152\u0153\u0160\u0161\u017d\u017e\u2013-\u203a\u20ac\u2122]|â€|Â[«»°\u00a0]")
+"""UTF-8 read as Latin-1 or cp1252 and saved again: `Ã©` for `é`, `â€™` for `’`, `Â«` for `«`."""
+
+
+def _mojibake_lines(lines: tuple[str, ...], shown: str) -> list[Diagnostic]:
+    """One warning at the first line whose accents look doubly encoded, counting the others."""
+    bad = [(number, line) for number, line in enumerate(lines, 1) if MOJIBAKE.search(line)]
+    found = MOJIBAKE.search(bad[0][1])
+    seen = found.group() if found else ""
+    more = f" (and {len(bad) - 1} more lines)" if len(bad) > 1 else ""
+    message = (
+        f"'{seen}' looks like an accent or quote encoded twice{more}: UTF-8 text read as Latin-1 or cp1252 and "
+        "saved again; save the file again from its original, as UTF-8"
+    )
+    return [Diagnostic("warning", shown, bad[0][0], message)]
 
 
 def _invalid_lines(lines: tuple[str, ...], shown: str) -> list[Diagnostic]:
