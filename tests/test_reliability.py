@@ -492,3 +492,12 @@ def test_accents_encoded_twice_are_a_warning_at_their_first_line(tmp_path):
     said = [d for d in diags if "encoded twice" in d.message]
     assert len(said) == 1 and said[0].severity == "warning" and said[0].line == 2
     assert not [d for d in read_source(SEED_FR, "fr", "fr/x.txt")[1] if "encoded twice" in d.message]
+
+
+def test_a_build_folder_that_is_a_file_says_what_to_do(tmp_path):
+    content = copy_content(tmp_path)
+    (tmp_path / ".kb").write_text("not a folder")
+    result = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "must be a writable folder: remove what is in its way" in result.output
+    assert "IndexNotWritable" not in result.output and not (tmp_path / "site").exists()

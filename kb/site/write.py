@@ -12,6 +12,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,9 +124,23 @@ def build_site(
         raise
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
-        raise SiteError(f"site not built ({type(err).__name__}: {err}); {left_behind(target)}") from err
+        raise SiteError(f"site not built ({_why(err)}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
     return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+
+
+def _why(err: Exception) -> str:
+    """A failed build's cause in a reader's words: what could not be written and what to do, else the error."""
+    if isinstance(err, BrokenProcessPool):
+        return "the search index's process stopped (killed, or out of memory); build again"
+    if isinstance(err, PermissionError) and err.filename:
+        where = Path(err.filename)
+        return f"permission denied on {where}: the folder {where.parent} must be writable by you"
+    if isinstance(err, OSError) and type(err).__name__ == "IndexNotWritable":  # kb.search.store: not imported here
+        return f"{err}; the build folder (.kb beside the content) must be a writable folder: remove what is in its way"
+    if isinstance(err, OSError) and err.strerror:
+        return f"{err.strerror}{f' ({err.filename})' if err.filename else ''}"
+    return f"{type(err).__name__}: {err}"
 
 
 def _index_made(indexing: Future, exporting: Future) -> Path:
