@@ -90,9 +90,7 @@ def test_utf16_bom_big_endian(tmp_path):
 @pytest.fixture
 def bad_name_content(tmp_path) -> Path:
     content = copy_content(tmp_path)
-    shutil.copy(
-        content / "fr" / "cr-703-actions-obligatoires-du-tour.txt", os.fsdecode(bytes(content / "en") + b"/bad\xff.txt")
-    )
+    shutil.copy(content / "en" / "cr-120-drawing-a-card.txt", os.fsdecode(bytes(content / "en") + b"/bad\xff.txt"))
     return content
 
 
@@ -501,3 +499,14 @@ def test_a_build_folder_that_is_a_file_says_what_to_do(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "must be a writable folder: remove what is in its way" in result.output
     assert "IndexNotWritable" not in result.output and not (tmp_path / "site").exists()
+
+
+def test_a_text_in_the_other_languages_folder_is_an_error_naming_where_it_belongs(tmp_path):
+    content = copy_content(tmp_path)
+    shutil.copy(content / "en" / "cr-en-20260116.txt", content / "fr" / "cr-fr-20260116.txt")
+    result = run("check", "--content", str(content))
+    said = [line for line in result.output.splitlines() if "cr-fr-20260116.txt" in line and "error" in line]
+    assert result.exit_code == 1 and len(said) == 1
+    assert "reads as English, not French" in said[0] and "move it to en/" in said[0]
+    for path in [*(CONTENT / "fr").glob("*.txt"), *(CONTENT / "en").glob("*.txt")]:  # none of ours is misplaced
+        assert not [d for d in read_source(path, path.parent.name, path.name)[1] if "reads as" in d.message]

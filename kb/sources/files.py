@@ -312,6 +312,12 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         text = INVALID_BYTES.sub(_replacement, text)
     if MOJIBAKE.search(text):
         diags += _mojibake_lines(split_lines(text), shown)
+    if (other := other_language(text, lang)) is not None:
+        message = (
+            f"this text reads as {LANGUAGE_NAMES[other]}, not {LANGUAGE_NAMES[lang]} (its commonest words), but it "
+            f"is in the {lang} folder: move it to {other}/"
+        )
+        diags.append(Diagnostic("error", shown, 0, message))
     if not unicodedata.is_normalized("NFC", text):  # most files are: spare a copy of a large text
         text = unicodedata.normalize("NFC", text)
     return SourceText(shown, lang, split_lines(text), encoding, digest), diags
@@ -333,6 +339,30 @@ def _decode_file(raw: bytes) -> tuple[str, str, str]:
         raise ValueError("binary file (NUL bytes); remove it from the content folder")
     text, encoding = _sniff(raw)
     return text, encoding, f"not valid UTF-8; decoded as {LEGACY[encoding]}" if encoding in LEGACY else ""
+
+
+COMMON_WORDS = {
+    "en": frozenset({"the", "of", "and", "to", "is", "that", "this", "with", "player", "players", "card", "cards"}),
+    "fr": frozenset(
+        {"le", "la", "les", "des", "du", "une", "est", "et", "dans", "pour", "joueur", "joueurs", "carte", "cartes"}
+    ),
+}
+"""Words frequent in rules and rulings of one language and rare in the other's."""
+LANGUAGE_NAMES = {"en": "English", "fr": "French"}
+
+
+def other_language(text: str, lang: str, sample: int = 200_000) -> str | None:
+    """The other language (of French and English) a text is written in when it is clearly not `lang`: its common
+    words outnumber `lang`'s twenty to one, over a hundred of them (a French text quotes English card names, an
+    English one a few French words: never that many); None otherwise, or for another language."""
+    if lang not in COMMON_WORDS:
+        return None
+    counts = dict.fromkeys(COMMON_WORDS, 0)
+    for word in re.findall(r"[a-zà-ÿ]+", text[:sample].lower()):
+        for code, common in COMMON_WORDS.items():
+            counts[code] += word in common
+    other = max((code for code in counts if code != lang), key=counts.__getitem__)
+    return other if counts[other] > 100 and counts[other] > 20 * counts[lang] else None
 
 
 MOJIBAKE = re.compile("Ã[\u00a0-\u00bf\u0152\u0153\u0160\u0161\u017d\u017e\u2013-\u203a\u20ac\u2122]|â€|Â[«»°\u00a0]")
