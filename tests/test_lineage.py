@@ -506,3 +506,30 @@ def test_main_phase_priority_505_5_became_505_4_in_2017(lineage):
 )
 def test_texts_alike_in_function_words_alone_are_not_linked(lineage, old, number, new, other):
     assert other not in [link.new for link in lineage.forward(old, number)]
+
+
+@pytest.mark.parametrize(
+    ("old", "number", "pieces"),
+    [
+        # 2023: "500.5 When a phase or step ends, … Effects that last "until end of combat" expire at the end of the
+        #        combat phase, not at the beginning of the end of combat step. Effects that last "until end of turn"
+        #        are subject to special rules; see rule 514.2."  2026: 500.5a and 500.5b are those two sentences.
+        ("2023-10-13", "500.5", {"500.5a", "500.5b"}),
+        # 2009: "117.1. Each player begins the game with a life total of 20. In a Two-Headed Giant game, …"
+        # 2012: "118.1. Each player begins the game with a life total of 20." and 118.1a, the Two-Headed Giant part
+        ("2009-07-11", "117.1", {"118.1", "118.1a"}),
+        # 2009: "602.1. Activated abilities have a cost and an effect. … The activation cost is everything before the
+        #        colon (:). …"; 2012: "602.1a The activation cost is everything before the colon (:). …"
+        ("2009-07-11", "602.1", {"602.1a"}),
+    ],
+)
+def test_a_sentence_that_became_a_rule_of_its_own_is_a_split_not_an_added_rule(lineage, old, number, pieces):
+    links = lineage.forward(old, number)
+    assert pieces <= {link.new for link in links} and {link.status for link in links} == {"split"}
+
+
+def test_a_rule_modelled_on_another_is_not_a_piece_of_it(lineage):
+    # 2023 "715.1 Adventurer cards have a two-part card frame …"; 2026 "720.1 Omen cards have a two-part card frame …"
+    assert "720.1" not in {link.new for link in lineage.forward("2023-10-13", "715.1")}
+    # 2015 "615.4 Prevention effects must exist before …"; 2017 "614.17a "Can't" effects must exist before …"
+    assert "614.17a" not in {link.new for link in lineage.forward("2015-09-26", "615.4")}

@@ -159,7 +159,10 @@ def compare(kb: KnowledgeBase, old_name: str, new_name: str) -> EditionDiff:
 def _read(changes: list[Change], old: Edition, new: Edition) -> tuple[list[Change], int]:
     """The changes with their kinds (typography never a change, references followed, moves paired); and how many
     rules differed in typography alone (now counted unchanged)."""
-    renumbered = {c.old: c.new for c in changes if c.old and c.new and c.old != c.new}
+    renumbered: dict[str, str] = {}  # a split rule's references follow its first part (112.10 -> 113.10, not 113.10b)
+    for c in sorted((c for c in changes if c.old and c.new), key=lambda c: sort_key(c.new), reverse=True):
+        renumbered[c.old] = c.new
+    renumbered = {old: new for old, new in renumbered.items() if old != new}
     out, typography = [], 0
     for c in changes:
         if c.old is None or c.new is None:

@@ -49,6 +49,15 @@ MOVE_MIN = 70
 MOVE_HELD = 0.8
 """Share of the shorter text's words, each weighed by its rarity (`_Edition.weight`), that a moved rule's other text
 must hold."""
+PIECE_WORDS = 5
+"""Fewest words (function words aside) a new rule needs to be told a piece of an old one (`pieces`)."""
+PIECE_HELD = 0.9
+"""Share of a piece's words the old rule must hold."""
+PIECE_RARE = 2.5
+"""A word this rare (`_Edition.weight`: in about one rule in twelve or fewer) that a piece has and the old rule lacks,
+or that the old passage it matches has and the piece lacks, makes it another rule modelled on it."""
+PIECE_RATIO = 90
+"""Partial ratio of a piece's text within the old rule's: nearly word for word."""
 _BONUSES = 26.0
 """The most `pair_score` adds to a similarity."""
 FUNCTION_WORDS = frozenset(
@@ -403,6 +412,7 @@ class Matcher:
         self.splits_and_merges()
         self.same_place()
         self.moves()
+        self.pieces()
         return self.links()
 
     def same_place(self) -> None:
@@ -446,6 +456,46 @@ class Matcher:
                 cands.append((100.0 * held, o, n))
         for score, o, n in _mutual_bests(cands):
             self.take(o, n, score)
+
+    def pieces(self) -> None:
+        """Last: a new rule whose text is, nearly word for word, part of an old rule that lives on is a piece split
+        from it (2015's 108.2 gave 2017's 108.2a its second paragraph; 2023's 500.5 gave 2026's 500.5a and 500.5b
+        a sentence each): a split, not an added rule. Looked for among the old rules holding its rarest words."""
+        from rapidfuzz import fuzz
+
+        old, new = self.old, self.new
+        _, news = self.free(("numbered", "subrule"))
+        news = [n for n in news if n not in self.absorbed_new and len(new.bag(n)) >= PIECE_WORDS]
+        news = [n for n in news if not new.keys[n].startswith("see ")]  # `See rule 708 … for more information.`
+        if not news:
+            return
+        holders: dict[str, list[int]] = {}
+        for o in self.o2n:
+            if old.kinds[o] in ("numbered", "subrule") and o not in self.absorbed_old:
+                for word in old.bag(o):
+                    holders.setdefault(word, []).append(o)
+        for n in news:
+            words = new.bag(n)
+            rarest = min(words, key=lambda w: (len(holders.get(w, ())) or len(old.numbers), w))
+            best: tuple[float, int] | None = None
+            for o in holders.get(rarest, ()):
+                if len(new.keys[n]) >= len(old.keys[o]) or len(words & old.bag(o)) < PIECE_HELD * len(words):
+                    continue
+                if any(new.weight(w) >= PIECE_RARE for w in words - old.bag(o)):
+                    continue  # a rule modelled on another, not a piece of it: `omen` where it said `adventurer`
+                found = fuzz.partial_ratio_alignment(new.keys[n], old.keys[o], score_cutoff=PIECE_RATIO)
+                if found is None:
+                    continue
+                key = old.keys[o]  # the passage, and the word before it (`prevention` of `prevention effects must`)
+                start = key.rfind(" ", 0, max(key.rfind(" ", 0, found.dest_start), 0)) + 1
+                said = set(key[start : found.dest_end].split()) - FUNCTION_WORDS
+                if any(old.weight(w) >= PIECE_RARE for w in said - words):
+                    continue  # the passage it matches says something it does not: `replacement effects must exist`
+                if best is None or found.score > best[0]:
+                    best = (found.score, o)
+            if best is not None:
+                self.split.setdefault(best[1], []).append((n, best[0] / 100))
+                self.absorbed_new.add(n)
 
     def links(self) -> EditionLinks:
         """Turn the matching into links with statuses and confidences."""
