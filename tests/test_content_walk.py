@@ -138,3 +138,16 @@ def test_content_hash_skips_odd_entries_as_the_loader_does(tmp_path):
 
     content = odd_content(tmp_path)
     assert content_hash(content) == load(content, use_cache=False).content_hash
+
+
+def test_a_file_beside_the_language_folders_and_an_upper_case_folder_are_warnings(tmp_path):
+    from kb.sources.files import ignored_entries
+
+    (tmp_path / "fr").mkdir()
+    (tmp_path / "loose.txt").write_text("120.1. Rule.\n", encoding="utf-8")
+    (tmp_path / "NOTICE.md").write_text("about this folder", encoding="utf-8")
+    (tmp_path / "EN").mkdir()
+    said = {Path(d.path).name: (d.severity, d.message) for d in ignored_entries(tmp_path)}
+    assert said["loose.txt"][0] == "warning" and "move it into the folder of its language" in said["loose.txt"][1]
+    assert said["EN"] == ("warning", "language folders are named in lower case; folder not read: rename it en/")
+    assert "NOTICE.md" not in said  # not a kind of file kb reads: nothing to say

@@ -64,8 +64,14 @@ def _walk(content: Path) -> tuple[list[tuple[str, Path]], list[Diagnostic]]:
         shown = f"{shown_root}/{shown_name(entry.name)}"
         mode, problem = _mode(entry)
         if not LANG_DIR.match(entry.name):
-            if mode is not None and stat.S_ISDIR(mode):
+            if mode is not None and stat.S_ISDIR(mode) and LANG_DIR.match(entry.name.lower()):
+                why = f"language folders are named in lower case; folder not read: rename it {entry.name.lower()}/"
+                skipped.append(Diagnostic("warning", shown, 0, why))
+            elif mode is not None and stat.S_ISDIR(mode):
                 skipped.append(_note(shown, "not a two-letter ISO 639-1 language code (fr, en, …); folder not read"))
+            elif mode is not None and stat.S_ISREG(mode) and entry.suffix.lower() in SUFFIXES:
+                why = "not in a language folder; not read: move it into the folder of its language (fr/, en/, …)"
+                skipped.append(Diagnostic("warning", shown, 0, why))
         elif problem or not stat.S_ISDIR(mode):
             why = f"{problem}; folder not read" if problem else f"{_what(mode)}, not a language folder; not read"
             skipped.append(Diagnostic("warning", shown, 0, why))
