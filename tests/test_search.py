@@ -114,6 +114,9 @@ def test_a_number_the_translation_gives_another_rule_lists_both_readings(full):
     assert ids(found)[:2] == ["120.4", "121.4"] and found[1].numbers == {"fr": "120.4"}
     assert ids(full.search("règle 120.4", limit=3))[:2] == ["121.4", "120.4"]  # typed with a French word
     assert ids(full.search("rule 120.4", limit=3))[:2] == ["120.4", "121.4"]
+    assert ids(full.search("Cf. règle 120.4", limit=3))[:2] == ["121.4", "120.4"]  # copied from a French text
+    assert ids(full.search("(See rule 120.4)", limit=3))[:2] == ["120.4", "121.4"]  # copied from an English one
+    assert ids(full.search("120,4", limit=3))[:2] == ["120.4", "121.4"]  # a French decimal comma
     assert ids(full.search("120.4 lang:fr")) == ["121.4"]
     assert ids(full.search("CR 120", limit=3)) == ["120", "121", "120.1"]  # the French 120.x are today's 121.x
 
@@ -902,6 +905,9 @@ JS_QUESTIONS = [
     "créatures bloqueuses assignées",
     "deathtuch",
     "règle 120.4",
+    "voir règle 120.4",
+    "(See rule 704)",
+    "703,4k",
     "la pile",
 ]
 

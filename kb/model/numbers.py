@@ -20,10 +20,11 @@ IN_TEXT = re.compile(r"(?<![\w.])" + NUMBER + r"(?!\w|\.\w)")
 """A rule number standing alone in text: `704`, `120.4`; never part of `2015` or `1000` or `1.5`."""
 
 TYPED_PATTERN = (
-    r"^\s*(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|r|section)\s*\.?\s*)?"
-    r"(\d{3}(?:\.\d+[a-zA-Z]?)?|\d)\.?\s*$"
+    r"^\s*\(?\s*(?:(?:see|voir|cf)\.?\s+)?(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|r|section)\s*\.?\s*)?"
+    r"(\d{3}(?:[.,]\d+[a-zA-Z]?)?|\d)\.?\s*\)?\s*$"
 )
-"""What a user types for a rule number; group 1 is the number. Plain syntax shared with JavaScript."""
+"""What a user types for a rule number, or copies from a text (`(See rule 702.19b)`, `cf. règle 504.1`, the French
+decimal comma `702,19`); group 1 is the number. Plain syntax shared with JavaScript."""
 _TYPED = re.compile(TYPED_PATTERN, re.IGNORECASE)
 _CANONICAL = re.compile(r"(\d)|(\d{3})(?:\.(\d+)([a-z]?))?")
 
@@ -35,8 +36,8 @@ def rule_number(text: str) -> str | None:
 
 
 def canonical(number: str) -> str:
-    """Lower-case the subrule letter and drop a trailing dot (`120.2A.` -> `120.2a`)."""
-    return number.rstrip(".").lower()
+    """Lower-case the subrule letter, read a decimal comma as a dot and drop a trailing dot (`120,2A.` -> `120.2a`)."""
+    return number.rstrip(".").replace(",", ".").lower()
 
 
 def is_number(text: str) -> bool:

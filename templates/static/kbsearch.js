@@ -18,7 +18,7 @@ const QUERY_TOKEN = /(-?)(?:"([^"]*)"|([^\s"]+))/g;
 const LETTERS = "abcdefghijkmnpqrstuvwxyz";
 const STOP = "~"; /* kb.search.text.STOP: a stop word's term, for phrases */
 const EXACT = "="; /* kb.search.text.EXACT: a word as written */
-const MARKER = /^\s*(rules?|regles?)\b/i; /* kb.search.query.MARKER */
+const MARKER = /^\s*\(?\s*(?:(?:see|voir|cf)\.?\s+)?(rules?|regles?)\b/i; /* kb.search.query.MARKER */
 const MARKER_LANGS = { rule: "en", regle: "fr" };
 
 /* A malformed query: `code` names its message in the page's table of words (search.html's `search-words`,

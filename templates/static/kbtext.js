@@ -17,10 +17,10 @@ export function searchFold(text) {
   return fold(text).replace(/'/g, " ");
 }
 
-/* The canonical rule number typed in `text` (`règle 703.4K.` -> `703.4k`), or null. */
+/* The canonical rule number typed in `text` (`règle 703.4K.` -> `703.4k`, `(See rule 702,19)` -> `702.19`), or null. */
 export function ruleNumber(text, pattern) {
   const m = new RegExp(pattern, "i").exec(String(text));
-  return m ? m[1].replace(/\.$/, "").toLowerCase() : null;
+  return m ? m[1].replace(/\.$/, "").replace(",", ".").toLowerCase() : null;
 }
 
 /* Rule number -> page and anchor, from jump.json's `numbers` (`{pages: {page: [numbers]}, bare: {number: page}}`,
