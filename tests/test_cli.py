@@ -418,3 +418,9 @@ def test_build_says_the_content_has_warnings_and_stops_on_a_text_cut_short(tmp_p
     again = CliRunner().invoke(main, ["build", "--content", str(content), "--out", str(tmp_path / "site")])
     assert again.exit_code == 1 and "error: the text is cut short" in again.output
     assert "site not built" in again.output and (tmp_path / "site" / "index.html").is_file()  # the old one stays
+
+
+def test_check_quiet_leaves_notes_out_of_the_json_too():
+    quiet = json.loads(run("check", "-q", "--json", "--content", str(CONTENT)).output)
+    assert quiet["diagnostics"] and {d["severity"] for d in quiet["diagnostics"]} <= {"error", "warning"}
+    assert quiet["totals"]["note"] > 0  # still counted

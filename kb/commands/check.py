@@ -106,7 +106,7 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
     totals = {sev: sum(1 for d in found if d.severity == sev) for sev in ("error", "warning", "note")}
     if as_json:
         payload = {
-            "diagnostics": [diagnostic_json(d) for d in found],
+            "diagnostics": [diagnostic_json(d) for d in found if not (quiet and d.severity == "note")],
             "documents": counts,
             "totals": totals,
             "alignment": kb.links.alignment.editions,
