@@ -367,3 +367,13 @@ def test_a_note_keeps_the_faqs_order_and_its_example_cards_printed_text():
     assert len(note.order) == len(note.text.split("\n")) + len(note.printed) + len(note.quoted_rules) + len(
         note.bullets
     )
+
+
+def test_a_faq_without_its_separator_lines_says_so():
+    # The Dissension FAQ with every `-----` line lost (a copy through a tool that drops rules of dashes): its seven
+    # general notes run together into one, which a reader would not notice without this warning.
+    text = (ROOT / FR).read_text(encoding="utf-8")
+    result = inline("\n".join(line for line in text.split("\n") if line.strip() != "-----"))
+    said = [d for d in result.diagnostics if "'-----'" in d.message]
+    assert len(said) == 1 and said[0].severity == "warning" and "restore the separators" in said[0].message
+    assert not [d for d in load(FR, "fr").diagnostics if "no '-----' line" in d.message]

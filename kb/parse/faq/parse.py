@@ -340,6 +340,13 @@ def _check_shape(st: _State) -> None:
     """Report a FAQ that lacks its parts or ends inside a card block or a sentence (truncated)."""
     end = max((i for i, text in enumerate(st.source.lines, 1) if text.strip()), default=0)
     truncated = f"the FAQ seems truncated at line {end}: "
+    if st.mode != "header" and not any(SEPARATOR.match(line) for line in st.source.lines):
+        st.diag(
+            "warning",
+            0,
+            "no '-----' line separates its blocks: general notes run together into one, and card blocks may too; "
+            "restore the separators",
+        )
     if st.mode == "header":
         st.diag(
             "warning",
