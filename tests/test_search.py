@@ -183,6 +183,12 @@ def test_negation(bundled):
     assert "120.2" in found and "120.4" not in found and "120.1" not in found
 
 
+def test_an_excluded_word_leaves_out_its_translations_too(full):
+    # `pioche` finds English rules through its translation `draw`: `-pioche` leaves them out as well
+    assert ids(full.search("pioche -pioche")) == [] and ids(full.search("draw -draw")) == []
+    assert "121.1" in ids(full.search("pioche", limit=20)) and "121.1" not in ids(full.search("pioche -draw", limit=50))
+
+
 def test_phrase(bundled, cr2015):
     assert ids(bundled.search('"bibliothèque vide"', kind="rule"))[0] == "120.4"
     assert ids(bundled.search('"bibliotheque vide"', kind="rule"))[0] == "120.4"
@@ -906,6 +912,9 @@ JS_QUESTIONS = [
     "deathtuch",
     "règle 120.4",
     "voir règle 120.4",
+    "pioche -draw",
+    "draw -pioche",
+    "bibliothèque -library",
     "(See rule 704)",
     "703,4k",
     "la pile",

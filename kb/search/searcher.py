@@ -6,6 +6,7 @@ hits re-ranked by kb (`kb.search.rank`), snippets from `whoosh.highlight`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from math import log
 
 from whoosh import highlight
@@ -18,7 +19,7 @@ from whoosh.spelling import ListCorrector
 from kb.model.numbers import descends, sort_key
 from kb.search.analysis import lang_text, mark_analyzer
 from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots, translate_missing
-from kb.search.query import KINDS, Item, ParsedQuery, SearchError, parse_query
+from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
 from kb.search.rank import KIND_BOOSTS, NAMED, TOP, Hit, rerank
 from kb.search.results import BREAK, LEAD, MARK, SNIPPET, SearchResult, clip
 from kb.search.text import EXACT as EXACT_MARK
@@ -109,7 +110,7 @@ class SearchIndex:
         reader = self.searcher.reader()
         terms = [slot_terms(s, reader) for s in made]
         weights = [self.weight(t) for t in terms]
-        mask = self._excluded(parsed.excluded, langs)
+        mask = self._excluded(parsed, langs)
         query = query_of(made, reader)
         every = self.searcher.search(query, limit=None, filter=allowed, mask=mask, optimize=False)  # see SLOW_SKIP
         scored = list(every.items())  # Whoosh scores every match anyway: all of them, best first
@@ -249,10 +250,16 @@ class SearchIndex:
             found += match
         return tuple(dict.fromkeys(found))
 
-    def _excluded(self, items: tuple[Item, ...], langs: tuple[str, ...]):
-        """The query of the documents holding an excluded word or phrase (any of its forms), or None."""
+    def _excluded(self, parsed: ParsedQuery, langs: tuple[str, ...]):
+        """The query of the documents holding an excluded word or phrase (any of its forms), or a translation of an
+        excluded word (`pioche -remplacement` leaves out the English rules on replacement too), or None."""
         queries = []
-        for item in items:
+        for item in parsed.excluded:
+            if not (item.phrase and len(query_tokens(item.text)) > 1):
+                alone = replace(parsed, number=None, groups=((item,),), excluded=())
+                alts = [a for slot in slots(alone, self.tables, langs) for a in slot.alts if a.via and not a.phrase]
+                queries += [Term(f"body_{a.lang}", a.forms[0]) for a in alts]
+        for item in parsed.excluded:
             words = [w for _, w in query_tokens(item.text)]
             for lang in langs:
                 stops = self.tables.stops.get(lang, frozenset())
