@@ -45,7 +45,8 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
 
     if kb is None:
         kb = load_or_exit(content)
-    forced = _stop_on_errors(kb, out, strict, force)
+    found = diagnostics(kb)  # once: on a card pool, the page-name notes walk every card
+    forced = _stop_on_errors(found, kb, out, strict, force)
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
     try:
@@ -57,7 +58,7 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     if report.search:
         search = f"with search index, {report.search_wait:.2f} s more after the pages"
     echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}).")
-    warned = sum(1 for d in diagnostics(kb) if d.severity == "warning")
+    warned = sum(1 for d in found if d.severity == "warning")
     if warned and not forced:
         said = f"{warned} warning{'s' if warned > 1 else ''}"
         echo(f"kb: the content has {said}: `kb check` lists them (--strict stops the build on them)", err=True)
@@ -88,9 +89,9 @@ def _some(paths: tuple[str, ...] | list[str]) -> str:
     return ", ".join(paths[:SHOWN]) + more
 
 
-def _stop_on_errors(kb, out: Path, strict: bool, force: bool) -> bool:
-    """Print the content's errors (and warnings if strict) and exit 1, unless forced (then say so and return True)."""
-    found = diagnostics(kb)
+def _stop_on_errors(found: list, kb, out: Path, strict: bool, force: bool) -> bool:
+    """Print the content's errors (`found`: its diagnostics; warnings too if strict) and exit 1, unless forced (then
+    say so and return True)."""
     blocking = [d for d in found if d.severity == "error" or (strict and d.severity == "warning")]
     if not blocking:
         return False

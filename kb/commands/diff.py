@@ -59,7 +59,7 @@ def command(content: Path | None, old: str, new: str, as_json: bool, only: tuple
 
 def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
     """`kb diff` as lines: the counts, substantive changes by section, references followed, renumbering runs."""
-    from kb.link.changelog import SUBSTANTIVE, section_of
+    from kb.link.changelog import SUBSTANTIVE
     from kb.link.history import title_of
 
     counts, kinds = diff.counts(), diff.kinds()
@@ -74,7 +74,7 @@ def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
     if substantive:
         lines += ["", f"Substantive changes ({len(substantive)})"]
     for i, change in enumerate(substantive):
-        here = (section_of(change.new or change.old), change.new is None)  # removed rules last, by old section
+        here = _group(change)
         if here != section:
             section = here
             title = title_of(kb, diff.new if change.new else diff.old, here[0])
@@ -97,7 +97,8 @@ def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
 
 
 def _group(change) -> tuple[str, bool]:
-    """The group a substantive change is listed in: its section, and whether it is a removal (listed last)."""
+    """The group a substantive change is listed in: its section, and whether it is a removal (removals come last,
+    by their old section)."""
     from kb.link.changelog import section_of
 
     return section_of(change.new or change.old), change.new is None

@@ -157,8 +157,8 @@ def compare(kb: KnowledgeBase, old_name: str, new_name: str) -> EditionDiff:
 
 
 def _read(changes: list[Change], old: Edition, new: Edition) -> tuple[list[Change], int]:
-    """The changes with their kinds (typography never a change, references followed, moves paired); and how many
-    rules differed in typography alone (now counted unchanged)."""
+    """The changes with their kinds (typography never a change, references followed, moves told from the rule they
+    now stand under); and how many rules differed in typography alone (now counted unchanged)."""
     renumbered: dict[str, str] = {}  # a split rule's references follow its first part (112.10 -> 113.10, not 113.10b)
     for c in sorted((c for c in changes if c.old and c.new), key=lambda c: sort_key(c.new), reverse=True):
         renumbered[c.old] = c.new
@@ -218,9 +218,10 @@ def rule_history(kb: KnowledgeBase, rule: Rule) -> list[tuple[str, str, str, tup
             break
         here = kb.editions[edition].rules[number]
         diff = ()
-        before, after = (rule_text(previous), rule_text(here)) if previous is not None else ("", "")
-        if previous is not None and before != after and changelog.fold(before) != changelog.fold(after):
-            diff = word_diff(before, after)  # typography alone (quotes, dashes) is no change, as in `compare`
+        if previous is not None:
+            before, after = rule_text(previous), rule_text(here)
+            if changelog.fold(before) != changelog.fold(after):  # typography alone is no change, as in `compare`
+                diff = word_diff(before, after)
         out.append((edition, number, status, diff))
         previous = here
     return out

@@ -19,8 +19,10 @@ NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
 IN_TEXT = re.compile(r"(?<![\w.])" + NUMBER + r"(?!\w|\.\w)")
 """A rule number standing alone in text: `704`, `120.4`; never part of `2015` or `1000` or `1.5`."""
 
+CITING = r"\(?\s*(?:(?:see|voir|cf)\.?\s+)?"
+"""What a text puts before a rule it cites (`(See rule`, `Cf. règle`): read before a typed number too."""
 TYPED_PATTERN = (
-    r"^\s*\(?\s*(?:(?:see|voir|cf)\.?\s+)?(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|r|section)\s*\.?\s*)?"
+    r"^\s*" + CITING + r"(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|r|section)\s*\.?\s*)?"
     r"(\d{3}(?:[.,]\d+[a-zA-Z]?)?|\d)\.?\s*\)?\s*$"
 )
 """What a user types for a rule number, or copies from a text (`(See rule 702.19b)`, `cf. règle 504.1`, the French

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.model.numbers import rule_number
+from kb.model.numbers import CITING, rule_number
 from kb.search.text import STATS
 from kb.sources import fold
 
@@ -50,7 +50,7 @@ class ParsedQuery:
     """The language of the word a rule number was typed with (`règle 120.4`: fr; `rule 120.4`: en), else None."""
 
 
-MARKER = re.compile(r"\s*\(?\s*(?:(?:see|voir|cf)\.?\s+)?(rules?|regles?)\b", re.IGNORECASE)
+MARKER = re.compile(r"\s*" + CITING + r"(rules?|regles?)\b", re.IGNORECASE)
 """A word a rule number is typed with that says its language."""
 MARKER_LANGS = {"rule": "en", "regle": "fr"}
 QUERY_TOKEN = re.compile(r'(-?)(?:"([^"]*)"|([^\s"]+))')

@@ -255,12 +255,11 @@ class SearchIndex:
         excluded word (`pioche -remplacement` leaves out the English rules on replacement too), or None."""
         queries = []
         for item in parsed.excluded:
-            if not (item.phrase and len(query_tokens(item.text)) > 1):
+            words = [w for _, w in query_tokens(item.text)]
+            if not (item.phrase and len(words) > 1):
                 alone = replace(parsed, number=None, groups=((item,),), excluded=())
                 alts = [a for slot in slots(alone, self.tables, langs) for a in slot.alts if a.via and not a.phrase]
                 queries += [Term(f"body_{a.lang}", a.forms[0]) for a in alts]
-        for item in parsed.excluded:
-            words = [w for _, w in query_tokens(item.text)]
             for lang in langs:
                 stops = self.tables.stops.get(lang, frozenset())
                 forms = [[STOP + w] if w in stops else self.tables.forms(lang, w) for w in words]

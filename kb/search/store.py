@@ -77,7 +77,10 @@ def publish(root: Path, key: str, write: Callable[[Path], None]) -> Path:
         os.replace(pointer, root / "CURRENT")
     except OSError as err:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise IndexNotWritable(f"cannot write the search index in {root}: {err.strerror or err}") from err
+        raise IndexNotWritable(
+            f"cannot write the search index in {root}: {err.strerror or err}; the build folder (.kb beside the content)"
+            " must be a writable folder: remove what is in its way"
+        ) from err
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

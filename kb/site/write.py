@@ -136,10 +136,8 @@ def _why(err: Exception) -> str:
     if isinstance(err, PermissionError) and err.filename:
         where = Path(err.filename)
         return f"permission denied on {where}: the folder {where.parent} must be writable by you"
-    if isinstance(err, OSError) and type(err).__name__ == "IndexNotWritable":  # kb.search.store: not imported here
-        return f"{err}; the build folder (.kb beside the content) must be a writable folder: remove what is in its way"
-    if isinstance(err, OSError) and err.strerror:
-        return f"{err.strerror}{f' ({err.filename})' if err.filename else ''}"
+    if isinstance(err, OSError):  # kb's own (a search index that cannot be written) carry their message alone
+        return f"{err.strerror}{f' ({err.filename})' if err.filename else ''}" if err.strerror else str(err)
     return f"{type(err).__name__}: {err}"
 
 

@@ -8,6 +8,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections import Counter
 from hashlib import sha256
 from pathlib import Path
 
@@ -363,10 +364,8 @@ def other_language(text: str, lang: str, sample: int = 200_000) -> str | None:
     English one a few French words: never that many); None otherwise, or for another language."""
     if lang not in COMMON_WORDS:
         return None
-    counts = dict.fromkeys(COMMON_WORDS, 0)
-    for word in re.findall(r"[a-zà-ÿ]+", text[:sample].lower()):
-        for code, common in COMMON_WORDS.items():
-            counts[code] += word in common
+    words = Counter(re.findall(r"[a-zà-ÿ]+", text[:sample].lower()))
+    counts = {code: sum(words[w] for w in common) for code, common in COMMON_WORDS.items()}
     other = max((code for code in counts if code != lang), key=counts.__getitem__)
     return other if counts[other] > 100 and counts[other] > 20 * counts[lang] else None
 

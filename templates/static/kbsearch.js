@@ -576,17 +576,16 @@ export class Index {
 
   async excluded(items, langs) {
     const docs = new Set();
-    for (const item of items) { /* an excluded word's translations too (kb.search.searcher._excluded) */
-      if (item.phrase && queryTokens(item.text).length > 1) { continue; }
-      const alone = { number: null, numberLang: null, groups: [[item]], excluded: [], langs: [], kinds: [], editions: [] };
-      for (const slot of await this.slots(alone, langs)) {
-        for (const a of slot.alts) {
-          if (a.via && !a.phrase) { for (const d of ((await this.postings(a.forms[0]))[`body_${a.lang}`] || [[]])[0]) { docs.add(d); } }
-        }
-      }
-    }
     for (const item of items) {
       const words = queryTokens(item.text).map(([, w]) => w);
+      if (!(item.phrase && words.length > 1)) { /* its translations too (kb.search.searcher._excluded) */
+        const alone = { number: null, numberLang: null, groups: [[item]], excluded: [], langs: [], kinds: [], editions: [] };
+        for (const slot of await this.slots(alone, langs)) {
+          for (const a of slot.alts) {
+            if (a.via && !a.phrase) { for (const d of ((await this.postings(a.forms[0]))[`body_${a.lang}`] || [[]])[0]) { docs.add(d); } }
+          }
+        }
+      }
       for (const lang of langs) {
         const field = `body_${lang}`;
         const forms = [];
