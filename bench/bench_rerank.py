@@ -23,10 +23,10 @@ from score import first_hit, load_questions, metrics, result_ids  # noqa: E402
 
 from kb.link.load import load  # noqa: E402
 from kb.search import index as search_index  # noqa: E402
-from kb.search import rank, searcher  # noqa: E402
+from kb.search import lookup, rank, searcher  # noqa: E402
 from kb.search.entries import entries  # noqa: E402
 
-PARTS = ("COVERAGE_POWER", "EXACT_BONUS", "HEAD_BONUS", "SECTION_BONUS", "CITED_BONUS", "NAMED")
+PARTS = ("COVERAGE_POWER", "EXACT_BONUS", "HEAD_BONUS", "SECTION_BONUS", "CITED_BONUS", "CONCEPT_FACTOR", "NAMED")
 VARIANTS = {
     "whole re-rank": {},
     "without coverage²": {"COVERAGE_POWER": 0.0},
@@ -34,9 +34,10 @@ VARIANTS = {
     "without headword bonus": {"HEAD_BONUS": 0.0},
     "without section bonus": {"SECTION_BONUS": 0.0},
     "without cited bonus": {"CITED_BONUS": 0.0},
+    "without characteristic terms": {"CONCEPT_FACTOR": 0.0},
     "without named beyond top": {"NAMED": 0},
     "without kind factors": {"KINDS": True},
-    "BM25F alone": {**dict.fromkeys(PARTS[:5], 0.0), "NAMED": 0, "KINDS": True},
+    "BM25F alone": {**dict.fromkeys(PARTS[:6], 0.0), "NAMED": 0, "KINDS": True},
 }
 """Each variant: the constants it changes (`KINDS`: every kind's factor 1)."""
 
@@ -44,7 +45,7 @@ VARIANTS = {
 def use(changes: dict, original: dict, kinds: dict) -> None:
     """Set the re-rank's constants for a variant (in `rank` and where `searcher` holds its own copy)."""
     for name, value in original.items():
-        for module in (rank, searcher):
+        for module in (rank, searcher, lookup):
             if hasattr(module, name):
                 setattr(module, name, changes.get(name, value))
     rank.KIND_BOOSTS.clear()
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     questions = [q for q in load_questions() if q["half"] == args.half]
     kbs = {edition: load(folder) for edition, folder in folders.items()}
     items = {edition: list(entries(kb)) for edition, kb in kbs.items()}
-    original = {name: getattr(rank, name) for name in PARTS}
+    original = {name: getattr(rank if hasattr(rank, name) else lookup, name) for name in PARTS}
     kinds = dict(rank.KIND_BOOSTS)
     langs = ("en", "fr")
     print(f"{args.half} half: " + ", ".join(f"{x} {sum(q['lang'] == x for q in questions)}" for x in langs))

@@ -37,7 +37,7 @@ __all__ = [
     "parse_query",
 ]
 
-INDEX_VERSION = 13
+INDEX_VERSION = 14
 """Bump when the analysis, the schema, the tables or the ranking data change: old indexes are then rebuilt."""
 
 

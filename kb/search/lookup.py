@@ -35,6 +35,11 @@ TRANSLATED = 0.3
 """Weight of a match through a translation against a match of the word as typed."""
 NAME_MIN = 3
 """Shortest card-name prefix matched (`isp` finds Isperia)."""
+CONCEPT_SLOTS = 3
+"""Most slots of a query whose translations' characteristic terms are added: the terms of every word of a longer
+question in another language would drown the few texts in its own."""
+CONCEPT_FACTOR = 0.3
+"""Weight of a term characterising a headword of the query (`kb.search.concepts`), times its own weight (at most 1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +53,10 @@ class Alt:
     via: bool = False
     """A translation (through the lexicon)."""
     phrase: tuple[str, ...] = ()
-
     """A phrase's words in order, stop words included (`~word`): what a document must hold to match it."""
+    concept: bool = False
+    """A term characterising the slot's word (`kb.search.concepts`): it raises the score and covers the slot in part
+    (`kb.search.rank.CONCEPT_CREDIT`), never names a headword."""
 
 
 @dataclass(slots=True)
@@ -102,6 +109,8 @@ class Tables:
         self.lexicon: dict = info["lexicon"]
         self.phrases: dict[str, frozenset[str]] = {lang: frozenset(p) for lang, p in info.get("phrases", {}).items()}
         """Per language, the lexicon's terms of several words, each indexed as one token."""
+        self.concepts: dict[str, dict[str, list]] = info.get("concepts", {})
+        """Per language, a one-word headword's first form -> its characteristic terms, [term, weight] best first."""
         self.stops = stops
         self._forms: dict[str, set[str]] = {}
 
@@ -168,10 +177,35 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
         made.append(slot)
         k = end
     kept = [s for s in made if not s.stop][:MAX_SLOTS]
+    if len(kept) > 1:  # a word alone is looked for as such; beside others, what it names helps tell them apart
+        asked = frozenset(f for slot in kept for a in slot.alts for f in a.forms)
+        for slot in kept:
+            add_concepts(slot, tables, langs, asked, len(kept) <= CONCEPT_SLOTS)
     if kept:
         return kept
     named = [Slot(s.text, True, names=[s.text]) for s in made[:MAX_SLOTS]]
     return named
+
+
+def add_concepts(
+    slot: Slot, tables: Tables, langs: tuple[str, ...], asked: frozenset[str], translated: bool = True
+) -> None:
+    """Add the characteristic terms of a slot's one word, where it is a one-word headword (`trample`: assign,
+    lethal, excess…), as weak alternatives; of its one translation, where it has no word of its own in a language,
+    as weak translations (unless not `translated`); never a term the query asks already (`asked`: `layers
+    continuous effects` asks `continu` and `effect` once, not again as what `layer` names)."""
+    for lang in langs:
+        table = tables.concepts.get(lang, {})
+        alts = [a for a in slot.alts if a.lang == lang and not a.phrase]
+        own = [a for a in alts if not a.via and a.factor == 1.0]
+        via = [a for a in alts if a.via and a.factor == TRANSLATED] if translated else []
+        base = own if own else via
+        if len(base) != 1 or base[0].forms[0] not in table:
+            continue
+        factor = base[0].factor * CONCEPT_FACTOR
+        for term, w in table[base[0].forms[0]]:
+            if term not in asked:
+                slot.alts.append(Alt(lang, (term,), factor * w, base[0].via, concept=True))
 
 
 def query_lang(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> str | None:

@@ -50,6 +50,9 @@ as much (`piétinement` names the English rule Trample as `trample` does; a Fren
 note « Prévision », still ranks first as its score is its own, not a translation's)."""
 KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
 """Score factor of each kind of result (a ruling a little below the rule it applies)."""
+CONCEPT_CREDIT = 0.5
+"""Most of a slot that the terms characterising its word cover (each its factor's share): 702.2c, on lethal damage
+from deathtouch, matches half of `trample` in `deathtouch trample`."""
 CITED_BONUS = 0.3
 """Score factor up to 1 + this for a rule cited by the other hits."""
 
@@ -62,8 +65,9 @@ class Hit:
     """Whoosh's document number."""
     score: float
     """Whoosh's BM25F score of the query."""
-    covered: tuple[bool, ...]
-    """Per slot: whether the document matches it."""
+    covered: tuple[float, ...]
+    """Per slot: how much of it the document matches (1: one of its words; up to CONCEPT_CREDIT: only some of the
+    terms characterising its word)."""
     typed: tuple[frozenset[str], ...]
     """Per slot: the index forms of the words as typed the document matches (translations aside)."""
     through: tuple[frozenset[str], ...]
@@ -92,7 +96,7 @@ def rerank(
     total = sum(weights) or 1.0
     base = []
     for h in hits:
-        share = sum(w for w, c in zip(weights, h.covered, strict=True) if c) / total
+        share = sum(w * c for w, c in zip(weights, h.covered, strict=True)) / total
         if names_only and share < 1.0:
             continue
         exact = sum(w for w, e in zip(weights, h.exact, strict=True) if e)

@@ -11,16 +11,16 @@ from math import log
 
 from whoosh import highlight
 from whoosh.idsets import BitSet
-from whoosh.query import And, ConstantScoreQuery, Every, Or, Phrase, Prefix, Require, Term
+from whoosh.query import And, AndNot, ConstantScoreQuery, Every, Or, Phrase, Prefix, Require, Term
 from whoosh.query.compound import DefaultOr
 from whoosh.scoring import BM25F
 from whoosh.spelling import ListCorrector
 
 from kb.model.numbers import descends, sort_key
 from kb.search.analysis import lang_text, mark_analyzer
-from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots, translate_missing
+from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, TRANSLATED, Alt, Slot, Tables, slots, translate_missing
 from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
-from kb.search.rank import KIND_BOOSTS, NAMED, TOP, Hit, rerank
+from kb.search.rank import CONCEPT_CREDIT, KIND_BOOSTS, NAMED, TOP, Hit, rerank
 from kb.search.results import BREAK, LEAD, MARK, SNIPPET, SearchResult, clip
 from kb.search.text import EXACT as EXACT_MARK
 from kb.search.text import STOP, query_tokens
@@ -118,14 +118,15 @@ class SearchIndex:
         hits = scored[:TOP] + [pair for pair in scored[TOP:] if pair[0] in named][:NAMED]
         held = _Held(reader)
         exacts = [{(f"body_{lang}", term) for lang, term in s.exact} for s in made]
-        matched = held.matched([d for d, _ in hits], [*terms, *exacts])
-        found = [self._hit(d, score, terms, matched[d]) for d, score in hits]
+        concepts = [concept_terms(s) for s in made]
+        matched = held.matched([d for d, _ in hits], [*terms, *exacts, *concepts])
+        found = [self._hit(d, score, terms, concepts, matched[d]) for d, score in hits]
         ranked = rerank(found, weights, all(s.stop for s in made), self.about, named)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
     def _named(self, made: list[Slot], allowed) -> frozenset[int]:
         """The documents whose headwords hold a form of a query word or of its translations."""
-        forms = {f for s in made for a in s.alts if not a.phrase for f in a.forms}
+        forms = {f for s in made for a in s.alts if not a.phrase and not a.concept for f in a.forms}
         named = self.searcher.docs_for_query(Or([Term("heads", f) for f in forms])) if forms else []
         return frozenset(d for d in named if allowed is None or d in allowed)
 
@@ -193,16 +194,21 @@ class SearchIndex:
             self._correctors[lang] = ListCorrector(sorted(self.tables.vocab.get(lang, {})))
         return self._correctors[lang]
 
-    def _hit(self, doc: int, score: float, terms: list[dict[tuple[str, str], bool]], held: list[set]) -> Hit:
-        """One of Whoosh's hits with what the re-rank needs: the slots it matches; `held`: per slot then per slot's
-        words as typed, the terms of each the document holds (`_Held.matched`)."""
-        found, exact = held[: len(terms)], held[len(terms) :]
+    def _hit(self, doc: int, score: float, terms: list[dict], concepts: list[dict], held: list[set]) -> Hit:
+        """One of Whoosh's hits with what the re-rank needs: how much of each slot it matches; `held`: per slot, then
+        per slot's words as typed, then per slot's characteristic terms, the terms of each the document holds
+        (`_Held.matched`)."""
+        n = len(terms)
+        found, exact, near = held[:n], held[n : 2 * n], held[2 * n :]
         typed = any(not s[t] for f, s in zip(found, terms, strict=True) for t in f)
         pairs = list(zip(found, terms, strict=True))
         return Hit(
             doc,
             score,
-            tuple(bool(f) for f in found),
+            tuple(
+                1.0 if f else min(CONCEPT_CREDIT, sum(c[t] for t in h))
+                for f, h, c in zip(found, near, concepts, strict=True)
+            ),
             tuple(frozenset(t[1] for t in f if not s[t] and t[0] != "name") for f, s in pairs),
             tuple(frozenset(t[1] for t in f if s[t]) for f, s in pairs),
             KIND_BOOSTS[self._kinds[doc]],
@@ -295,7 +301,7 @@ class SearchIndex:
         shown = (names, data["titles"], data["names"] or {}, heading)  # an untitled rule: its nearest heading
         title = next((t[x] for t in shown for x in order if t.get(x)), "")
         named = any(held(doc, t) for s in terms for t in s if t[0] == "name")
-        via = hit is not None and any(hit.covered) and not any(hit.typed) and not named
+        via = hit is not None and hit.via and not named
         translated = tuple((a, b, c, tuple(d)) for s in made for a, b, c, d in s.translated) if via else ()
         editions = data["editions"] or None
         kind, key = stored["kind"], stored["key"]
@@ -353,11 +359,15 @@ def query_of(made: list[Slot], reader):
 
 def slot_parts(slot: Slot, reader) -> list:
     """The Whoosh query of a slot: its alternatives (the word's first form, its translations, a phrase, the words of
-    an OR) in the text field of their language and its card-name words, all summed (Whoosh's Or)."""
-    parts = [_alt_query(f"body_{a.lang}", a) for a in slot.alts]
+    an OR) in the text field of their language and its card-name words, all summed (Whoosh's Or); in a document
+    that matches none of them, the terms characterising its word (`Alt.concept`), summed."""
+    parts = [_alt_query(f"body_{a.lang}", a) for a in slot.alts if not a.concept]
     words = _slot_names(reader, slot)
     if words:  # each card holding one scores NAME
         parts.append(ConstantScoreQuery(Or([Term("name", w) for w in words]), score=NAME))
+    near = [Term(f"body_{a.lang}", a.forms[0], boost=a.factor) for a in slot.alts if a.concept]
+    if near:
+        return [*parts, AndNot(Or(near), Or(parts))]
     return parts
 
 
@@ -375,13 +385,23 @@ def slot_terms(slot: Slot, reader) -> dict[tuple[str, str], bool]:
     by its words), the words as typed, its card-name words."""
     found: dict[tuple[str, str], bool] = {}
     for alt in slot.alts:
-        for form in alt.forms:
+        for form in alt.forms if not alt.concept else ():
             key = (f"body_{alt.lang}", form)
             found[key] = found.get(key, True) and alt.via
     for lang, term in slot.exact:
         found[(f"body_{lang}", term)] = False
     for word in _slot_names(reader, slot):
         found[("name", word)] = False
+    return found
+
+
+def concept_terms(slot: Slot) -> dict[tuple[str, str], float]:
+    """(field, term) of a slot's characteristic terms (`Alt.concept`) -> the share of the slot each covers."""
+    found: dict[tuple[str, str], float] = {}
+    for alt in slot.alts:
+        if alt.concept:
+            key = (f"body_{alt.lang}", alt.forms[0])
+            found[key] = max(found.get(key, 0.0), alt.factor / (TRANSLATED if alt.via else 1.0))
     return found
 
 

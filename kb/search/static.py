@@ -66,9 +66,10 @@ def constants() -> dict:
         name: getattr(module, name)
         for module, names in (
             (rank, "TOP NAMED RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS SECTION_BONUS HEAD_SHARE THROUGH"),
-            (rank, "CITED_BONUS"),
+            (rank, "CITED_BONUS CONCEPT_CREDIT"),
             (engine, "NAME NAME_LIMIT"),
             (lookup, "MAX_SLOTS MAX_WORD STEM_MIN STEM_FACTOR FUZZY_FACTOR TRANSLATED NAME_MIN CORRECT_PREFIX"),
+            (lookup, "CONCEPT_SLOTS CONCEPT_FACTOR"),
             (results, "SNIPPET LEAD BREAK"),
         )
         for name in names.split()
@@ -111,6 +112,7 @@ def write_static(folder: Path, index, terms: bool = True) -> dict:
         "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
         "lexicon": tables.lexicon,
         "phrases": {lang: sorted(p) for lang, p in tables.phrases.items()},
+        "concepts": tables.concepts,
         "numbering": index.numbering,
     }
 

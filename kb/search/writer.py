@@ -19,6 +19,7 @@ from whoosh.filedb.filestore import FileStorage
 
 from kb.model.numbers import IN_TEXT, kind_of, parent_of
 from kb.search.analysis import body, lang_text, schema
+from kb.search.concepts import concepts
 from kb.search.entries import Entry
 from kb.search.lexicon import lexicon_phrases, tables
 from kb.search.rank import KIND_BOOSTS
@@ -60,6 +61,8 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
     except BaseException:
         writer.cancel()
         raise
+    with ix.reader() as reader:
+        about = concepts(kept, reader, langs)
     info = {
         "langs": list(langs),
         "docs": len(kept),
@@ -69,6 +72,7 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
         "lexicon": tables(lexicon, vocab, *_rule_counts(kept)),
         "numbering": numbering or {},
         "phrases": {lang: sorted(found) for lang, found in phrases.items()},
+        "concepts": about,
     }
     return ix, info
 
