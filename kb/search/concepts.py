@@ -1,13 +1,14 @@
 """What a one-word headword is about: its characteristic terms, which a query pairing it with other words also asks.
 
-Index time. A current rule or glossary entry whose title is one word (`Trample`, `Deathtouch`) has, in each
-language, up to TERMS characteristic terms: the first index forms of the words of its text and of its rule's
-subtree (702.19a-702.19g), weighted tf x idf, leaving out stop words, numbers, the words of cross-references (`See
-rule`), and words in fewer than 2 documents or in more than COMMON of them; each with its weight against the best
-one's (1.0). They are stored with the index's tables (`tables.json`, the site's `core.json`);
-`kb.search.lookup.add_concepts` adds them to the slot of such a word as weak alternatives, so `deathtouch trample`
-finds 702.2c ("combat damage assigned … by a source with deathtouch is considered to be lethal damage"): it names
-deathtouch, and lethal damage is what trample's rules are about.
+Index time. A current rule or glossary entry whose title is one word (`Trample`, `Deathtouch`), a word that is
+not common in the index, has, in each language, up to TERMS characteristic terms: the first index forms of the
+words of its text and of its rule's subtree (702.19a-702.19g), weighted tf x idf, leaving out stop words,
+numbers, the words of cross-references (`See rule`), and words in fewer than 2 documents or in more than COMMON
+of them; each with its weight against the best one's (1.0). They are stored with the index's tables
+(`tables.json`, the site's `core.json`); `kb.search.lookup.add_concepts` adds them to the slot of such a word,
+where a document holding none of the slot's own words but some of them covers part of the slot
+(`kb.search.rank.CONCEPT_CREDIT`): for `deathtouch trample`, 702.2c ("any nonzero amount of combat damage
+assigned … by a source with deathtouch…") names deathtouch, and assigned combat damage is what trample is about.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from kb.model.numbers import parent_of
 from kb.search.analysis import REFERENCE, lang_text
 from kb.search.text import KIND, TEXT, tokens
 
-TERMS = 8
+TERMS = 4
 """Characteristic terms kept per headword."""
 COMMON = 0.05
-"""A term in more than this share of the index's documents characterises nothing."""
+"""A term in more than this share of the index's documents characterises nothing, and a headword found that often
+names no one topic (`card`, `player`, `damage`: the rules use them everywhere)."""
 
 
 def concepts(entries: list, reader, langs: tuple[str, ...]) -> dict[str, dict[str, list[list]]]:
@@ -58,6 +60,8 @@ def _language(current: list, under: dict[str, list], reader, lang: str) -> dict[
                 owners.setdefault(lt.forms(words[0])[0], []).append(e)
     table = {}
     for head, holders in sorted(owners.items()):
+        if reader.doc_frequency(field, head) > COMMON * n:  # `card`, `player`, `damage`: a word of every topic
+            continue
         docs = {id(d): d for e in holders for d in [e, *(under.get(e.number, []) if e.kind == "rule" else [])]}
         total: dict[str, float] = {}
         for doc in docs.values():

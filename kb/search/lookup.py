@@ -39,7 +39,8 @@ CONCEPT_SLOTS = 3
 """Most slots of a query whose translations' characteristic terms are added: the terms of every word of a longer
 question in another language would drown the few texts in its own."""
 CONCEPT_FACTOR = 0.3
-"""Weight of a term characterising a headword of the query (`kb.search.concepts`), times its own weight (at most 1)."""
+"""The share of a slot a term characterising its word covers (`kb.search.concepts`), times the term's weight (at
+most 1); a document's terms add up, to at most `kb.search.rank.CONCEPT_CREDIT`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +56,8 @@ class Alt:
     phrase: tuple[str, ...] = ()
     """A phrase's words in order, stop words included (`~word`): what a document must hold to match it."""
     concept: bool = False
-    """A term characterising the slot's word (`kb.search.concepts`): it raises the score and covers the slot in part
-    (`kb.search.rank.CONCEPT_CREDIT`), never names a headword."""
+    """A term characterising the slot's word (`kb.search.concepts`): not asked of Whoosh, it covers part of the slot
+    in a document holding none of its words (`kb.search.rank.CONCEPT_CREDIT`), and never names a headword."""
 
 
 @dataclass(slots=True)
@@ -191,9 +192,9 @@ def add_concepts(
     slot: Slot, tables: Tables, langs: tuple[str, ...], asked: frozenset[str], translated: bool = True
 ) -> None:
     """Add the characteristic terms of a slot's one word, where it is a one-word headword (`trample`: assign,
-    lethal, excess…), as weak alternatives; of its one translation, where it has no word of its own in a language,
-    as weak translations (unless not `translated`); never a term the query asks already (`asked`: `layers
-    continuous effects` asks `continu` and `effect` once, not again as what `layer` names)."""
+    block, combat…), as alternatives covering part of it; of its one translation, where it has no word of its own
+    in a language (unless not `translated`); never a term the query asks already (`asked`: `layers continuous
+    effects` asks `continu` and `effect` once, not again as what `layer` names)."""
     for lang in langs:
         table = tables.concepts.get(lang, {})
         alts = [a for a in slot.alts if a.lang == lang and not a.phrase]

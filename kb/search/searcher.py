@@ -11,7 +11,7 @@ from math import log
 
 from whoosh import highlight
 from whoosh.idsets import BitSet
-from whoosh.query import And, AndNot, ConstantScoreQuery, Every, Or, Phrase, Prefix, Require, Term
+from whoosh.query import And, ConstantScoreQuery, Every, Or, Phrase, Prefix, Require, Term
 from whoosh.query.compound import DefaultOr
 from whoosh.scoring import BM25F
 from whoosh.spelling import ListCorrector
@@ -119,8 +119,8 @@ class SearchIndex:
         held = _Held(reader)
         exacts = [{(f"body_{lang}", term) for lang, term in s.exact} for s in made]
         concepts = [concept_terms(s) for s in made]
-        matched = held.matched([d for d, _ in hits], [*terms, *exacts, *concepts])
-        found = [self._hit(d, score, terms, concepts, matched[d]) for d, score in hits]
+        groups = held.matched([d for d, _ in hits], [*terms, *exacts, *concepts])
+        found = [self._hit(d, score, terms, concepts, [g.get(d, ()) for g in groups]) for d, score in hits]
         ranked = rerank(found, weights, all(s.stop for s in made), self.about, named)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
@@ -194,7 +194,7 @@ class SearchIndex:
             self._correctors[lang] = ListCorrector(sorted(self.tables.vocab.get(lang, {})))
         return self._correctors[lang]
 
-    def _hit(self, doc: int, score: float, terms: list[dict], concepts: list[dict], held: list[set]) -> Hit:
+    def _hit(self, doc: int, score: float, terms: list[dict], concepts: list[dict], held: list) -> Hit:
         """One of Whoosh's hits with what the re-rank needs: how much of each slot it matches; `held`: per slot, then
         per slot's words as typed, then per slot's characteristic terms, the terms of each the document holds
         (`_Held.matched`)."""
@@ -329,15 +329,16 @@ class _Held:
             self.docs[term] = frozenset(found)
         return self.docs[term]
 
-    def matched(self, docs: list[int], groups: list) -> dict[int, list[set]]:
-        """Per document, per group of terms, the terms of the group it holds (a set intersection per term, not a
-        test per document and term)."""
+    def matched(self, docs: list[int], groups: list) -> list[dict[int, list]]:
+        """Per group of terms, each document that holds some -> the terms of the group it holds (a set intersection
+        per term, not a test per document and term)."""
         wanted = frozenset(docs)
-        found: dict[int, list[set]] = {d: [set() for _ in groups] for d in docs}
+        found: list[dict[int, list]] = [{} for _ in groups]
         for k, group in enumerate(groups):
+            mine = found[k]
             for term in group:
                 for d in self.of(term) & wanted:
-                    found[d][k].add(term)
+                    mine.setdefault(d, []).append(term)
         return found
 
 
@@ -359,15 +360,12 @@ def query_of(made: list[Slot], reader):
 
 def slot_parts(slot: Slot, reader) -> list:
     """The Whoosh query of a slot: its alternatives (the word's first form, its translations, a phrase, the words of
-    an OR) in the text field of their language and its card-name words, all summed (Whoosh's Or); in a document
-    that matches none of them, the terms characterising its word (`Alt.concept`), summed."""
+    an OR) in the text field of their language and its card-name words, all summed (Whoosh's Or); the terms
+    characterising its word (`Alt.concept`) are not asked: they only cover part of the slot in the re-rank."""
     parts = [_alt_query(f"body_{a.lang}", a) for a in slot.alts if not a.concept]
     words = _slot_names(reader, slot)
     if words:  # each card holding one scores NAME
         parts.append(ConstantScoreQuery(Or([Term("name", w) for w in words]), score=NAME))
-    near = [Term(f"body_{a.lang}", a.forms[0], boost=a.factor) for a in slot.alts if a.concept]
-    if near:
-        return [*parts, AndNot(Or(near), Or(parts))]
     return parts
 
 

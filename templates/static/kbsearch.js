@@ -457,18 +457,14 @@ export class Index {
      the card-name words. */
   async slotScore(slot, terms, d) {
     let [total, hit] = [0, false];
-    const score = async (alts) => {
-      for (const alt of alts) {
-        const values = alt.forms.map((form) => (terms.get(`body_${alt.lang}\u0000${form}`) || { docs: new Map() }).docs.get(d));
-        if (values.every((v) => v !== undefined) && (!alt.phrase || await this.hasPhrase(d, alt.lang, alt.phrase))) {
-          total += sum(values.map((v) => alt.factor * v));
-          hit = true;
-        }
+    for (const alt of slot.alts.filter((a) => !a.concept)) { /* characteristic terms only cover (rerank) */
+      const values = alt.forms.map((form) => (terms.get(`body_${alt.lang}\u0000${form}`) || { docs: new Map() }).docs.get(d));
+      if (values.every((v) => v !== undefined) && (!alt.phrase || await this.hasPhrase(d, alt.lang, alt.phrase))) {
+        total += sum(values.map((v) => alt.factor * v));
+        hit = true;
       }
-    };
-    await score(slot.alts.filter((a) => !a.concept));
+    }
     if ([...terms.values()].some((t) => t.field === "name" && t.docs.has(d))) { total += this.c.NAME; hit = true; }
-    if (!hit) { await score(slot.alts.filter((a) => a.concept)); } /* what its word names, where it is not */
     return hit ? total : null;
   }
 
@@ -507,7 +503,7 @@ export class Index {
     const weights = terms.map((t) => this.weight(t));
     const masked = await this.excluded(parsed.excluded, langs);
     const scores = new Map();
-    for (const d of new Set(terms.flatMap((t) => [...t.values()].flatMap((x) => [...x.docs.keys()])))) {
+    for (const d of new Set(terms.flatMap((t) => [...t.values()].filter((x) => !x.concept).flatMap((x) => [...x.docs.keys()])))) {
       if (!allowed(d) || masked.has(d)) { continue; }
       let total = null;
       for (let k = 0; k < made.length; k++) {
