@@ -20,7 +20,7 @@ G = "en/cr-en-20150926#"
 G26 = "en/cr-en-20260116#"
 WHOOSH = (
     "ranked lower since search moved onto Whoosh: the earlier engine's credit for query words side by side is not in "
-    "the re-rank (it gained nothing on the tuning half: see docs/architecture.md, Search)"
+    "the re-rank (measured again, it lost questions on the tuning half: see docs/architecture.md, Search)"
 )
 QUESTIONS = [
     ("que se passe-t-il si je pioche dans une bibliothèque vide", "120.4"),
