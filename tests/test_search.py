@@ -990,7 +990,7 @@ def _small_content(root: Path) -> Path:
     return root
 
 
-def _concept_index():
+def _concept_index(index: bool = True):
     """A small English index: trample's rules speak of lethal and excess damage, deathtouch's 702.2c of lethal
     damage; 120 other rules make those words rare."""
     from kb.search.entries import Entry
@@ -1012,7 +1012,7 @@ def _concept_index():
         rule("510.1", "Blockers are assigned lethal damage, the excess goes on."),
     ]
     items += [rule(f"800.{k}", f"Filler number {k} about sorcerer{'x' * k} and golems.") for k in range(1, 121)]
-    return S.memory_index(items)
+    return S.memory_index(items) if index else items
 
 
 def test_a_one_word_headword_has_the_characteristic_terms_of_its_subtree():
@@ -1034,3 +1034,14 @@ def test_a_keyword_beside_another_finds_what_its_characteristic_terms_say():
     assert "510.1" not in near  # trample's terms alone, no word of the query: not a match
     assert "702.2c" not in [r.number for r in index.search("trample", limit=20)]  # a word alone: as such
     index.close()
+
+
+def test_characteristic_terms_ignore_the_cards_loaded():
+    from kb.search.entries import Entry
+
+    items = _concept_index(index=False)
+    cards = [Entry("card", f"beast-{k}", {"en": f"Beast {k}"}, {"en": "Trample. Excess is lethal."}) for k in range(99)]
+    alone, beside = S.memory_index(items), S.memory_index(items + cards)
+    assert alone.tables.concepts == beside.tables.concepts and "trampl" in alone.tables.concepts["en"]
+    alone.close()
+    beside.close()

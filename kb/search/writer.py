@@ -61,8 +61,6 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
     except BaseException:
         writer.cancel()
         raise
-    with ix.reader() as reader:
-        about = concepts(kept, reader, langs)
     info = {
         "langs": list(langs),
         "docs": len(kept),
@@ -72,7 +70,7 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
         "lexicon": tables(lexicon, vocab, *_rule_counts(kept)),
         "numbering": numbering or {},
         "phrases": {lang: sorted(found) for lang, found in phrases.items()},
-        "concepts": about,
+        "concepts": concepts(kept, langs),
     }
     return ix, info
 
