@@ -55,9 +55,6 @@ class Alt:
     """A translation (through the lexicon)."""
     phrase: tuple[str, ...] = ()
     """A phrase's words in order, stop words included (`~word`): what a document must hold to match it."""
-    concept: bool = False
-    """A term characterising the slot's word (`kb.search.concepts`): not asked of Whoosh, it covers part of the slot
-    in a document holding none of its words (`kb.search.rank.CONCEPT_CREDIT`), and never names a headword."""
 
 
 @dataclass(slots=True)
@@ -86,6 +83,9 @@ class Slot:
     """(source language, target language, words as typed, translations shown) of the slot's translations."""
     typed: str = ""
     """Its words as typed (accents and all)."""
+    near: list[tuple[str, str, float]] = field(default_factory=list)
+    """(language, term, share of the slot) of the terms characterising its word (`kb.search.concepts`): never asked
+    of Whoosh, they cover part of the slot in a document holding none of its words (`kb.search.rank.CONCEPT_CREDIT`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,9 +192,9 @@ def add_concepts(
     slot: Slot, tables: Tables, langs: tuple[str, ...], asked: frozenset[str], translated: bool = True
 ) -> None:
     """Add the characteristic terms of a slot's one word, where it is a one-word headword (`trample`: assign,
-    block, combat…), as alternatives covering part of it; of its one translation, where it has no word of its own
-    in a language (unless not `translated`); never a term the query asks already (`asked`: `layers continuous
-    effects` asks `continu` and `effect` once, not again as what `layer` names)."""
+    block, combat…), as terms covering part of it (`Slot.near`); of its one translation, where it has no word of
+    its own in a language (unless not `translated`); never a term the query asks already (`asked`: `layers
+    continuous effects` asks `continu` and `effect` once, not again as what `layer` names)."""
     for lang in langs:
         table = tables.concepts.get(lang, {})
         alts = [a for a in slot.alts if a.lang == lang and not a.phrase]
@@ -203,10 +203,7 @@ def add_concepts(
         base = own if own else via
         if len(base) != 1 or base[0].forms[0] not in table:
             continue
-        factor = base[0].factor * CONCEPT_FACTOR
-        for term, w in table[base[0].forms[0]]:
-            if term not in asked:
-                slot.alts.append(Alt(lang, (term,), factor * w, base[0].via, concept=True))
+        slot.near += [(lang, term, CONCEPT_FACTOR * w) for term, w in table[base[0].forms[0]] if term not in asked]
 
 
 def query_lang(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> str | None:

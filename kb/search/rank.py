@@ -51,8 +51,8 @@ note « Prévision », still ranks first as its score is its own, not a translat
 KIND_BOOSTS = {"rule": 1.0, "glossary": 0.95, "card": 0.85, "ruling": 0.7, "note": 1.0}
 """Score factor of each kind of result (a ruling a little below the rule it applies)."""
 CONCEPT_CREDIT = 0.5
-"""Most of a slot that the terms characterising its word cover (each its factor's share): 702.2c, on lethal damage
-from deathtouch, matches half of `trample` in `deathtouch trample`."""
+"""Most of a slot that the terms characterising its word cover (each its share, `kb.search.lookup.CONCEPT_FACTOR`):
+702.2c, on combat damage assigned by a deathtouch source, matches part of `trample` in `deathtouch trample`."""
 CITED_BONUS = 0.3
 """Score factor up to 1 + this for a rule cited by the other hits."""
 

@@ -18,7 +18,7 @@ from whoosh.spelling import ListCorrector
 
 from kb.model.numbers import descends, sort_key
 from kb.search.analysis import lang_text, mark_analyzer
-from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, TRANSLATED, Alt, Slot, Tables, slots, translate_missing
+from kb.search.lookup import CORRECT_PREFIX, FUZZY_FACTOR, Alt, Slot, Tables, slots, translate_missing
 from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
 from kb.search.rank import CONCEPT_CREDIT, KIND_BOOSTS, NAMED, TOP, Hit, rerank
 from kb.search.results import BREAK, LEAD, MARK, SNIPPET, SearchResult, clip
@@ -126,7 +126,7 @@ class SearchIndex:
 
     def _named(self, made: list[Slot], allowed) -> frozenset[int]:
         """The documents whose headwords hold a form of a query word or of its translations."""
-        forms = {f for s in made for a in s.alts if not a.phrase and not a.concept for f in a.forms}
+        forms = {f for s in made for a in s.alts if not a.phrase for f in a.forms}
         named = self.searcher.docs_for_query(Or([Term("heads", f) for f in forms])) if forms else []
         return frozenset(d for d in named if allowed is None or d in allowed)
 
@@ -360,9 +360,8 @@ def query_of(made: list[Slot], reader):
 
 def slot_parts(slot: Slot, reader) -> list:
     """The Whoosh query of a slot: its alternatives (the word's first form, its translations, a phrase, the words of
-    an OR) in the text field of their language and its card-name words, all summed (Whoosh's Or); the terms
-    characterising its word (`Alt.concept`) are not asked: they only cover part of the slot in the re-rank."""
-    parts = [_alt_query(f"body_{a.lang}", a) for a in slot.alts if not a.concept]
+    an OR) in the text field of their language and its card-name words, all summed (Whoosh's Or)."""
+    parts = [_alt_query(f"body_{a.lang}", a) for a in slot.alts]
     words = _slot_names(reader, slot)
     if words:  # each card holding one scores NAME
         parts.append(ConstantScoreQuery(Or([Term("name", w) for w in words]), score=NAME))
@@ -383,7 +382,7 @@ def slot_terms(slot: Slot, reader) -> dict[tuple[str, str], bool]:
     by its words), the words as typed, its card-name words."""
     found: dict[tuple[str, str], bool] = {}
     for alt in slot.alts:
-        for form in alt.forms if not alt.concept else ():
+        for form in alt.forms:
             key = (f"body_{alt.lang}", form)
             found[key] = found.get(key, True) and alt.via
     for lang, term in slot.exact:
@@ -394,13 +393,8 @@ def slot_terms(slot: Slot, reader) -> dict[tuple[str, str], bool]:
 
 
 def concept_terms(slot: Slot) -> dict[tuple[str, str], float]:
-    """(field, term) of a slot's characteristic terms (`Alt.concept`) -> the share of the slot each covers."""
-    found: dict[tuple[str, str], float] = {}
-    for alt in slot.alts:
-        if alt.concept:
-            key = (f"body_{alt.lang}", alt.forms[0])
-            found[key] = max(found.get(key, 0.0), alt.factor / (TRANSLATED if alt.via else 1.0))
-    return found
+    """(field, term) of a slot's characteristic terms (`Slot.near`) -> the share of the slot each covers."""
+    return {(f"body_{lang}", term): share for lang, term, share in slot.near}
 
 
 def _slot_names(reader, slot: Slot) -> list[str]:

@@ -130,7 +130,7 @@ function distance(a, b, limit) {
   return prev[b.length];
 }
 
-const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exact: [], names: [], missing: [], stems: [], fixed: null, translated: [], typed: "" });
+const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exact: [], names: [], missing: [], stems: [], fixed: null, translated: [], typed: "", near: [] });
 
 export class Index {
   constructor(core, load) {
@@ -256,8 +256,10 @@ export class Index {
       k = end;
     }
     const kept = made.filter((s) => !s.stop).slice(0, this.c.MAX_SLOTS);
-    const asked = new Set(kept.flatMap((s) => s.alts.flatMap((a) => a.forms)));
-    if (kept.length > 1) { for (const s of kept) { this.addConcepts(s, langs, asked, kept.length <= this.c.CONCEPT_SLOTS); } }
+    if (kept.length > 1) {
+      const asked = new Set(kept.flatMap((s) => s.alts.flatMap((a) => a.forms)));
+      for (const s of kept) { this.addConcepts(s, langs, asked, kept.length <= this.c.CONCEPT_SLOTS); }
+    }
     if (kept.length) { return kept; }
     return made.slice(0, this.c.MAX_SLOTS).map((s) => Object.assign(newSlot(s.text, true), { names: [s.text] }));
   }
@@ -270,9 +272,7 @@ export class Index {
       const mine = alts.filter((a) => !a.via && a.factor === 1);
       const base = mine.length ? mine : alts.filter((a) => translated && a.via && a.factor === this.c.TRANSLATED);
       if (base.length !== 1 || !own(table, base[0].forms[0])) { continue; }
-      for (const [term, w] of table[base[0].forms[0]].filter(([t]) => !asked.has(t))) {
-        slot.alts.push({ lang, forms: [term], factor: base[0].factor * this.c.CONCEPT_FACTOR * w, via: base[0].via, concept: this.c.CONCEPT_FACTOR * w });
-      }
+      for (const [term, w] of table[base[0].forms[0]].filter(([t]) => !asked.has(t))) { slot.near.push([lang, term, this.c.CONCEPT_FACTOR * w]); }
     }
   }
 
@@ -422,20 +422,17 @@ export class Index {
 
   /* --- scoring (Whoosh's, as kb.search.index.query_of asks it) and kb's re-rank ------------------------- */
 
-  /* (field, term) -> {field, term, via, concept, df, docs: Map(doc -> score)} of everything a slot matches
-     (kb.search.searcher.slot_terms); `concept`: the share of the slot a characteristic term covers, else 0
-     (kb.search.searcher.concept_terms). */
+  /* (field, term) -> {field, term, via, df, docs: Map(doc -> score)} of everything a slot matches
+     (kb.search.searcher.slot_terms). */
   async slotTerms(slot) {
     const terms = new Map();
-    const add = async (field, term, via, concept = 0) => {
+    const add = async (field, term, via) => {
       const key = field + "\u0000" + term;
-      const t = terms.get(key);
-      if (t && !concept) { t.via = (t.concept || t.via) && via; t.concept = 0; return; }
-      if (t) { t.concept = t.concept && Math.max(t.concept, concept); return; }
+      if (terms.has(key)) { terms.get(key).via = terms.get(key).via && via; return; }
       const p = (await this.postings(term))[field] || [[], [], 0];
-      terms.set(key, { field, term, via, concept, df: p[2], docs: new Map(p[0].map((d, i) => [d, p[1][i] || 0])) });
+      terms.set(key, { field, term, via, df: p[2], docs: new Map(p[0].map((d, i) => [d, p[1][i] || 0])) });
     };
-    for (const alt of slot.alts) { for (const form of alt.forms) { await add(`body_${alt.lang}`, form, alt.via, alt.concept || 0); } }
+    for (const alt of slot.alts) { for (const form of alt.forms) { await add(`body_${alt.lang}`, form, alt.via); } }
     for (const [lang, term] of slot.exact) { await add(`body_${lang}`, term, false); }
     for (const prefix of slot.names) {
       const part = await this.shard("names", prefix.slice(0, this.c.NAME_MIN));
@@ -446,9 +443,16 @@ export class Index {
     return terms;
   }
 
+  /* The characteristic terms of a slot (`slot.near`), each {share, docs: Set} (kb.search.searcher.concept_terms). */
+  async nearTerms(slot) {
+    const found = [];
+    for (const [lang, term, share] of slot.near) { found.push({ share, docs: new Set(((await this.postings(term))[`body_${lang}`] || [[]])[0]) }); }
+    return found;
+  }
+
   weight(terms) {
     const n = this.core.n;
-    const scored = [...terms.values()].filter((t) => t.field !== "name" && !t.term.startsWith(EXACT) && !t.concept && t.df);
+    const scored = [...terms.values()].filter((t) => t.field !== "name" && !t.term.startsWith(EXACT) && t.df);
     const names = sum([...terms.values()].filter((t) => t.field === "name").map((t) => t.df));
     return Math.max(0, ...scored.map((t) => idf(n, t.df)), ...(names ? [idf(n, Math.min(n, names))] : []));
   }
@@ -457,7 +461,7 @@ export class Index {
      the card-name words. */
   async slotScore(slot, terms, d) {
     let [total, hit] = [0, false];
-    for (const alt of slot.alts.filter((a) => !a.concept)) { /* characteristic terms only cover (rerank) */
+    for (const alt of slot.alts) {
       const values = alt.forms.map((form) => (terms.get(`body_${alt.lang}\u0000${form}`) || { docs: new Map() }).docs.get(d));
       if (values.every((v) => v !== undefined) && (!alt.phrase || await this.hasPhrase(d, alt.lang, alt.phrase))) {
         total += sum(values.map((v) => alt.factor * v));
@@ -498,12 +502,12 @@ export class Index {
     const corrected = fixed ? correctedQuery(parsed, made) : null;
     made = made.filter((s) => s.alts.length || s.names.length);
     if (!made.length) { return { results: [], corrected, total: 0 }; }
-    const terms = [];
-    for (const s of made) { terms.push(await this.slotTerms(s)); }
+    const [terms, near] = [[], []];
+    for (const s of made) { terms.push(await this.slotTerms(s)); near.push(await this.nearTerms(s)); }
     const weights = terms.map((t) => this.weight(t));
     const masked = await this.excluded(parsed.excluded, langs);
     const scores = new Map();
-    for (const d of new Set(terms.flatMap((t) => [...t.values()].filter((x) => !x.concept).flatMap((x) => [...x.docs.keys()])))) {
+    for (const d of new Set(terms.flatMap((t) => [...t.values()].flatMap((x) => [...x.docs.keys()])))) {
       if (!allowed(d) || masked.has(d)) { continue; }
       let total = null;
       for (let k = 0; k < made.length; k++) {
@@ -515,12 +519,12 @@ export class Index {
     const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     const top = ranked.slice(0, this.c.TOP);
     const named = new Set(); /* the documents whose headwords hold a form asked, beyond the best TOP */
-    for (const f of new Set(made.flatMap((s) => s.alts.filter((a) => !a.phrase && !a.concept).flatMap((a) => a.forms)))) {
+    for (const f of new Set(made.flatMap((s) => s.alts.filter((a) => !a.phrase).flatMap((a) => a.forms)))) {
       for (const d of ((await this.postings(f)).heads || [[]])[0]) { named.add(d); }
     }
     const beyond = ranked.slice(this.c.TOP).filter(([d]) => named.has(d)).slice(0, this.c.NAMED);
     top.push(...beyond);
-    const base = this.rerank(top, made, terms, weights, named);
+    const base = this.rerank(top, made, terms, weights, named, near);
     const results = await Promise.all((await this.refine(base, weights)).slice(0, limit).map((h) => this.result(h.d, h.score, made, terms, langs, h)));
     return { results, corrected, total: scores.size }; /* total: every document matched, before the re-rank */
   }
@@ -543,13 +547,12 @@ export class Index {
   }
 
   /* Coverage, the word as typed and the kind (kb.search.rank.rerank, first step). */
-  rerank(top, made, terms, weights, named) {
+  rerank(top, made, terms, weights, named, near) {
     const total = sum(weights) || 1;
     const base = [];
     for (const [d, score] of top) {
-      const held = terms.map((t) => [...t.values()].filter((x) => x.docs.has(d)));
-      const found = held.map((f) => f.filter((x) => !x.concept));
-      const credit = held.map((f, k) => (found[k].length ? 1 : Math.min(this.c.CONCEPT_CREDIT, sum(f.map((x) => x.concept)))));
+      const found = terms.map((t) => [...t.values()].filter((x) => x.docs.has(d)));
+      const credit = found.map((f, k) => (f.length ? 1 : Math.min(this.c.CONCEPT_CREDIT, sum(near[k].filter((x) => x.docs.has(d)).map((x) => x.share)))));
       const share = sum(weights.map((w, k) => w * credit[k])) / total;
       if (made.every((s) => s.stop) && share < 1) { continue; }
       const exact = sum(weights.filter((w, k) => made[k].exact.some(([lang, t]) => terms[k].get(`body_${lang}\u0000${t}`).docs.has(d))));
@@ -643,7 +646,7 @@ export class Index {
     const [key, url, titles, names, texts, editions, ctx, numbers, number] = await this.doc(d);
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
-    const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name" && !t.concept);
+    const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");
     const held = (l, typed) => every.some((t) => t.field === `body_${l}` && t.docs.has(d) && (!typed || !t.via));
     const matched = [...langs.filter((l) => held(l, true)), ...langs.filter((l) => held(l, false) && !held(l, true))];
     const order = [...new Set([...matched, ...langs.filter((l) => docLangs.includes(l)), ...docLangs])];
