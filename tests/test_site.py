@@ -588,7 +588,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "export_job", lambda site, kb: _no_disk)  # the search worker fails
+    monkeypatch.setattr(site_module, "index_and_postings", lambda documents, site: _no_disk)  # the worker fails
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
@@ -596,19 +596,40 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert (tmp_path / "site" / "fr" / "rules" / "120.html").exists()
 
 
-def test_an_index_that_cannot_be_made_is_never_made_again_by_its_export(tmp_path, monkeypatch):
-    # The export queued after the index in the worker opens the index made: when none was, it fails at once (it
-    # never loads the content and makes the index itself), and the build fails saying why the index failed.
+def test_an_index_whose_documents_cannot_be_written_is_never_made_live(tmp_path, monkeypatch):
+    # The worker writes Whoosh's documents, this process the index's tables: when the worker fails, the tables are
+    # not written, no index goes live, nothing is exported, and the build fails saying why the index failed.
     from kb.link.load import load
     from kb.site import write as site_module
 
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     kb = load(content)
-    monkeypatch.setattr(site_module, "index_job", lambda kb, items: _no_disk)
+    monkeypatch.setattr(site_module, "index_and_postings", lambda documents, site: _no_disk)
     with pytest.raises(site_module.SiteError, match="no disk"):
         site_module.build_site(kb, tmp_path / "site")
-    assert not list((tmp_path / ".kb").rglob("idx-*"))  # no index made behind the failed one
+    assert not list((tmp_path / ".kb").rglob("idx-*")) and not list((tmp_path / ".kb").rglob("tmp-*"))
     assert not (tmp_path / "site").exists()
+
+
+def test_a_build_failing_beside_its_index_worker_leaves_no_half_index(tmp_path, monkeypatch):
+    # The worker wrote Whoosh's half of the index into a folder of its own; the pages then fail: that folder goes,
+    # no index goes live, and the next build makes it whole.
+    from kb.link.load import load
+    from kb.site import write as site_module
+
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    kb = load(content)
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(site_module, "write_documents", broken)
+    with pytest.raises(site_module.SiteError, match="No space left"):
+        site_module.build_site(kb, tmp_path / "site")
+    assert not list((tmp_path / ".kb").rglob("tmp-*")) and not list((tmp_path / ".kb").rglob("idx-*"))
+    monkeypatch.undo()
+    site_module.build_site(kb, tmp_path / "site")
+    assert len(list((tmp_path / ".kb").rglob("idx-*"))) == 1 and (tmp_path / "site" / "search" / "core.json").exists()
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -19,7 +20,16 @@ from whoosh.filedb.filestore import RamStorage
 from kb.search.query import Item, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
 from kb.search.searcher import SearchIndex
-from kb.search.store import IndexDamaged, IndexNotWritable, current, index_root, read_tables
+from kb.search.store import (
+    IndexDamaged,
+    IndexNotWritable,
+    commit,
+    current,
+    index_root,
+    prepare,
+    read_tables,
+    write_tables,
+)
 from kb.search.store import index_key as _index_key
 from kb.search.store import publish as _publish
 
@@ -72,30 +82,58 @@ def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
     return publish(root, key, _entries(kb), kb.lexicon, own_numbering(kb), every)
 
 
-def index_job(content: Path, kb, items: list | None = None) -> Callable[[], Path]:
-    """What makes the index of the current editions of `content` up to date and gives its folder, as a function of
-    no argument holding the knowledge base's entries (`items`, when the caller has them) when it must build (not
-    the knowledge base: it is sent to another process)."""
+@dataclass(frozen=True)
+class IndexJob:
+    """The making of the index of the current editions of a content folder in two halves, from the same entries:
+    Whoosh's documents (`documents`, to run in another process) and the index's tables (`tables`, here,
+    meanwhile), joined by `publish`. When the live index is up to date (`live`), nothing is made: `documents`
+    gives its folder and `tables` reads its tables."""
+
+    root: Path
+    key: str
+    live: Path | None
+    items: list
+    lexicon: object
+    numbering: dict
+
+    def documents(self) -> Callable[[], Path]:
+        """Whoosh's half, as a function of no argument holding the entries (not the knowledge base: it is sent to
+        another process): it writes Whoosh's documents into a new folder, not live yet, and gives that folder."""
+        if self.live is not None:
+            return partial(Path, self.live)
+        return partial(prepare, self.root, self.key, partial(_write_documents, self.items, self.lexicon))
+
+    def tables(self) -> dict:
+        """The index's tables (`tables.json`), from the entries' texts."""
+        if self.live is not None:
+            return read_tables(self.live)
+        from kb.search.writer import index_tables
+
+        return index_tables(self.items, self.lexicon, self.numbering)
+
+    def publish(self, made: Path, info: dict) -> Path:
+        """Write the tables into the folder `documents` made and make it live; give the live index's folder."""
+        if self.live is not None:
+            return self.live
+        return commit(self.root, self.key, made, lambda folder: write_tables(folder, info))
+
+
+def index_job(content: Path, kb, items: list | None = None) -> IndexJob:
+    """What makes the index of the current editions of `content` up to date, from the knowledge base's entries
+    (`items`, when the caller has them)."""
     root, key = index_root(content), index_key(content, kb)
-    folder = live_folder(root, key)
-    if folder is not None:
-        return partial(Path, folder)
+    live = live_folder(root, key)
+    if live is not None:
+        return IndexJob(root, key, live, [], None, {})
     items = list(_entries(kb)) if items is None else items
-    return partial(publish, root, key, items, kb.lexicon, own_numbering(kb), False)
+    return IndexJob(root, key, None, items, kb.lexicon, own_numbering(kb))
 
 
-def made_index(content: Path, kb) -> Callable[[], SearchIndex]:
-    """What opens the index `index_job` makes, once made, as a function of no argument (to run in another process):
-    never a build of its own (an error when that index was not made)."""
-    return partial(_open_made, index_root(content), index_key(content, kb))
+def _write_documents(items: list, lexicon, folder: Path) -> None:
+    """Whoosh's half of an index (`kb.search.writer.write_documents`)."""
+    from kb.search.writer import write_documents
 
-
-def _open_made(root: Path, key: str) -> SearchIndex:
-    """The live index `key` names, opened (an error when it is not there)."""
-    folder = live_folder(root, key)
-    if folder is None:
-        raise IndexDamaged(f"the search index in {root} was not made")
-    return open_folder(folder)
+    write_documents(folder, items, lexicon)
 
 
 def open_folder(folder: Path) -> SearchIndex:
@@ -161,10 +199,10 @@ def memory_index(
 ) -> SearchIndex:
     """An index of some entries (and a lexicon's translation tables), in memory only (`every`: of every edition,
     else of the current ones, and another edition asked for is built then)."""
-    from kb.search.writer import build
+    from kb.search.writer import build, index_tables
 
     items = list(items)
-    ix, info = build(_Memory(), items, lexicon, numbering, every)
+    ix, info = build(_Memory(), items, lexicon, every), index_tables(items, lexicon, numbering, every)
     others = None if every else (lambda: memory_index(items, lexicon, unsaved, numbering, True))
     index = SearchIndex(ix, info, others)
     index.unsaved = unsaved

@@ -104,6 +104,8 @@ class Tables:
 
     def __init__(self, info: dict, stops: dict[str, frozenset[str]]) -> None:
         self.langs: tuple[str, ...] = tuple(info["langs"])
+        self.docs: int = info["docs"]
+        """How many documents the index holds."""
         self.vocab: dict[str, dict[str, list[str]]] = info["vocab"]
         self.counts: dict[str, dict[str, int]] = info.get("counts", {})
         """Per language, how many documents hold each word (as folded)."""

@@ -37,13 +37,14 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from whoosh.scoring import bm25
+from whoosh.scoring import BM25F, bm25
 
 from kb.model.numbers import TYPED_PATTERN
 from kb.search import lookup, rank, results
 from kb.search import searcher as engine
 from kb.search.analysis import lang_text
 from kb.search.entries import Entry
+from kb.search.lookup import Tables
 from kb.search.query import KINDS
 from kb.search.text import EXACT, STOP, SYMBOL
 from kb.search.writer import rank_data, stored_data
@@ -77,18 +78,51 @@ def constants() -> dict:
     return found | {"RANK": RANK, "DOCS": DOCS, "BOOSTS": rank.KIND_BOOSTS}
 
 
-def write_static(folder: Path, index, terms: bool = True) -> dict:
+def write_static(folder: Path, index) -> dict:
     """Write the site's search files that an open `SearchIndex` (of the current editions) holds into `folder`:
-    postings (unless `terms` is false: `write_terms` writes them, in another process), words, forms, spellings,
-    card names; return `core.json`'s data but for the documents' own (`write_core` adds them, from
-    `write_documents`, and writes it)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    searcher = index.searcher
+    postings and card names (`write_postings`), words, forms and spellings (`write_words`); return `core.json`'s
+    data but for the documents' own (`write_core` adds them, from `write_documents`, and writes it)."""
+    core = write_words(folder, index.tables, index.numbering)
+    core["c"] |= _postings_files(folder, index.searcher, index.langs)
+    return core
+
+
+def write_postings(folder: Path, made: Path) -> dict:
+    """Write the files of a Whoosh index (its folder: Whoosh's half of an index, which they alone need) into
+    `folder`, created if needed (its parent must exist): postings and card names; return their shard counts as
+    `core.json`'s constants name them (`{"TERMS": n, "NAMES": n}`)."""
+    from whoosh import index as whoosh_index
+
+    folder.mkdir(exist_ok=True)
+    ix = whoosh_index.open_dir(str(made))
+    langs = tuple(name.removeprefix("body_") for name in ix.schema.names() if name.startswith("body_"))
+    try:
+        with ix.searcher(weighting=BM25F(B=engine.B, K1=engine.K1)) as searcher:
+            return _postings_files(folder, searcher, langs)
+    finally:
+        ix.close()
+
+
+def _postings_files(folder: Path, searcher, langs: tuple[str, ...]) -> dict:
+    """Write the postings of the index's text fields and headwords (the export's largest part) and its card-name
+    words; return their shard counts."""
     reader = searcher.reader()
-    langs, tables = index.langs, index.tables
+    names = {
+        w: [list(reader.postings("name", w).all_ids()), reader.doc_frequency("name", w)] for w in _terms(reader, "name")
+    }
+    return {
+        "TERMS": _sharded(folder, "terms", _postings(searcher, langs), lambda term: fnv1a(term)),
+        "NAMES": _sharded(folder, "names", names, lambda w: fnv1a(w[: lookup.NAME_MIN])),
+    }
+
+
+def write_words(folder: Path, tables: Tables, numbering: dict) -> dict:
+    """Write the files of an index's tables (they need no Whoosh index: `kb build` writes them while its worker
+    writes the index) into `folder`: words, forms, spellings; return `core.json`'s data but for the postings' and
+    the documents' own (`write_core` adds them and writes it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    langs = tables.langs
     counts = {}
-    if terms:
-        counts["terms"] = write_terms(folder, index)["TERMS"]
     vocab = {(x, w): forms for x in langs for w, forms in tables.vocab[x].items()}
     counts["vocab"] = _sharded(folder, "vocab", vocab, lambda w: fnv1a(w))
     spell = {(x, w): tables.counts[x].get(w, 0) for x in langs for w in tables.vocab[x]}
@@ -99,30 +133,18 @@ def write_static(folder: Path, index, terms: bool = True) -> dict:
             for f in fs:
                 forms.setdefault((x, f), []).append(w)
     counts["forms"] = _sharded(folder, "forms", forms, lambda f: fnv1a(f[: lookup.STEM_MIN]))
-    names = {
-        w: [list(reader.postings("name", w).all_ids()), reader.doc_frequency("name", w)] for w in _terms(reader, "name")
-    }
-    counts["names"] = _sharded(folder, "names", names, lambda w: fnv1a(w[: lookup.NAME_MIN]))
     return {
         "format": FORMAT,
         "langs": list(langs),
-        "n": searcher.doc_count_all(),
+        "n": tables.docs,
         "c": constants() | {k.upper(): v for k, v in counts.items()},
         "pattern": TYPED_PATTERN,
         "stops": {lang: sorted(lang_text(lang).stops) for lang in langs},
         "lexicon": tables.lexicon,
         "phrases": {lang: sorted(p) for lang, p in tables.phrases.items()},
         "concepts": tables.concepts,
-        "numbering": index.numbering,
+        "numbering": numbering,
     }
-
-
-def write_terms(folder: Path, index) -> dict:
-    """Write the postings of an open `SearchIndex` (the export's largest part) into `folder`; return their shard
-    count, as `core.json`'s constants name it (`{"TERMS": n}`); the folder's parent must exist (a killed build's
-    worker, still exporting, never makes again the half-built site a later build removed)."""
-    folder.mkdir(exist_ok=True)
-    return {"TERMS": _sharded(folder, "terms", _postings(index.searcher, index.langs), lambda term: fnv1a(term))}
 
 
 def write_documents(
@@ -160,12 +182,12 @@ def write_documents(
 
 
 def write_core(folder: Path, core: dict, documents: dict) -> None:
-    """Write `core.json`: what `write_static` gave, with what `write_documents` says of the documents (the same
-    entries as the index's, or an error)."""
+    """Write `core.json`: what `write_static` gave (or `write_words` and `write_postings`), with what
+    `write_documents` says of the documents (the same entries as the index's, or an error)."""
     if (documents["core"]["n"], documents["core"]["langs"]) != (core["n"], core["langs"]):
         raise ValueError(f"{documents['core']['n']} entries for an index of {core['n']}: not the ones it was made of")
-    if "TERMS" not in core["c"]:
-        raise ValueError("the postings' shard count is missing: write_terms was not run")
+    if not {"TERMS", "NAMES"} <= core["c"].keys():
+        raise ValueError("the postings' shard counts are missing: write_postings was not run")
     _dump(folder / "core.json", core | documents["core"])
 
 

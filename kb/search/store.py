@@ -11,7 +11,8 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from hashlib import sha256
 from pathlib import Path
 
@@ -66,15 +67,45 @@ def current(root: Path) -> tuple[str, str] | None:
 
 def publish(root: Path, key: str, write: Callable[[Path], None]) -> Path:
     """Write a new index in its own folder, then switch the pointer to it atomically; prune old versions."""
-    tag = f"{key[:12]}-{os.getpid()}-{secrets.token_hex(3)}"
-    tmp, final = root / f"tmp-{tag}", root / f"idx-{tag}"
-    try:
+    return commit(root, key, prepare(root, key, write))
+
+
+def prepare(root: Path, key: str, write: Callable[[Path], None]) -> Path:
+    """Write a new index into a folder of its own under `root`, not live yet (`commit` makes it live)."""
+    tmp = root / f"tmp-{key[:12]}-{os.getpid()}-{secrets.token_hex(3)}"
+    with _unless_written(root, tmp):
         tmp.mkdir(parents=True)
         write(tmp)
+    return tmp
+
+
+def commit(root: Path, key: str, tmp: Path, write: Callable[[Path], None] | None = None) -> Path:
+    """Finish an index `prepare` wrote (`write` adds to its folder), then switch the pointer to it atomically;
+    prune old versions. The folder is removed when it cannot be finished."""
+    tag = tmp.name.removeprefix("tmp-")
+    final = root / f"idx-{tag}"
+    with _unless_written(root, tmp):
+        if write is not None:
+            write(tmp)
         os.replace(tmp, final)
         pointer = root / f"CURRENT.{tag}"
         pointer.write_text(f"{key} {final.name}\n")
         os.replace(pointer, root / "CURRENT")
+    prune(root, final.name)
+    return final
+
+
+def abandon(folder: Path) -> None:
+    """Remove a folder `prepare` wrote that will not be committed (a live index's folder is left alone)."""
+    if folder.name.startswith("tmp-"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _unless_written(root: Path, tmp: Path) -> Iterator[None]:
+    """Remove an unfinished index folder when writing it fails; an OSError becomes IndexNotWritable."""
+    try:
+        yield
     except OSError as err:
         shutil.rmtree(tmp, ignore_errors=True)
         raise IndexNotWritable(
@@ -84,8 +115,6 @@ def publish(root: Path, key: str, write: Callable[[Path], None]) -> Path:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    prune(root, final.name)
-    return final
 
 
 def prune(root: Path, keep: str) -> None:

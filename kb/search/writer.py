@@ -34,34 +34,52 @@ pool's index write and read back every posting)."""
 def write_index(
     folder: Path, items: Iterable[Entry], lexicon=None, numbering: dict | None = None, every: bool = False
 ) -> None:
-    """Create an index in a folder (created if needed) holding the entries (see `build`)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    write_tables(folder, build(FileStorage(str(folder)), items, lexicon, numbering, every)[1])
-
-
-def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None = None, every: bool = False):
-    """Index the entries of the current editions (of every edition when `every`) into a Whoosh storage (a folder's,
-    or memory); return the index and its tables.
-
-    `numbering`: `{lang: {number: today's number or None}}`, a translation's rules that today's numbering puts
-    elsewhere (French 120.4 is today's 121.4), so that a number typed says so."""
+    """Create an index in a folder (created if needed) holding the entries (see `build` and `index_tables`)."""
     entries = list(items)
+    write_documents(folder, entries, lexicon, every)
+    write_tables(folder, index_tables(entries, lexicon, numbering, every))
+
+
+def write_documents(folder: Path, entries: list[Entry], lexicon=None, every: bool = False) -> None:
+    """Whoosh's half of an index, in a folder (created if needed): its documents (see `build`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    build(FileStorage(str(folder)), entries, lexicon, every)
+
+
+def build(storage, entries: list[Entry], lexicon=None, every: bool = False):
+    """Index the entries of the current editions (of every edition when `every`) into a Whoosh storage (a folder's,
+    or memory); return the index (Whoosh's half: `index_tables` gives the other)."""
     kept = entries if every else [e for e in entries if e.current]
     langs = entry_langs(entries)
-    phrases = lexicon_phrases(lexicon, langs)
-    ix = storage.create_index(schema(langs, phrases))
-    vocab: dict[str, dict[str, list[str]]] = {lang: {} for lang in langs}
-    counts: dict[str, dict[str, int]] = {lang: {} for lang in langs}
-    seen: dict[str, dict[str, str]] = {lang: {} for lang in langs}
+    ix = storage.create_index(schema(langs, lexicon_phrases(lexicon, langs)))
     writer = ix.writer(limitmb=POOL_MB)  # one segment: the corrector and the site read the same counts
     try:
         for entry in kept:
-            writer.add_document(**_document(entry, langs, vocab, counts, seen))
+            writer.add_document(**_document(entry, langs))
         writer.commit()
     except BaseException:
         writer.cancel()
         raise
-    info = {
+    return ix
+
+
+def index_tables(entries: list[Entry], lexicon=None, numbering: dict | None = None, every: bool = False) -> dict:
+    """The tables of the index of the same entries (`tables.json`): languages, editions, each language's vocabulary
+    and word counts, the lexicon's translation tables, the characteristic terms. They read the entries' texts, not
+    Whoosh's index, so they can be made while another process writes it.
+
+    `numbering`: `{lang: {number: today's number or None}}`, a translation's rules that today's numbering puts
+    elsewhere (French 120.4 is today's 121.4), so that a number typed says so."""
+    kept = entries if every else [e for e in entries if e.current]
+    langs = entry_langs(entries)
+    vocab: dict[str, dict[str, list[str]]] = {lang: {} for lang in langs}
+    counts: dict[str, dict[str, int]] = {lang: {} for lang in langs}
+    seen: dict[str, dict[str, str]] = {lang: {} for lang in langs}
+    for entry in kept:
+        for lang in _doc_langs(entry, langs):
+            texts = (entry.titles.get(lang, ""), entry.texts.get(lang, ""), entry.context.get(lang, ""))
+            _add_words(vocab[lang], counts[lang], texts, lang, seen[lang])
+    return {
         "langs": list(langs),
         "docs": len(kept),
         "editions": _editions(entries),
@@ -69,10 +87,9 @@ def build(storage, items: Iterable[Entry], lexicon=None, numbering: dict | None 
         "counts": counts,
         "lexicon": tables(lexicon, vocab, *_rule_counts(kept)),
         "numbering": numbering or {},
-        "phrases": {lang: sorted(found) for lang, found in phrases.items()},
+        "phrases": {lang: sorted(found) for lang, found in lexicon_phrases(lexicon, langs).items()},
         "concepts": concepts(kept, langs),
     }
-    return ix, info
 
 
 def _rule_counts(entries: list[Entry]) -> tuple[dict[str, dict[str, int]], int]:
@@ -117,9 +134,14 @@ def entry_langs(entries: list[Entry]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda lang: ({"fr": 0, "en": 1}.get(lang, 2), lang)))
 
 
-def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, seen: dict) -> dict:
-    """The Whoosh fields of one entry (its words added to the vocabulary and counted)."""
-    doc_langs = [lang for lang in langs if lang in entry.texts or lang in entry.titles]
+def _doc_langs(entry: Entry, langs: tuple[str, ...]) -> list[str]:
+    """The languages of an entry, in the index's order."""
+    return [lang for lang in langs if lang in entry.texts or lang in entry.titles]
+
+
+def _document(entry: Entry, langs: tuple[str, ...]) -> dict:
+    """The Whoosh fields of one entry."""
+    doc_langs = _doc_langs(entry, langs)
     fields = {
         "key": entry.id,
         "kind": entry.kind,
@@ -136,7 +158,6 @@ def _document(entry: Entry, langs: tuple[str, ...], vocab: dict, counts: dict, s
         }
         parts["ctx"] = entry.context.get(lang, "")
         fields[f"body_{lang}"] = body(parts)
-        _add_words(vocab[lang], counts[lang], parts.values(), lang, seen[lang])
     fields["rank"] = rank_data(entry)
     fields["heads"] = " ".join(sorted({f for head in fields["rank"][1] for f in head if " " not in f}))
     fields["data"] = stored_data(entry)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -51,46 +52,49 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
-def index_job(kb, items: list) -> Callable[[], Path]:
+def index_job(kb, items: list):
     """The making of the content's search index (`kb.search`, the one `kb search` uses) from the knowledge base's
-    search entries (`items`, every one), as a function of no argument, to run in another process while the site's
-    data are gathered and its pages render; it gives the index's folder."""
+    search entries (`items`, every one), in two halves (`kb.search.index.IndexJob`): Whoosh's documents, made in
+    another process while the site's data are gathered and its pages render (`index_and_postings`), and the
+    index's tables, made here."""
     from kb.search.index import index_job as job  # late: importing the site must not load the search package
 
     return job(Path(kb.content), kb, items)
 
 
-def export_job(site: Path, kb) -> Callable[[], dict]:
-    """The writing of the index's postings into `<site>/search/` (`kb.search.static.write_terms`), run after
-    `index_job` in the same process, as a function of no argument; it returns their shard count (`{"TERMS": n}`)."""
-    from kb.search.index import made_index
-
-    return partial(_export, made_index(Path(kb.content), kb), site / SEARCH_DIR)
-
-
-def _export(opening: Callable, folder: Path) -> dict:
-    """Write the index's postings."""
-    from kb.search.static import write_terms
-
-    index = opening()
-    try:
-        return write_terms(folder, index)
-    finally:
-        index.close()
+def index_and_postings(documents: Callable[[], Path], site: Path) -> Callable[[], tuple[Path, dict]]:
+    """Whoosh's half of the index (`IndexJob.documents`), then its postings and card names written into
+    `<site>/search/`, as a function of no argument (run in another process); it gives the half's folder and the
+    files' shard counts."""
+    return partial(_index_and_postings, documents, site / SEARCH_DIR)
 
 
-def write_words(site: Path, made: Path) -> dict:
-    """Write the search files of the index's words (vocabulary, forms, spellings, card names) from the index made
-    (its folder, `index_job`'s result), while its postings are written in the worker (`export_job`); return
-    `core.json`'s data but for the postings' and the documents' own."""
-    from kb.search.index import open_folder
-    from kb.search.static import write_static
+def _index_and_postings(documents: Callable[[], Path], folder: Path) -> tuple[Path, dict]:
+    """Make Whoosh's half of the index, then write its postings and card names (they need none of the tables)."""
+    from kb.search.static import write_postings
 
-    index = open_folder(made)
-    try:
-        return write_static(site / SEARCH_DIR, index, terms=False)
-    finally:
-        index.close()
+    made = documents()
+    return made, write_postings(folder, made)
+
+
+def abandon(indexing: Future | None) -> None:
+    """Remove what the worker's half of the index wrote (`index_and_postings`) when the build fails before the index
+    is made live (the worker is done: the build waits for it before it fails)."""
+    if indexing is not None and indexing.done() and not indexing.cancelled() and indexing.exception() is None:
+        from kb.search.store import abandon as remove
+
+        remove(indexing.result()[0])
+
+
+def write_words(site: Path, info: dict) -> dict:
+    """Write the search files of the index's tables (`IndexJob.tables`, while the worker makes the index): words,
+    forms, spellings; return `core.json`'s data but for the postings' and the documents' own."""
+    from kb.search.analysis import lang_text
+    from kb.search.lookup import Tables
+    from kb.search.static import write_words as write
+
+    tables = Tables(info, {lang: lang_text(lang).stops for lang in info["langs"]})
+    return write(site / SEARCH_DIR, tables, info.get("numbering", {}))
 
 
 def search_entries(kb) -> list:
@@ -115,12 +119,12 @@ def write_documents(site: Path, data: SiteData, items: list) -> dict:
     return summary
 
 
-def write_core(site: Path, core: dict, terms: dict, documents: dict) -> None:
-    """Write the search's `core.json` from the words' data (`write_words`), the postings' (`export_job`) and the
-    documents' (`write_documents`)."""
+def write_core(site: Path, words: dict, postings: dict, documents: dict) -> None:
+    """Write the search's `core.json` from the tables' data (`write_words`), the postings' shard counts
+    (`index_and_postings`) and the documents' (`write_documents`)."""
     from kb.search.static import write_core as write
 
-    write(site / SEARCH_DIR, core | {"c": core["c"] | terms}, documents)
+    write(site / SEARCH_DIR, words | {"c": words["c"] | postings}, documents)
 
 
 def write_symbols(path: Path, codes: Iterable[str]) -> None:

@@ -11,7 +11,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -36,7 +36,15 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import export_job, index_job, search_entries, write_core, write_documents, write_words
+from kb.site.searchpages import (
+    abandon,
+    index_and_postings,
+    index_job,
+    search_entries,
+    write_core,
+    write_documents,
+    write_words,
+)
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -90,28 +98,33 @@ def build_site(
     clean_leftovers(target)
     new = sibling(target, "new")
     search_wait = 0.0
+    indexing = None
     try:
         if new.exists():
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        # The search index, while the data gather and pages render; a worker of its own (started afresh, not forked:
-        # it inherits no pipe of ours, so it ends when a killed build can no longer read it), gone after its 2 jobs.
-        worker = ProcessPoolExecutor(max_workers=1, max_tasks_per_child=2) if langs else nullcontext()
+        # The search index's documents, then the site's postings, while the data gather and pages render: a worker
+        # of its own (started afresh, not forked: it inherits no pipe of ours), gone after its one job, so a killed
+        # build leaves it behind no longer than that job.
+        worker = ProcessPoolExecutor(max_workers=1, max_tasks_per_child=1) if langs else nullcontext()
         with worker as pool:
             items = search_entries(kb) if langs else []
-            indexing = pool.submit(index_job(kb, items)) if langs else None
-            exporting = pool.submit(export_job(new, kb)) if langs else None  # after the index, in the same worker
+            job = index_job(kb, items) if langs else None
+            indexing = pool.submit(index_and_postings(job.documents(), new)) if job else None
             data = gather(kb)
             jobs = plan(data)
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
             with bar:
                 write_pages(data, jobs, new, bar, forced)
-                if langs:
-                    documents = write_documents(new, data, items)  # while the index is made
+                if job:  # while the worker makes the index: the documents' files, the tables and their files
+                    documents = write_documents(new, data, items)
                     waiting = time.perf_counter()
-                    core = write_words(new, _index_made(indexing, exporting))  # while the worker writes the postings
-                    write_core(new, core, exporting.result(), documents)
+                    info = job.tables()
+                    words = write_words(new, info)
+                    made, postings = indexing.result()
+                    job.publish(made, info)
+                    write_core(new, words, postings, documents)
                     search_wait = time.perf_counter() - waiting
                 bar.update(1)
         write_manifest(new)
@@ -121,9 +134,11 @@ def build_site(
         swap(new, target)
     except SiteError:
         shutil.rmtree(new, ignore_errors=True)
+        abandon(indexing)
         raise
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
+        abandon(indexing)
         raise SiteError(f"site not built ({_why(err)}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
     return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
@@ -139,16 +154,6 @@ def _why(err: Exception) -> str:
     if isinstance(err, OSError):  # kb's own (a search index that cannot be written) carry their message alone
         return f"{err.strerror}{f' ({err.filename})' if err.filename else ''}" if err.strerror else str(err)
     return f"{type(err).__name__}: {err}"
-
-
-def _index_made(indexing: Future, exporting: Future) -> Path:
-    """The search worker's index, once made (its folder); the export queued after it is called off when it could
-    not be made (when it already started, it fails at once: it opens the index made, never makes one)."""
-    try:
-        return indexing.result()
-    except BaseException:
-        exporting.cancel()
-        raise
 
 
 def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
