@@ -6,7 +6,8 @@ its waited-for children's, from `os.wait4`): first cold (no load cache, no site)
 again, through the load cache). Prints one row per run and the targets: cold `kb check` under 30 s of CPU, its
 peak memory under twice the card data, an unchanged `kb check` under 3 s, a cold `kb build` under 60 s. A build's
 row says what its time went to, from what `kb build` prints: loading and checking the content, writing the pages
-(the search index is built and exported alongside them, in another process), then waiting for the search index.
+(Whoosh's index and its postings are written alongside them, in another process), then the search index's tables
+and waiting for that process.
 
 Run: python bench/bench_pool.py [--pool ../shared/corpus/mtgjson5-pool] [--commands check,search,build]
                                 [--timeout 600] [--keep]

@@ -61,8 +61,9 @@ class BuildReport:
     seconds: float
     search: bool
     search_wait: float = 0.0
-    """Of `seconds`, those the build waited for the search index once its pages were written (the index is built and
-    exported alongside them, in another process)."""
+    """Of `seconds`, those the build spent on the search index once its pages and its documents' files were written:
+    its tables and their files, then waiting for Whoosh's documents and postings (written alongside, in another
+    process), then making the index live and writing `core.json`."""
     kept: tuple[str, ...] = ()
     """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
     replaced: tuple[str, ...] = ()
