@@ -95,6 +95,8 @@ class IndexJob:
     items: list
     lexicon: object
     numbering: dict
+    langs: tuple[str, ...]
+    """The index's languages, in its order."""
 
     def documents(self) -> Callable[[], Path]:
         """Whoosh's half, as a function of no argument holding the entries (not the knowledge base: it is sent to
@@ -123,10 +125,18 @@ def index_job(content: Path, kb, items: list | None = None) -> IndexJob:
     (`items`, when the caller has them)."""
     root, key = index_root(content), index_key(content, kb)
     live = live_folder(root, key)
-    if live is not None:
-        return IndexJob(root, key, live, [], None, {})
     items = list(_entries(kb)) if items is None else items
-    return IndexJob(root, key, None, items, kb.lexicon, own_numbering(kb))
+    langs = _entry_langs(items)
+    if live is not None:
+        return IndexJob(root, key, live, [], None, {}, langs)
+    return IndexJob(root, key, None, items, kb.lexicon, own_numbering(kb), langs)
+
+
+def _entry_langs(items: list) -> tuple[str, ...]:
+    """The languages of an index of these entries (`kb.search.writer.entry_langs`)."""
+    from kb.search.writer import entry_langs
+
+    return entry_langs(items)
 
 
 def _write_documents(items: list, lexicon, folder: Path) -> None:

@@ -87,15 +87,14 @@ def write_static(folder: Path, index) -> dict:
     return core
 
 
-def write_postings(folder: Path, made: Path) -> dict:
-    """Write the files of a Whoosh index (its folder: Whoosh's half of an index, which they alone need) into
-    `folder`, created if needed (its parent must exist): postings and card names; return their shard counts as
-    `core.json`'s constants name them (`{"TERMS": n, "NAMES": n}`)."""
+def write_postings(folder: Path, made: Path, langs: tuple[str, ...]) -> dict:
+    """Write the files of a Whoosh index (its folder: Whoosh's half of an index, which they alone need; `langs`: its
+    languages, in its order) into `folder`, created if needed (its parent must exist): postings and card names;
+    return their shard counts as `core.json`'s constants name them (`{"TERMS": n, "NAMES": n}`)."""
     from whoosh import index as whoosh_index
 
     folder.mkdir(exist_ok=True)
     ix = whoosh_index.open_dir(str(made))
-    langs = tuple(name.removeprefix("body_") for name in ix.schema.names() if name.startswith("body_"))
     try:
         with ix.searcher(weighting=BM25F(B=engine.B, K1=engine.K1)) as searcher:
             return _postings_files(folder, searcher, langs)
@@ -123,13 +122,14 @@ def write_words(folder: Path, tables: Tables, numbering: dict) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     langs = tables.langs
     counts = {}
-    vocab = {(x, w): forms for x in langs for w, forms in tables.vocab[x].items()}
+    words = {x: sorted(tables.vocab[x].items()) for x in langs}  # in the words' order, not the entries'
+    vocab = {(x, w): forms for x in langs for w, forms in words[x]}
     counts["vocab"] = _sharded(folder, "vocab", vocab, lambda w: fnv1a(w))
-    spell = {(x, w): tables.counts[x].get(w, 0) for x in langs for w in tables.vocab[x]}
+    spell = {(x, w): tables.counts[x].get(w, 0) for x in langs for w, _ in words[x]}
     counts["spell"] = _sharded(folder, "spell", spell, lambda w: fnv1a(w[:1]))
     forms: dict[tuple[str, str], list[str]] = {}
     for x in langs:
-        for w, fs in tables.vocab[x].items():
+        for w, fs in words[x]:
             for f in fs:
                 forms.setdefault((x, f), []).append(w)
     counts["forms"] = _sharded(folder, "forms", forms, lambda f: fnv1a(f[: lookup.STEM_MIN]))

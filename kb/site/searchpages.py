@@ -62,19 +62,19 @@ def index_job(kb, items: list):
     return job(Path(kb.content), kb, items)
 
 
-def index_and_postings(documents: Callable[[], Path], site: Path) -> Callable[[], tuple[Path, dict]]:
-    """Whoosh's half of the index (`IndexJob.documents`), then its postings and card names written into
+def index_and_postings(job, site: Path) -> Callable[[], tuple[Path, dict]]:
+    """Whoosh's half of an index (`IndexJob.documents`), then its postings and card names written into
     `<site>/search/`, as a function of no argument (run in another process); it gives the half's folder and the
     files' shard counts."""
-    return partial(_index_and_postings, documents, site / SEARCH_DIR)
+    return partial(_index_and_postings, job.documents(), site / SEARCH_DIR, job.langs)
 
 
-def _index_and_postings(documents: Callable[[], Path], folder: Path) -> tuple[Path, dict]:
+def _index_and_postings(documents: Callable[[], Path], folder: Path, langs: tuple[str, ...]) -> tuple[Path, dict]:
     """Make Whoosh's half of the index, then write its postings and card names (they need none of the tables)."""
     from kb.search.static import write_postings
 
     made = documents()
-    return made, write_postings(folder, made)
+    return made, write_postings(folder, made, langs)
 
 
 def abandon(indexing: Future | None) -> None:

@@ -112,7 +112,7 @@ def build_site(
         with worker as pool:
             items = search_entries(kb) if langs else []
             job = index_job(kb, items) if langs else None
-            indexing = pool.submit(index_and_postings(job.documents(), new)) if job else None
+            indexing = pool.submit(index_and_postings(job, new)) if job else None
             data = gather(kb)
             jobs = plan(data)
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
