@@ -68,10 +68,6 @@ class Hit:
     covered: tuple[float, ...]
     """Per slot: how much of it the document matches (1: one of its words; up to CONCEPT_CREDIT: only some of the
     terms characterising its word)."""
-    typed: tuple[frozenset[str], ...]
-    """Per slot: the index forms of the words as typed the document matches (translations aside)."""
-    through: tuple[frozenset[str], ...]
-    """Per slot: the index forms of its translations the document matches."""
     boost: float
     """The factor of the document's kind."""
     whole: bool
@@ -82,9 +78,10 @@ class Hit:
     """Found only through translations of the query's words (never raised by citations)."""
 
 
-About = Callable[[int], tuple[str, list, list, list]]
+About = Callable[[int], tuple[str, list, list, list, tuple, tuple]]
 """A document's (id, headwords, its ancestors' headings (each as the first index form of each word), ids of the
-rules it cites)."""
+rules it cites, and per slot of the query the index forms it matches of the words as typed (translations aside)
+and of their translations): read for the best RERANK hits only."""
 
 
 def rerank(
@@ -104,27 +101,32 @@ def rerank(
     base.sort(key=lambda pair: (-pair[1], pair[0].doc))
     top = []
     for h, s in base[:RERANK] + [pair for pair in base[RERANK:] if pair[0].doc in named]:
-        key, heads, sections, cites = about(h.doc)
-        factor = max(head_factor(heads, h, weights, HEAD_BONUS), head_factor(sections, h, weights, SECTION_BONUS))
+        key, heads, sections, cites, typed, through = about(h.doc)
+        factor = max(
+            head_factor(heads, typed, through, h.whole, weights, HEAD_BONUS),
+            head_factor(sections, typed, through, h.whole, weights, SECTION_BONUS),
+        )
         top.append((h, s * factor, key, cites))
     return sorted(cited(top), key=lambda pair: (-pair[1], pair[0].doc))
 
 
-def head_factor(heads: list, h: Hit, weights: list[float], bonus: float) -> float:
+def head_factor(heads: list, typed: tuple, through: tuple, whole: bool, weights: list[float], bonus: float) -> float:
     """1 + up to `bonus` when a headword of the document is what the query names (its words carrying HEAD_SHARE
-    of the query's weight), in proportion to the share of the headword's words named; else 1."""
+    of the query's weight), in proportion to the share of the headword's words named; else 1. `typed`, `through`:
+    per slot, the index forms of the words as typed and of the translations the document matches; `whole`: only a
+    whole headword counts."""
     total = sum(weights) or 1.0
     best = 1.0
     for head in heads:
         terms = set(head)
         if not terms:
             continue
-        typed = [(w, found & terms) for w, found in zip(weights, h.typed, strict=True) if found & terms]
-        through = [(w, found & terms) for w, found in zip(weights, h.through, strict=True) if found & terms]
-        for named, factor in ((typed, 1.0), (typed + through, THROUGH)):
+        as_typed = [(w, found & terms) for w, found in zip(weights, typed, strict=True) if found & terms]
+        translated = [(w, found & terms) for w, found in zip(weights, through, strict=True) if found & terms]
+        for named, factor in ((as_typed, 1.0), (as_typed + translated, THROUGH)):
             words = set().union(*(f for _, f in named)) if named else set()
             share = len(words) / len(terms)
-            if named and sum(w for w, _ in named) >= HEAD_SHARE * total and (share == 1 or not h.whole):
+            if named and sum(w for w, _ in named) >= HEAD_SHARE * total and (share == 1 or not whole):
                 best = max(best, 1 + bonus * factor * share)
     return best
 

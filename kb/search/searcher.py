@@ -121,7 +121,13 @@ class SearchIndex:
         concepts = [concept_terms(s) for s in made]
         groups = held.matched([d for d, _ in hits], [*terms, *exacts, *concepts])
         found = [self._hit(d, score, terms, concepts, [g.get(d, ()) for g in groups]) for d, score in hits]
-        ranked = rerank(found, weights, all(s.stop for s in made), self.about, named)[:limit]
+        n = len(terms)
+
+        def about(doc: int) -> tuple:
+            """What the re-rank reads of its best hits alone: their columns, and the forms they match."""
+            return (*self.about(doc), *_forms(terms, [g.get(doc, ()) for g in groups[:n]]))
+
+        ranked = rerank(found, weights, all(s.stop for s in made), about, named)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
 
     def _named(self, made: list[Slot], allowed) -> frozenset[int]:
@@ -201,7 +207,7 @@ class SearchIndex:
         n = len(terms)
         found, exact, near = held[:n], held[n : 2 * n], held[2 * n :]
         typed = any(not s[t] for f, s in zip(found, terms, strict=True) for t in f)
-        pairs = list(zip(found, terms, strict=True))
+        kind = self._kinds[doc]
         return Hit(
             doc,
             score,
@@ -209,10 +215,8 @@ class SearchIndex:
                 1.0 if f else min(CONCEPT_CREDIT, sum(c[t] for t in h))
                 for f, h, c in zip(found, near, concepts, strict=True)
             ),
-            tuple(frozenset(t[1] for t in f if not s[t] and t[0] != "name") for f, s in pairs),
-            tuple(frozenset(t[1] for t in f if s[t]) for f, s in pairs),
-            KIND_BOOSTS[self._kinds[doc]],
-            self._kinds[doc] == "card",
+            KIND_BOOSTS[kind],
+            kind == "card",
             tuple(bool(e) for e in exact),
             via=any(found) and not typed,
         )
@@ -309,6 +313,16 @@ class SearchIndex:
         return SearchResult(
             kind, key, data["number"], title, data["names"], order, snippets, score, editions, translated, numbers
         )
+
+
+def _forms(terms: list[dict], found: list) -> tuple[tuple, tuple]:
+    """Per slot, the index forms a document matches of the words as typed (card-name words aside), and of their
+    translations; `found`: per slot, the slot's terms it holds (`_Held.matched`)."""
+    pairs = list(zip(found, terms, strict=True))
+    return (
+        tuple(frozenset(t[1] for t in f if not s[t] and t[0] != "name") for f, s in pairs),
+        tuple(frozenset(t[1] for t in f if s[t]) for f, s in pairs),
+    )
 
 
 class _Held:
