@@ -120,12 +120,11 @@ class IndexJob:
         return commit(self.root, self.key, made, lambda folder: write_tables(folder, info))
 
 
-def index_job(content: Path, kb, items: list | None = None) -> IndexJob:
+def index_job(content: Path, kb, items: list) -> IndexJob:
     """What makes the index of the current editions of `content` up to date, from the knowledge base's entries
-    (`items`, when the caller has them)."""
+    (`items`, every one)."""
     root, key = index_root(content), index_key(content, kb)
     live = live_folder(root, key)
-    items = list(_entries(kb)) if items is None else items
     langs = _entry_langs(items)
     if live is not None:
         return IndexJob(root, key, live, [], None, {}, langs)

@@ -42,14 +42,25 @@ postings in an array whose best score it takes again for each hit kept, which co
 Whoosh scores every match, so all of them are asked for (the named documents beyond the best are among them)."""
 
 
+def weighting() -> BM25F:
+    """Whoosh's scoring of kb's indexes: BM25F with kb's saturation and length normalisation (what `kb search`
+    ranks with, and what the site's postings are scored with)."""
+    return BM25F(B=B, K1=K1)
+
+
+def tables_of(info: dict) -> Tables:
+    """The query tables of an index's `tables.json` data, with each language's stop words."""
+    return Tables(info, {lang: lang_text(lang).stops for lang in info["langs"]})
+
+
 class SearchIndex:
     """An open index; keep it for many queries."""
 
     def __init__(self, ix, info: dict, others: Callable[[], SearchIndex] | None = None) -> None:
         self.langs: tuple[str, ...] = tuple(info["langs"])
         """Languages the index has, in display order."""
-        self.tables = Tables(info, {lang: lang_text(lang).stops for lang in self.langs})
-        self.searcher = ix.searcher(weighting=BM25F(B=B, K1=K1))
+        self.tables = tables_of(info)
+        self.searcher = ix.searcher(weighting=weighting())
         reader = self.searcher.reader()
         held = reader.doc_count_all() > 0  # an index of no document is Whoosh's empty reader, which has no column
         self._kinds, self._keys, self._number_of, self._rank = (

@@ -37,7 +37,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from whoosh.scoring import BM25F, bm25
+from whoosh.scoring import bm25
 
 from kb.model.numbers import TYPED_PATTERN
 from kb.search import lookup, rank, results
@@ -96,7 +96,7 @@ def write_postings(folder: Path, made: Path, langs: tuple[str, ...]) -> dict:
     folder.mkdir(exist_ok=True)
     ix = whoosh_index.open_dir(str(made))
     try:
-        with ix.searcher(weighting=BM25F(B=engine.B, K1=engine.K1)) as searcher:
+        with ix.searcher(weighting=engine.weighting()) as searcher:
             return _postings_files(folder, searcher, langs)
     finally:
         ix.close()

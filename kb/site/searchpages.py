@@ -89,12 +89,10 @@ def abandon(indexing: Future | None) -> None:
 def write_words(site: Path, info: dict) -> dict:
     """Write the search files of the index's tables (`IndexJob.tables`, while the worker makes the index): words,
     forms, spellings; return `core.json`'s data but for the postings' and the documents' own."""
-    from kb.search.analysis import lang_text
-    from kb.search.lookup import Tables
+    from kb.search.searcher import tables_of
     from kb.search.static import write_words as write
 
-    tables = Tables(info, {lang: lang_text(lang).stops for lang in info["langs"]})
-    return write(site / SEARCH_DIR, tables, info.get("numbering", {}))
+    return write(site / SEARCH_DIR, tables_of(info), info.get("numbering", {}))
 
 
 def search_entries(kb) -> list:

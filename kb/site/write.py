@@ -112,13 +112,13 @@ def build_site(
         with worker as pool:
             items = search_entries(kb) if langs else []
             job = index_job(kb, items) if langs else None
-            indexing = pool.submit(index_and_postings(job, new)) if job else None
+            indexing = pool.submit(index_and_postings(job, new)) if job is not None else None
             data = gather(kb)
             jobs = plan(data)
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
             with bar:
                 write_pages(data, jobs, new, bar, forced)
-                if job:  # while the worker makes the index: the documents' files, the tables and their files
+                if job is not None:  # while the worker makes the index: the documents' files, the tables, their files
                     documents = write_documents(new, data, items)
                     waiting = time.perf_counter()
                     info = job.tables()
