@@ -71,10 +71,16 @@ ALL_VIEWS = [(w, s) for w in WIDTHS for s in SCHEMES]
 BOTH_WIDTHS = [(w, "light") for w in WIDTHS]
 
 
+STYLED = "() => [...document.styleSheets].some(s => (s.href || '').endsWith('/static/site.css'))"
+"""The site's style sheet is applied: the 404 page adds it only once it has found the site's root, which may be
+after its load event (read before, its links have the browser's default colours)."""
+
+
 def go(tab, site_url, path: str):
-    """Open a page of the site."""
+    """Open a page of the site, styled."""
     tab.goto(site_url[0] + path)
     tab.wait_for_load_state()
+    tab.wait_for_function(STYLED)
 
 
 def box(locator):
