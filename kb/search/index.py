@@ -145,11 +145,6 @@ def _write_documents(items: list, lexicon, folder: Path) -> None:
     write_documents(folder, items, lexicon)
 
 
-def open_folder(folder: Path) -> SearchIndex:
-    """An index already made, opened from its folder (of the current editions)."""
-    return SearchIndex(whoosh_index.open_dir(str(folder)), read_tables(folder), None)
-
-
 def _entries(kb):
     """The search entries of a knowledge base."""
     from kb.search.entries import entries
