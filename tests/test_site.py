@@ -588,7 +588,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "index_and_postings", lambda documents, site: _no_disk)  # the worker fails
+    monkeypatch.setattr(site_module, "index_and_postings", lambda job, site: _no_disk)  # the worker fails
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
@@ -604,7 +604,7 @@ def test_an_index_whose_documents_cannot_be_written_is_never_made_live(tmp_path,
 
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     kb = load(content)
-    monkeypatch.setattr(site_module, "index_and_postings", lambda documents, site: _no_disk)
+    monkeypatch.setattr(site_module, "index_and_postings", lambda job, site: _no_disk)
     with pytest.raises(site_module.SiteError, match="no disk"):
         site_module.build_site(kb, tmp_path / "site")
     assert not list((tmp_path / ".kb").rglob("idx-*")) and not list((tmp_path / ".kb").rglob("tmp-*"))

@@ -132,11 +132,11 @@ class SearchIndex:
         concepts = [concept_terms(s) for s in made]
         groups = held.matched([d for d, _ in hits], [*terms, *exacts, *concepts])
         found = [self._hit(d, score, terms, concepts, [g.get(d, ()) for g in groups]) for d, score in hits]
-        n = len(terms)
+        matched = groups[: len(terms)]
 
         def about(doc: int) -> tuple:
             """What the re-rank reads of its best hits alone: their columns, and the forms they match."""
-            return (*self.about(doc), *_forms(terms, [g.get(doc, ()) for g in groups[:n]]))
+            return (*self.about(doc), *_forms(terms, [g.get(doc, ()) for g in matched]))
 
         ranked = rerank(found, weights, all(s.stop for s in made), about, named)[:limit]
         return [self._result(h.doc, score, made, terms, held, langs, h) for h, score in ranked]
