@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,7 +13,11 @@ import pytest
 
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.slow
+# both tests share one module-scoped install: kept in one test process (the `loadgroup` distribution, pyproject.toml)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
+
+# what a wheel is built from: the rest of the checkout (tests, a virtual environment, a built site) is not needed
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "kb", "templates", "content")
 
 
 def clean_env() -> dict[str, str]:
@@ -25,9 +30,19 @@ def installed(tmp_path_factory) -> Path:
     """A fresh virtual environment (no system site-packages) with kb installed from a freshly built wheel and its
     dependencies from the package index; returns its bin folder."""
     base = tmp_path_factory.mktemp("wheel")
+    # built from a copy: setuptools builds in the source tree (`build/`, `kb.egg-info/`), and a build in the checkout
+    # would race with any other build of it (a second test process, the developer's own `pip install`)
+    source = base / "source"
+    source.mkdir()
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
     wheels = base / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                    str(wheels), str(ROOT)], check=True, capture_output=True)  # fmt: skip
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                            str(wheels), str(source)], capture_output=True, text=True)  # fmt: skip
+    assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("kb-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "kb/data/templates/rule.html" in names and "kb/data/content/fr/faq-discorde-2006.txt" in names
