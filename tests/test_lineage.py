@@ -533,3 +533,23 @@ def test_a_rule_modelled_on_another_is_not_a_piece_of_it(lineage):
     assert "720.1" not in {link.new for link in lineage.forward("2023-10-13", "715.1")}
     # 2015 "615.4 Prevention effects must exist before …"; 2017 "614.17a "Can't" effects must exist before …"
     assert "614.17a" not in {link.new for link in lineage.forward("2015-09-26", "615.4")}
+
+
+def test_a_numbered_rule_does_not_take_a_subrule_before_the_subrules_own_candidates(lineage):
+    # 2015: "104.3h In a multiplayer game, an effect that states that a player wins the game instead causes all of
+    #        that player's opponents to lose the game. (…limited range of influence…; see rule 801.)"
+    #       "800.7 In a multiplayer game not using the limited range of influence option (see rule 801), if an
+    #        effect states that a player wins the game, all of that player's opponents lose the game instead."
+    # 2017: "104.3h In a multiplayer game using the limited range of influence option (see rule 801), an effect
+    #        that states that a player wins the game instead causes all of that player's opponents within the
+    #        player's range of influence to lose the game. …"; 800.7 is gone. The numbered rules are matched before
+    # the subrules: 800.7 took 104.3h by text alone, and 2015's 104.3h was told removed.
+    assert {link.new for link in lineage.forward("2015-09-26", "104.3h")} == {"104.3h"}
+    assert {link.old for link in lineage.backward("2017-09-29", "104.3h")} == {"104.3h", "800.7"}
+    # 2015's 701.25a "Only permanents represented by double-faced cards can transform. …" is 2017's 711.5 word for
+    # word (its reference aside), not the shorter 701.26c
+    assert [link.new for link in lineage.forward("2015-09-26", "701.25a")] == ["711.5"]
+    # 2009's 204.2b and 300.2 say the same ("Some objects have more than one card type …"): 2012's 205.2b is the
+    # first, 2012's 300.2 (reworded) the second; neither was merged into 205.2b
+    assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "204.2b")] == [("205.2b", "renumbered")]
+    assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "300.2")] == [("300.2", "changed")]
