@@ -553,3 +553,13 @@ def test_a_numbered_rule_does_not_take_a_subrule_before_the_subrules_own_candida
     # first, 2012's 300.2 (reworded) the second; neither was merged into 205.2b
     assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "204.2b")] == [("205.2b", "renumbered")]
     assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "300.2")] == [("300.2", "changed")]
+
+
+def test_a_text_found_unchanged_elsewhere_is_no_move_when_both_rules_stayed_reworded(lineage):
+    # 2009: "103.4b In a multiplayer game, the first time a player takes a mulligan, he or she draws a new hand of
+    #        seven cards rather than six cards. Subsequent hands decrease by one card as normal."
+    #       "800.5 …the same… The Two-Headed Giant variant employs more extensive changes to the mulligan rule; …"
+    # 2012: "103.4b … draws a new hand of as many cards as he or she had before. …" and 800.5 is 2009's 103.4b word
+    # for word: each rule stayed at its number, reworded (they were told swapped)
+    assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "103.4b")] == [("103.4b", "changed")]
+    assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "800.5")] == [("800.5", "changed")]

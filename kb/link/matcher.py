@@ -1,11 +1,11 @@
 """Match the rules of two consecutive Comprehensive Rules editions: what each rule became in the next.
 
-Pure algorithm over parsed `Rule` records. A pair of editions is matched in stages, each trusting the
-earlier ones: identical rules (same number and text, or a text found once in each edition); headings
-(sections, rules, short titles like "Forecast") by title, parent and where their matched subrules went;
-numbered rules then subrules among the children of matched parents, beside matched neighbours, by number,
-or by text anywhere; then splits and merges. Placeholders ("[This rule has been removed.]") and texts
-without letters take part in nothing. Nothing is specific to a known renumbering.
+Pure algorithm over parsed `Rule` records. A pair of editions is matched in stages, each trusting the earlier
+ones: identical rules (same number and text, or a text found once in each edition, unless the rules at both
+numbers stayed, reworded); headings (sections, rules, short titles like "Forecast") by title, parent and where
+their matched subrules went; numbered rules then subrules among the children of matched parents, beside matched
+neighbours, by number, or by text anywhere; then splits and merges. Placeholders ("[This rule has been
+removed.]") and texts without letters take part in nothing. Nothing is specific to a known renumbering.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ TITLE_WORDS = 3
 """Texts with fewer distinct words are headings ("Forecast"): matched only when (nearly) identical."""
 RARE_DF = 4
 """Words an edition uses at most this many times (keyword, card names) must agree in a text-only match."""
+STAYED_MIN = 85.0
+"""Similarity to the rule of its own number above which a text found unchanged elsewhere is not a move (`stayed`)."""
 SAME_PLACE_MIN = 40.0
 """Similarity two leftover rules at the same number under matched parents need to be linked as reworded."""
 NEAR_MIN = 60
@@ -295,9 +297,22 @@ class Matcher:
                 self.take(o, n, 104.0)
         for key, olds in old.by_key.items():
             news = new.by_key.get(key, ())
-            if len(olds) == len(news) == 1 and olds[0] not in self.o2n and news[0] not in self.n2o and (
-                    old.kinds[olds[0]] in HEAD) == (new.kinds[news[0]] in HEAD):  # fmt: skip
+            if len(olds) != 1 or len(news) != 1 or olds[0] in self.o2n or news[0] in self.n2o:
+                continue
+            if (old.kinds[olds[0]] in HEAD) == (new.kinds[news[0]] in HEAD) and not self.stayed(olds[0], news[0]):
                 self.take(olds[0], news[0], 97.0)
+
+    def stayed(self, o: int, n: int) -> bool:
+        """Whether two rules of the same text in different places (old `o`, new `n`) are rather each the rule of its
+        own number reworded: the new rule at `o`'s number and the old rule at `n`'s are both nearly their texts
+        (2009's 103.4b and 800.5, on a multiplayer mulligan, both reworded in 2012, one of them into the other's
+        words)."""
+        old, new = self.old, self.new
+        n2, o2 = new.at.get(old.numbers[o]), old.at.get(new.numbers[n])
+        if n2 is None or o2 is None or new.dead[n2] or old.dead[o2] or n2 in self.n2o or o2 in self.o2n:
+            return False
+        return min(similarity(old.keys[o], new.keys[n2], old.bag(o), new.bag(n2)),
+                   similarity(old.keys[o2], new.keys[n], old.bag(o2), new.bag(n))) >= STAYED_MIN  # fmt: skip
 
     def headings(self) -> None:
         """Match headings (and rules with subrules) by title, by parent and by where the rules under them went."""
