@@ -563,3 +563,19 @@ def test_a_text_found_unchanged_elsewhere_is_no_move_when_both_rules_stayed_rewo
     # for word: each rule stayed at its number, reworded (they were told swapped)
     assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "103.4b")] == [("103.4b", "changed")]
     assert [(link.new, link.status) for link in lineage.forward("2009-07-11", "800.5")] == [("800.5", "changed")]
+
+
+def test_an_old_rule_that_is_a_passage_of_a_new_rule_went_into_it(lineage):
+    # 2020: "711.4 Each face of a double-faced card has its own set of characteristics." and "712.3 The front face of
+    #        each meld card and the combined face formed by a meld pair each has its own set of characteristics."
+    # 2023: "712.8 Each face of a transforming or modal double-faced card has its own set of characteristics. The
+    #        front face of each meld card …": both went into it; 2023's 712.3 ("Modal double-faced cards have a
+    #        Magic card face on each side. …") is new, not 711.4 reworded (it was told so, by its place alone)
+    assert {(link.old, link.status) for link in lineage.backward("2023-10-13", "712.8")} == {
+        ("711.4", "merged"),
+        ("712.3", "merged"),
+    }
+    assert [(link.old, link.status) for link in lineage.backward("2023-10-13", "712.3")] == [(None, "added")]
+    # 2006's 407.3 "Effects that remove an ability remove all instances of it." is a sentence of 2008's 402.9 (2006's
+    # 407.1 with it): merged, not removed
+    assert [(link.new, link.status) for link in lineage.forward("2006-07-15", "407.3")] == [("402.9", "merged")]

@@ -4,8 +4,9 @@ Pure algorithm over parsed `Rule` records. A pair of editions is matched in stag
 ones: identical rules (same number and text, or a text found once in each edition, unless the rules at both
 numbers stayed, reworded); headings (sections, rules, short titles like "Forecast") by title, parent and where
 their matched subrules went; numbered rules then subrules among the children of matched parents, beside matched
-neighbours, by number, or by text anywhere; then splits and merges. Placeholders ("[This rule has been
-removed.]") and texts without letters take part in nothing. Nothing is specific to a known renumbering.
+neighbours, by number, or by text anywhere; then splits and merges (a new rule that is a passage of an old one,
+an old rule that is a passage of a new one, even when only its place had matched it). Placeholders ("[This rule
+has been removed.]") and texts without letters take part in nothing. Nothing is specific to a known renumbering.
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ PIECE_RARE = 2.5
 """A word this rare (`_Edition.weight`: in about one rule in twelve or fewer) that a piece has and the old rule lacks,
 or that the old passage it matches has and the piece lacks, makes it another rule modelled on it."""
 PIECE_RATIO = 90
+WEAK = 65.0
+"""Score under which a pair matched by its place gives way to a passage of another rule (`merged_pieces`)."""
+MERGED_RATIO = 85
+"""Partial ratio of an old rule's text within the new rule it went into (`merged_pieces`): nearly word for word, a
+few words inserted ("each face of a [transforming or modal] double-faced card")."""
 """Partial ratio of a piece's text within the old rule's: nearly word for word."""
 _BONUSES = 26.0
 """The most `pair_score` adds to a similarity."""
@@ -436,6 +442,7 @@ class Matcher:
         self.same_place()
         self.moves()
         self.pieces()
+        self.merged_pieces()
         return self.links()
 
     def same_place(self) -> None:
@@ -519,6 +526,44 @@ class Matcher:
             if best is not None:
                 self.split.setdefault(best[1], []).append((n, best[0] / 100))
                 self.absorbed_new.add(n)
+
+    def merged_pieces(self) -> None:
+        """Last: an old rule left unmatched, or matched by its place alone to a text little like its own (a score
+        under WEAK), whose text is nearly word for word a passage of a new rule that another old rule became, went
+        into it (2020's 711.4, "Each face of a double-faced card has its own set of characteristics", and 712.3 on
+        meld cards are the two sentences of 2023's 712.8): merged, and the new rule it was matched to is added."""
+        from rapidfuzz import fuzz
+
+        old, new = self.old, self.new
+        olds = [o for o, kind in enumerate(old.kinds) if kind in ("numbered", "subrule") and not old.dead[o]
+                and o not in self.absorbed_old and self.score.get(o, 0.0) < WEAK and len(old.bag(o)) >= PIECE_WORDS
+                and not old.keys[o].startswith("see ")]  # fmt: skip
+        if not olds:
+            return
+        holders: dict[str, list[int]] = {}
+        for n in self.n2o:
+            if new.kinds[n] in ("numbered", "subrule") and n not in self.absorbed_new:
+                for word in new.bag(n):
+                    holders.setdefault(word, []).append(n)
+        for o in olds:
+            words = old.bag(o)
+            rarest = min(words, key=lambda w: (len(holders.get(w, ())) or len(new.numbers), w))
+            best: tuple[float, int] | None = None
+            for n in holders.get(rarest, ()):
+                if n == self.o2n.get(o) or len(old.keys[o]) >= len(new.keys[n]) or self.n2o[n] in self.split:
+                    continue
+                if len(words & new.bag(n)) < PIECE_HELD * len(words) or any(
+                        old.weight(w) >= PIECE_RARE for w in words - new.bag(n)):  # fmt: skip
+                    continue
+                found = fuzz.partial_ratio_alignment(old.keys[o], new.keys[n], score_cutoff=MERGED_RATIO)
+                if found is not None and (best is None or found.score > best[0]):
+                    best = (found.score, n)
+            if best is None:
+                continue
+            if o in self.o2n:
+                del self.n2o[self.o2n.pop(o)]
+            self.merged.setdefault(best[1], []).append((o, best[0] / 100))
+            self.absorbed_old.add(o)
 
     def links(self) -> EditionLinks:
         """Turn the matching into links with statuses and confidences."""
