@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from whoosh.analysis import Filter, RegexTokenizer
+from whoosh.analysis import Filter, RegexTokenizer, Token, Tokenizer
 from whoosh.columns import PickleColumn, VarBytesColumn
 from whoosh.fields import COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
@@ -103,17 +103,30 @@ class FormsFilter(Filter):
                         yield t
 
 
-class MarkFilter(Filter):
-    """One token per word for the highlighter: the first of its index terms a query asks for, else its first."""
+class MarkTokenizer(Tokenizer):
+    """The highlighter's reading of a text, in one pass (no filter after it): kb's token pattern, each word's token
+    holding the first of its index terms a query asks for, else its first (a word seen again is not looked up
+    again). Whoosh's highlighter reads every token of each result's text: a tokenizer and a filter cost half as
+    much again (a third of a millisecond of the median question)."""
 
     def __init__(self, lang: str, asked: frozenset[str]) -> None:
         self.lang, self.asked = lang, asked
 
-    def __call__(self, tokens):
-        lt, asked = lang_text(self.lang), self.asked
-        for t in tokens:
-            terms = lt.terms(t.text)
-            t.text = next((x for x in terms if x in asked), terms[0])
+    def __call__(self, value, positions=False, chars=False, start_pos=0, start_char=0, **kwargs):
+        terms, asked, marks = lang_text(self.lang).terms, self.asked, {}
+        t = Token(positions, chars, **kwargs)
+        t.boost = 1.0
+        for pos, match in enumerate(PLAIN.finditer(value)):
+            written = match.group()
+            text = marks.get(written)
+            if text is None:
+                found = terms(written)
+                text = marks[written] = next((x for x in found if x in asked), found[0])
+            t.text, t.stopped = text, False
+            if positions:
+                t.pos = start_pos + pos
+            if chars:
+                t.startchar, t.endchar = start_char + match.start(), start_char + match.end()
             yield t
 
 
@@ -131,9 +144,9 @@ def forms_analyzer(lang: str, phrases: frozenset[str] = frozenset()):
     return RegexTokenizer(PLAIN.pattern) | FormsFilter(lang, phrases)
 
 
-def mark_analyzer(lang: str, asked: frozenset[str]):
-    """The analyzer the highlighter reads a text with (`MarkFilter`)."""
-    return RegexTokenizer(PLAIN.pattern) | MarkFilter(lang, asked)
+def mark_analyzer(lang: str, asked: frozenset[str]) -> MarkTokenizer:
+    """The analyzer the highlighter reads a text with (`MarkTokenizer`)."""
+    return MarkTokenizer(lang, asked)
 
 
 def fold_analyzer():

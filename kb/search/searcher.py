@@ -143,8 +143,9 @@ class SearchIndex:
 
     def _named(self, made: list[Slot], allowed) -> frozenset[int]:
         """The documents whose headwords hold a form of a query word or of its translations."""
+        reader = self.searcher.reader()
         forms = {f for s in made for a in s.alts if not a.phrase for f in a.forms}
-        named = self.searcher.docs_for_query(Or([Term("heads", f) for f in forms])) if forms else []
+        named = {d for f in forms if ("heads", f) in reader for d in reader.postings("heads", f).all_ids()}
         return frozenset(d for d in named if allowed is None or d in allowed)
 
     def _allowed(self, langs: tuple[str, ...], kinds: tuple[str, ...], editions: tuple[str, ...]) -> BitSet | None:
