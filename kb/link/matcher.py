@@ -12,6 +12,7 @@ has been removed.]") and texts without letters take part in nothing. Nothing is 
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -207,6 +208,32 @@ def _near(old: _Edition, olds: list[int], new: _Edition, news: list[int]) -> dic
             if news[j] not in found.setdefault(olds[i], []):
                 found[olds[i]].append(news[j])
     return found
+
+
+def _holders(edition: _Edition, matched: dict[int, int], absorbed: set[int]) -> dict[str, list[int]]:
+    """Each word -> the matched numbered rules and subrules of an edition that hold it (`pieces`, `merged_pieces`)."""
+    holders: dict[str, list[int]] = {}
+    for i in matched:
+        if edition.kinds[i] in ("numbered", "subrule") and i not in absorbed:
+            for word in edition.bag(i):
+                holders.setdefault(word, []).append(i)
+    return holders
+
+
+def _rarest(words: frozenset[str], holders: dict[str, list[int]]) -> list[int]:
+    """The rules holding the rarest of some words (the word fewest rules hold, one no rule holds aside): where a
+    passage of them may be."""
+    rarest = min(words, key=lambda w: (len(holders.get(w, ())) or sys.maxsize, w))
+    return holders.get(rarest, [])
+
+
+def _held_in(part: _Edition, p: int, whole: _Edition, w: int) -> bool:
+    """Whether the words of rule `p` are nearly all (PIECE_HELD) in the longer rule `w` of another edition, none of
+    its rare ones (PIECE_RARE in its edition) missing there."""
+    words = part.bag(p)
+    if len(part.keys[p]) >= len(whole.keys[w]) or len(words & whole.bag(w)) < PIECE_HELD * len(words):
+        return False
+    return not any(part.weight(x) >= PIECE_RARE for x in words - whole.bag(w))
 
 
 def _mutual_bests(cands: list[tuple[float, int, int]], margin: float = 5.0) -> list[tuple[float, int, int]]:
@@ -499,19 +526,12 @@ class Matcher:
         news = [n for n in news if not new.keys[n].startswith("see ")]  # `See rule 708 … for more information.`
         if not news:
             return
-        holders: dict[str, list[int]] = {}
-        for o in self.o2n:
-            if old.kinds[o] in ("numbered", "subrule") and o not in self.absorbed_old:
-                for word in old.bag(o):
-                    holders.setdefault(word, []).append(o)
+        holders = _holders(old, self.o2n, self.absorbed_old)
         for n in news:
             words = new.bag(n)
-            rarest = min(words, key=lambda w: (len(holders.get(w, ())) or len(old.numbers), w))
             best: tuple[float, int] | None = None
-            for o in holders.get(rarest, ()):
-                if len(new.keys[n]) >= len(old.keys[o]) or len(words & old.bag(o)) < PIECE_HELD * len(words):
-                    continue
-                if any(new.weight(w) >= PIECE_RARE for w in words - old.bag(o)):
+            for o in _rarest(words, holders):
+                if not _held_in(new, n, old, o):
                     continue  # a rule modelled on another, not a piece of it: `omen` where it said `adventurer`
                 found = fuzz.partial_ratio_alignment(new.keys[n], old.keys[o], score_cutoff=PIECE_RATIO)
                 if found is None:
@@ -540,20 +560,11 @@ class Matcher:
                 and not old.keys[o].startswith("see ")]  # fmt: skip
         if not olds:
             return
-        holders: dict[str, list[int]] = {}
-        for n in self.n2o:
-            if new.kinds[n] in ("numbered", "subrule") and n not in self.absorbed_new:
-                for word in new.bag(n):
-                    holders.setdefault(word, []).append(n)
+        holders = _holders(new, self.n2o, self.absorbed_new)
         for o in olds:
-            words = old.bag(o)
-            rarest = min(words, key=lambda w: (len(holders.get(w, ())) or len(new.numbers), w))
             best: tuple[float, int] | None = None
-            for n in holders.get(rarest, ()):
-                if n == self.o2n.get(o) or len(old.keys[o]) >= len(new.keys[n]) or self.n2o[n] in self.split:
-                    continue
-                if len(words & new.bag(n)) < PIECE_HELD * len(words) or any(
-                        old.weight(w) >= PIECE_RARE for w in words - new.bag(n)):  # fmt: skip
+            for n in _rarest(old.bag(o), holders):
+                if n == self.o2n.get(o) or self.n2o[n] in self.split or not _held_in(old, o, new, n):
                     continue
                 found = fuzz.partial_ratio_alignment(old.keys[o], new.keys[n], score_cutoff=MERGED_RATIO)
                 if found is not None and (best is None or found.score > best[0]):
