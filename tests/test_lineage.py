@@ -579,3 +579,15 @@ def test_an_old_rule_that_is_a_passage_of_a_new_rule_went_into_it(lineage):
     # 2006's 407.3 "Effects that remove an ability remove all instances of it." is a sentence of 2008's 402.9 (2006's
     # 407.1 with it): merged, not removed
     assert [(link.new, link.status) for link in lineage.forward("2006-07-15", "407.3")] == [("402.9", "merged")]
+
+
+def test_a_rule_split_into_a_new_rule_and_its_first_subrule(lineage):
+    # 2015: "708.2a If a player casts a split card without using fuse, that player chooses which half of that split
+    #        card he or she is casting before putting it onto the stack. Only that half is evaluated to see if it
+    #        can be cast. Only that half is considered to be put onto the stack."
+    # 2017: "708.3 A player chooses which half of a split card he or she is casting before putting it onto the
+    #        stack." and "708.3a Only the chosen half is evaluated to see if it can be cast. …" (708.3 was told added)
+    assert {(link.new, link.status) for link in lineage.forward("2015-09-26", "708.2a")} == {
+        ("708.3", "split"),
+        ("708.3a", "split"),
+    }

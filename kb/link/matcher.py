@@ -429,8 +429,9 @@ class Matcher:
 
     def absorb(self, i: int, mine: _Edition, other: _Edition, mine2other: dict[int, int], other2mine: dict[int, int],
                found: dict[int, list[tuple[int, float]]], near: list[int]) -> None:  # fmt: skip
-        """Attach `i` to a matched rule: a nearby sibling's counterpart whose text holds i's words and explains it
-        better, else one of `near` with nearly the same text (a rule generalised to cover two)."""
+        """Attach `i` to a matched rule: the counterpart of a nearby sibling or of i's first subrule whose text holds
+        i's words and explains it better (2015's 708.2a became 2017's 708.3 and its subrule 708.3a), else one of
+        `near` with nearly the same text (a rule generalised to cover two)."""
         from rapidfuzz import fuzz
 
         if mine.words[i] < TITLE_WORDS:
@@ -439,7 +440,8 @@ class Matcher:
         siblings = mine.children[mine.parents[i]] if mine.parents[i] >= 0 else []
         pos = siblings.index(i) if i in siblings else 0
         best: tuple[float, int] | None = None
-        for j in sorted({mine2other[s] for s in siblings[max(pos - 2, 0) : pos + 3] if s in mine2other}):
+        near_by = [*siblings[max(pos - 2, 0) : pos + 3], *mine.children[i][:1]]
+        for j in sorted({mine2other[s] for s in near_by if s in mine2other}):
             twin = other2mine[j]
             if len(words & other.bag(j)) < 0.9 * len(words) or (mine is self.old and twin in self.split):
                 continue
