@@ -210,12 +210,13 @@ def _near(old: _Edition, olds: list[int], new: _Edition, news: list[int]) -> dic
     return found
 
 
-def _holders(edition: _Edition, matched: dict[int, int], absorbed: set[int]) -> dict[str, list[int]]:
-    """Each word -> the matched numbered rules and subrules of an edition that hold it (`pieces`, `merged_pieces`)."""
+def _holders(edition: _Edition, matched: dict[int, int], absorbed: set[int], words: set[str]) -> dict[str, list[int]]:
+    """Each of some words -> the matched numbered rules and subrules of an edition that hold it (`pieces`,
+    `merged_pieces`)."""
     holders: dict[str, list[int]] = {}
     for i in matched:
         if edition.kinds[i] in ("numbered", "subrule") and i not in absorbed:
-            for word in edition.bag(i):
+            for word in edition.bag(i) & words:
                 holders.setdefault(word, []).append(i)
     return holders
 
@@ -528,7 +529,7 @@ class Matcher:
         news = [n for n in news if not new.keys[n].startswith("see ")]  # `See rule 708 … for more information.`
         if not news:
             return
-        holders = _holders(old, self.o2n, self.absorbed_old)
+        holders = _holders(old, self.o2n, self.absorbed_old, set().union(*(new.bag(n) for n in news)))
         for n in news:
             words = new.bag(n)
             best: tuple[float, int] | None = None
@@ -562,7 +563,7 @@ class Matcher:
                 and not old.keys[o].startswith("see ")]  # fmt: skip
         if not olds:
             return
-        holders = _holders(new, self.n2o, self.absorbed_new)
+        holders = _holders(new, self.n2o, self.absorbed_new, set().union(*(old.bag(o) for o in olds)))
         for o in olds:
             best: tuple[float, int] | None = None
             for n in _rarest(old.bag(o), holders):
