@@ -591,3 +591,11 @@ def test_a_rule_split_into_a_new_rule_and_its_first_subrule(lineage):
         ("708.3", "split"),
         ("708.3a", "split"),
     }
+    # 2008: "203.1b Some cards have no mana symbols where their mana cost would appear. This represents an unpayable
+    #        cost. … / If an unpayable cost is increased by an effect …"; 2009: "116.6 Some mana costs contain no mana
+    #        symbols. …" (reworded: cast, activate) and "116.6a If an unpayable cost is increased …" (116.6 was told
+    #        added, and 203.1b linked to its second paragraph alone)
+    assert {(link.new, link.status) for link in lineage.forward("2008-10-01", "203.1b")} == {
+        ("116.6", "split"),
+        ("116.6a", "split"),
+    }

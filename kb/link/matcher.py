@@ -53,6 +53,12 @@ MOVE_MIN = 70
 MOVE_HELD = 0.8
 """Share of the shorter text's words, each weighed by its rarity (`_Edition.weight`), that a moved rule's other text
 must hold."""
+ABSORB_HELD = 0.9
+"""Share of a leftover rule's words that a nearby rule's counterpart must hold for the two to be told one rule's
+parts (`absorb`)."""
+ABSORB_HELD_OWN = 0.8
+"""The same for a leftover rule and its own first subrule, where the joined texts' match decides more than the
+words (2008's 203.1b became 2009's 116.6, reworded, and 116.6a, its second paragraph)."""
 PIECE_WORDS = 5
 """Fewest words (function words aside) a new rule needs to be told a piece of an old one (`pieces`)."""
 PIECE_HELD = 0.9
@@ -444,7 +450,8 @@ class Matcher:
         near_by = [*siblings[max(pos - 2, 0) : pos + 3], *mine.children[i][:1]]
         for j in sorted({mine2other[s] for s in near_by if s in mine2other}):
             twin = other2mine[j]
-            if len(words & other.bag(j)) < 0.9 * len(words) or (mine is self.old and twin in self.split):
+            held = ABSORB_HELD_OWN if mine.parents[twin] == i else ABSORB_HELD
+            if len(words & other.bag(j)) < held * len(words) or (mine is self.old and twin in self.split):
                 continue
             parts = (mine.keys[twin], mine.keys[i]) if twin < i else (mine.keys[i], mine.keys[twin])
             before, after = fuzz.ratio(other.keys[j], mine.keys[twin]), fuzz.ratio(other.keys[j], " ".join(parts))
