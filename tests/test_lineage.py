@@ -459,6 +459,26 @@ def test_synthetic_split_and_merged():
     assert split[("100.2", "100.2")] == split[("100.2", "100.3")] == "split"
 
 
+def test_synthetic_an_old_rule_matched_by_place_that_went_into_another_frees_its_match():
+    # 100.1 is matched by its place to the new 100.1 (another text), yet is a passage of the new 100.2, with the old
+    # 100.2: merged there, and the new 100.1 freed. The old 100.3 shares only `modal` with the new rules, the freed
+    # 100.1 among them: it is looked for there, and must find nothing (no crash on a rule no longer matched).
+    old = rules(("1", "Game Concepts"), ("100", "General"),
+                ("100.1", "Each face of a double-faced card has its own set of characteristics."),
+                ("100.2", "The front face of each meld card and the combined face formed by a meld pair each has its "
+                          "own set of characteristics."),
+                ("100.3", "Modal spells let their controller choose one mode among several options."))  # fmt: skip
+    new = rules(("1", "Game Concepts"), ("100", "General"),
+                ("100.1", "Modal double-faced cards have one face on each side. These faces are independent from one "
+                          "another."),
+                ("100.2", "Each face of a transforming or modal double-faced card has its own set of characteristics. "
+                          "The front face of each meld card and the combined face formed by a meld pair each has its "
+                          "own set of characteristics."))  # fmt: skip
+    found = status_of(old, new)
+    assert found[("100.1", "100.2")] == found[("100.2", "100.2")] == "merged"
+    assert found[(None, "100.1")] == "added" and found[("100.3", None)] == "removed"
+
+
 def test_synthetic_placeholders_attract_nothing():
     old = rules(*BASE, ("101.3", "[This rule has been removed.]"))
     new = rules(*BASE[:4], ("100.3", "[This rule has been removed.]"), *BASE[5:], ("101.3", "[Removed.]"))

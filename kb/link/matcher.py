@@ -67,12 +67,12 @@ PIECE_RARE = 2.5
 """A word this rare (`_Edition.weight`: in about one rule in twelve or fewer) that a piece has and the old rule lacks,
 or that the old passage it matches has and the piece lacks, makes it another rule modelled on it."""
 PIECE_RATIO = 90
+"""Partial ratio of a piece's text within the old rule's: nearly word for word."""
 WEAK = 65.0
 """Score under which a pair matched by its place gives way to a passage of another rule (`merged_pieces`)."""
 MERGED_RATIO = 85
 """Partial ratio of an old rule's text within the new rule it went into (`merged_pieces`): nearly word for word, a
 few words inserted ("each face of a [transforming or modal] double-faced card")."""
-"""Partial ratio of a piece's text within the old rule's: nearly word for word."""
 _BONUSES = 26.0
 """The most `pair_score` adds to a similarity."""
 FUNCTION_WORDS = frozenset(
@@ -572,9 +572,12 @@ class Matcher:
             return
         holders = _holders(new, self.n2o, self.absorbed_new, set().union(*(old.bag(o) for o in olds)))
         for o in olds:
+            if self.o2n.get(o) in self.merged:  # others went into what it became: it stays
+                continue
             best: tuple[float, int] | None = None
             for n in _rarest(old.bag(o), holders):
-                if n == self.o2n.get(o) or self.n2o[n] in self.split or not _held_in(old, o, new, n):
+                twin = self.n2o.get(n)  # None: freed by an earlier rule of `olds`
+                if twin is None or twin == o or twin in self.split or not _held_in(old, o, new, n):
                     continue
                 found = fuzz.partial_ratio_alignment(old.keys[o], new.keys[n], score_cutoff=MERGED_RATIO)
                 if found is not None and (best is None or found.score > best[0]):
@@ -582,7 +585,7 @@ class Matcher:
             if best is None:
                 continue
             if o in self.o2n:
-                del self.n2o[self.o2n.pop(o)]
+                del self.n2o[self.o2n.pop(o)], self.score[o]
             self.merged.setdefault(best[1], []).append((o, best[0] / 100))
             self.absorbed_old.add(o)
 
