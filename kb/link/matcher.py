@@ -416,11 +416,12 @@ class Matcher:
                         cands.append((score, o, n, GLOBAL_MIN))
             # a numbered rule whose best candidate is a subrule waits for the subrules' pass, scored again there
             # beside the subrules' own candidates (2015's 800.7 took 2017's 104.3h before 2015's 104.3h could)
-            best: dict[int, tuple[float, int]] = {}
-            for c in cands:
-                best[c[1]] = max(best.get(c[1], c[:3:2]), c[:3:2])
-            later = sorted(o for o, (_, n) in best.items() if kind != kinds[-1] and new.kinds[n] != kind)
-            now = [c for c in cands if c[1] not in later]
+            best: dict[int, tuple[float, int]] = {}  # old rule -> (score, new rule) of its best candidate
+            for score, o, n, _ in cands:
+                best[o] = max(best.get(o, (score, n)), (score, n))
+            waiting = {o for o, (_, n) in best.items() if kind != kinds[-1] and new.kinds[n] != kind}
+            later = sorted(waiting)
+            now = [c for c in cands if c[1] not in waiting]
             self.greedy(now)
             leftovers += [c[:3] for c in now if c[3] == GLOBAL_MIN and c[1] not in self.o2n and c[2] not in self.n2o]
         self.greedy([(s, o, n, MUTUAL_MIN) for s, o, n in _mutual_bests(leftovers)])
