@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 import ijson  # noqa: E402
 
-from kb.link.lexicon import mine_lexicon  # noqa: E402
+from kb.link.lexicon.mining import mine as mine_lexicon  # noqa: E402
 from kb.parse.cards.stream import iter_cards  # noqa: E402
 
 V5 = ROOT / "tests" / "fixtures" / "mtgjson5"

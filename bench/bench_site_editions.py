@@ -5,7 +5,7 @@ the site is rendered (search index aside) in turn with and without the editions'
 pages' histories and the changes pages are left out. Prints the medians, the difference and the largest page.
 
 Run: python bench/bench_site_editions.py [--runs 7]
-Target: every page < 5 MB. The cost is reported as measured; most of it is `kb.link.history.compare`
+Target: every page < 5 MB. The cost is reported as measured; most of it is `kb.link.editions.history.compare`
 (the word diffs of every changed rule), computed once per build and shared by histories and changes pages.
 """
 

@@ -9,8 +9,8 @@ import pytest
 
 from kb.export.json import card_to_json, faq_to_json, note_to_json, ruling_to_json
 from kb.export.text import format_card
-from kb.link.cards import link_cards
-from kb.link.lookup import display_name, find_cards, suggest_cards
+from kb.link.cards.linking import link_cards
+from kb.link.cards.lookup import display_name, find_cards, suggest_cards
 from kb.model import SourceText, card_name
 from kb.parse.cards.mtgjson import parse_mtgjson
 from kb.parse.faq.parse import parse_faq

@@ -1,5 +1,5 @@
 """Changes between editions made readable: typography never a change, references followed, renumberings in runs,
-moves paired, substantive changes first (`kb.link.changelog`, `kb diff`)."""
+moves paired, substantive changes first (`kb.link.editions.changelog`, `kb diff`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
-from kb.link.changelog import SUBSTANTIVE, fold, folded_diff, references_followed, runs
-from kb.link.history import compare, rule_text
+from kb.link.editions.changelog import SUBSTANTIVE, fold, folded_diff, references_followed, runs
+from kb.link.editions.history import compare, rule_text
 
 from .conftest import CONTENT, FIXTURES
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
-from kb.link.citecheck import disagreements
 from kb.link.load import load
+from kb.link.references.citecheck import disagreements
 
 from .conftest import CONTENT, ROOT, write
 

@@ -1,4 +1,4 @@
-"""Tests for the MTGJSON v5 stream reader (kb/parse/cards/stream.py) and the mined lexicon (kb/link/lexicon.py)."""
+"""Tests for the MTGJSON v5 stream reader (kb/parse/cards/stream.py) and the mined lexicon (kb/link/lexicon/)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.lexicon import (
-    ExampleCard,
-    Lexicon,
-    lexicon_from_json,
-    lexicon_to_json,
-    mine_lexicon,
-)
+from kb.link.lexicon.files import lexicon_from_json, lexicon_to_json
+from kb.link.lexicon.mining import mine as mine_lexicon
+from kb.link.lexicon.records import ExampleCard, Lexicon
 from kb.parse.cards.stream import MAX_DEPTH, iter_cards, looks_like_mtgjson5, read_cards
 from kb.sources.text import fold
 
@@ -470,7 +466,7 @@ def test_reprints_count_once_and_bad_cards_are_ignored():
 
 def test_printings_gathered_file_by_file_mine_the_same_lexicon(cards, lexicon):
     # The load gathers each file's cards as it reads them (their dicts then let go): the lexicon is the same.
-    from kb.link.lexicon_mine import Printings
+    from kb.link.lexicon.mining import Printings
 
     printings = Printings()
     for start in range(0, len(cards), 500):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.link.lineage import build_lineage, link_editions, match_edition, match_text, word_diff
+from kb.link.editions.lineage import build_lineage, link_editions, match_edition, match_text, word_diff
 from kb.model import Rule, SourceRef
 from kb.model.lineage import Lineage
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.link.lexicon import Lexicon
-from kb.link.lexicon_mine import Printings
+from kb.link.lexicon.mining import Printings
+from kb.link.lexicon.records import Lexicon
 from kb.parse.cards.mtgjson5 import slim
 from kb.parse.cards.stream import iter_cards
 from kb.sources import fold

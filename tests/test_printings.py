@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from kb.cli import main
 from kb.export.json import card_to_json
+from kb.link.cards.lookup import find_cards
 from kb.link.load import load
-from kb.link.lookup import find_cards
 from tests.conftest import jump_of, write
 
 

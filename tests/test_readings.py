@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kb.export.json import to_json
-from kb.link.readings import number_match, read, readings
+from kb.link.references.readings import number_match, read, readings
 
 NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 

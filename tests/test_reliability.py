@@ -134,7 +134,7 @@ def faq_with_cards(count: int) -> str:
 
 
 def test_faq_card_merge_folds_each_name_a_bounded_number_of_times(tmp_path, monkeypatch):
-    import kb.link.cards as cards
+    import kb.link.cards.linking as cards
 
     calls = []
     folded = cards.fold

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.link import ruling_pairs as ruling_align
-from kb.link.ruling_pairs import Pair, align_rulings
+from kb.link.cards import ruling_pairs as ruling_align
+from kb.link.cards.ruling_pairs import Pair, align_rulings
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "fixtures" / "ruling-pairs.json"

@@ -45,7 +45,7 @@ def bundled_content(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def lexicon():
     """The bundled French–English lexicon (mined from printed cards)."""
-    from kb.link.lexicons import read_lexicon
+    from kb.link.lexicon.files import read_lexicon
 
     found, _ = read_lexicon(CONTENT / "fr" / "lexique-cartes-mtgjson5.json", "fr/lexique-cartes-mtgjson5.json")
     return found
@@ -809,7 +809,7 @@ def test_translation_only_into_searched_languages(full):
 
 
 def test_lexicon_tables_keep_sure_entries_and_meaningful_words(seeds_kb):
-    from kb.link.lexicon import ExampleCard, FrenchTerm, Lexicon, LexiconEntry
+    from kb.link.lexicon.records import ExampleCard, FrenchTerm, Lexicon, LexiconEntry
 
     card = (ExampleCard("Assault Zeppelid", "Zeppelide d'assaut"),)
 

@@ -1009,7 +1009,7 @@ def test_rule_page_history_shows_numbers_and_word_diffs(site_bundled):
 
 
 def test_changes_page_between_consecutive_editions(site_bundled, bundled_kb):
-    from kb.link.history import compare
+    from kb.link.editions.history import compare
     from kb.site.labels import count
 
     path = "changes/en-2015-09-26--en-2026-01-16.html"

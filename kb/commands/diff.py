@@ -42,7 +42,7 @@ def command(content: Path | None, old: str, new: str, as_json: bool, only: tuple
     (613.2–613.9 -> 613.3–613.10). Typography alone (quotes, dashes, ™/(tm), ®/(r)) is never a change. Rules
     are followed through every edition loaded in between. Exit status 2 when the editions cannot be compared."""
     from kb.export.json import diff_json
-    from kb.link.history import HistoryError, compare
+    from kb.link.editions.history import HistoryError, compare
 
     kb = load_or_exit(content)
     try:
@@ -59,8 +59,8 @@ def command(content: Path | None, old: str, new: str, as_json: bool, only: tuple
 
 def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
     """`kb diff` as lines: the counts, substantive changes by section, references followed, renumbering runs."""
-    from kb.link.changelog import SUBSTANTIVE
-    from kb.link.history import title_of
+    from kb.link.editions.changelog import SUBSTANTIVE
+    from kb.link.editions.history import title_of
 
     counts, kinds = diff.counts(), diff.kinds()
     said = {"changed": "changed in place", "renumbered": "renumbered (changed or not)"}
@@ -99,14 +99,14 @@ def diff_lines(diff, kb, only: tuple[str, ...] = ()) -> list[str]:
 def _group(change) -> tuple[str, bool]:
     """The group a substantive change is listed in: its section, and whether it is a removal (removals come last,
     by their old section)."""
-    from kb.link.changelog import section_of
+    from kb.link.editions.changelog import section_of
 
     return section_of(change.new or change.old), change.new is None
 
 
 def changelog_runs(changes) -> list:
     """Runs of the pure renumberings listed."""
-    from kb.link.changelog import runs
+    from kb.link.editions.changelog import runs
 
     return runs([(c.old, c.new) for c in changes])
 
@@ -122,7 +122,7 @@ def _kind(change) -> str:
 
 def _change_lines(change, kb, diff) -> list[str]:
     """One substantive change: its head (sign, numbers, kind, the rule's title), then its diff or its text."""
-    from kb.link.history import title_of
+    from kb.link.editions.history import title_of
 
     title = title_of(kb, diff.new if change.new else diff.old, change.new or change.old)
     tail = f" — {title}" if title else ""

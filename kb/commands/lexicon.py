@@ -45,7 +45,8 @@ def command(
     rules in French and lets French searches find English rules; it is never the official translation.
     Exit status 1 when an input file mined is damaged (what could be read is still printed, never written).
     """
-    from kb.link.lexicon import lexicon_to_json, mine_lexicon
+    from kb.link.lexicon.files import lexicon_to_json
+    from kb.link.lexicon.mining import mine as mine_lexicon
 
     damaged = False
     if mine:

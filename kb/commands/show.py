@@ -80,7 +80,7 @@ def _cited(kb, rule, ref, lab: dict[str, str]) -> str:
     if ref.resolved:
         return ref.target
     if rule.lang != kb.reference and kb.edition_of(rule).id == getattr(kb.primary.get(rule.lang), "id", None):
-        from kb.link.readings import numbering_of, read
+        from kb.link.references.readings import numbering_of, read
 
         found = read(kb, numbering_of(kb, rule.lang), ref.target)
         year = f" ({found.year})" if found.year else ""
@@ -112,7 +112,7 @@ def side_by_side(columns: list[list[str]], width: int) -> list[str]:
 def history_lines(kb, rule) -> list[str]:
     """A rule's editions, oldest first, with word diffs where its text changed."""
     from kb.commands.diff import diff_text
-    from kb.link.history import rule_history
+    from kb.link.editions.history import rule_history
 
     out = []
     for edition, number, status, diff in rule_history(kb, rule):
@@ -124,7 +124,7 @@ def history_lines(kb, rule) -> list[str]:
 
 def moved_hint(kb, number: str) -> list[str]:
     """Where a translation's own rule of this number is today, when today's numbering put it elsewhere."""
-    from kb.link.readings import number_match
+    from kb.link.references.readings import number_match
 
     found = number_match(kb, number)
     hints = []
@@ -152,7 +152,7 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str |
     """Print a rule (and, for a missing parent, the rules under it); with `lang`, the number is read in that
     language's own text (French 120.4, beside today's 121.4); with `edition`, in that edition."""
     from kb.export.json import history_json, rule_json
-    from kb.link.history import rule_history
+    from kb.link.editions.history import rule_history
 
     if edition is not None:
         rule = edition.rules.get(number)
@@ -234,7 +234,7 @@ def _absent(kb, number: str, each: str, lang: str | None) -> str:
     """Why a language's column has no rule: today's reference rule a translation's own rule of that number (`lang`)
     does not continue (removed or merged since the edition it was translated from), or the translation's own rule
     of that number that is another rule of today (French 120.3 is today's 121.3); else that it lacks it."""
-    from kb.link.readings import number_match, numbering_of, read
+    from kb.link.references.readings import number_match, numbering_of, read
 
     lab = LABELS.get(each, LABELS["en"])
     said = lab["absent"]
@@ -256,7 +256,7 @@ def show_card(kb, query: str, as_json: bool) -> int:
     """Print the card a name designates, or the candidates when it is ambiguous."""
     from kb.export import json as cardjson
     from kb.export import text as cardtext
-    from kb.link import lookup
+    from kb.link.cards import lookup
 
     cards = lookup.find_cards(kb.cards, query)
     if len(cards) != 1:
@@ -336,7 +336,7 @@ def command(
         sys.exit(2)
     found = None
     if edition is not None:
-        from kb.link.history import HistoryError, find_edition
+        from kb.link.editions.history import HistoryError, find_edition
 
         if not number:
             echo("kb: --edition reads a rule number; a card has no edition", err=True)

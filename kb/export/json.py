@@ -59,9 +59,10 @@ def references_today(kb: KnowledgeBase, rule: Rule) -> list[dict[str, Any]] | No
     """For a translated rule, each number it cites read in the numbering of its text's edition and followed to
     today: `{"target", "numbering", "status", "today", "miscited"}` (None for a rule of the reference language).
 
-    A number its original does not cite (`kb.link.citecheck`) has the status `miscited`: `today` is then today's
-    rule of what the original cites in its place (null when it cites nothing there), never the number's own."""
-    from kb.link.readings import cited_today
+    A number its original does not cite (`kb.link.references.citecheck`) has the status `miscited`: `today` is
+    then today's rule of what the original cites in its place (null when it cites nothing there), never the
+    number's own."""
+    from kb.link.references.readings import cited_today
 
     found = cited_today(kb, rule)
     if found is None:
@@ -324,8 +325,8 @@ def diff_json(diff, kb=None, only: tuple[str, ...] = ()) -> dict[str, Any]:
     """The changes between two editions (`kb diff --json`): substantive changes first, then references followed,
     then pure renumberings; `runs` collapses the latter (keys are only ever added, never renamed). `only`: the
     statuses or kinds of change listed (`counts` and `kinds` always cover everything)."""
-    from kb.link.changelog import KINDS, runs, section_of
-    from kb.link.history import title_of
+    from kb.link.editions.changelog import KINDS, runs, section_of
+    from kb.link.editions.history import title_of
 
     order = {kind: i for i, kind in enumerate(KINDS)}
     listed = [c for c in diff.changes if not only or c.status in only or c.kind in only]

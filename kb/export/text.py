@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 
-from kb.link.lookup import display_name
+from kb.link.cards.lookup import display_name
 from kb.model import Card, Face, FaqNote, Ruling
 from kb.model.langs import ordered_langs
 

@@ -6,14 +6,14 @@ from hashlib import sha256
 from pathlib import Path
 
 from kb.link import cache
-from kb.link.carddata import CardMerger
-from kb.link.cards import link_cards
-from kb.link.citations import carry_forward, place_quotes
-from kb.link.lexicon import Lexicon
-from kb.link.lexicon_mine import Printings
-from kb.link.lexicons import combine, is_lexicon_file, read_lexicon
-from kb.link.rules import link_rules
-from kb.link.translations import pair_translations
+from kb.link.cards.linking import link_cards
+from kb.link.cards.merge import CardMerger
+from kb.link.cards.translations import pair_translations
+from kb.link.lexicon.files import combine, is_lexicon_file, read_lexicon
+from kb.link.lexicon.mining import Printings
+from kb.link.lexicon.records import Lexicon
+from kb.link.references.citations import carry_forward, place_quotes
+from kb.link.references.rules import link_rules
 from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition, edition_rules

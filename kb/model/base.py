@@ -34,7 +34,7 @@ class KnowledgeBase:
     """Document id -> ids of the cards it prints or describes."""
 
     lexicon: Any = None
-    """The French–English lexicon mined from the card data (`kb.link.lexicon.Lexicon`), or None."""
+    """The French–English lexicon mined from the card data (`kb.link.lexicon.records.Lexicon`), or None."""
     set_names: Mapping[str, str] = field(default_factory=dict)
     """Set code -> English name of each set a card data file holds (`DIS` -> `Dissension`)."""
 
@@ -153,7 +153,7 @@ class KnowledgeBase:
 
     def miscited(self, lang: str, number: str) -> dict[str, Miscitation]:
         """The numbers a translated rule (its own number) cites that its original does not, each with what its
-        original cites in its place (`kb.link.citecheck`): to be linked as that, and flagged."""
+        original cites in its place (`kb.link.references.citecheck`): to be linked as that, and flagged."""
         return self._miscited.get((lang, number), {})
 
     def pair(self, lang: str, number: str) -> AlignedRule | None:

@@ -1,6 +1,6 @@
 """Lineage records: what each rule of an edition became in the next edition, and walks along those links.
 
-Computed by `kb.link.lineage` (the matching); kept here so the knowledge base can hold them.
+Computed by `kb.link.editions.lineage` (the matching); kept here so the knowledge base can hold them.
 """
 
 from __future__ import annotations

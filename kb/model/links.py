@@ -58,7 +58,8 @@ class AlignedRule:
     """Today's number of the same rule (`121.2`)."""
     via: str
     """`number` (same edition, same number), `lineage` (followed from the edition it was translated from) or
-    `content` (no loaded edition is numbered like it: paired by what the two rules say, see `kb.link.crosslang`)."""
+    `content` (no loaded edition is numbered like it: paired by what the two rules say, see
+    `kb.link.editions.crosslang`)."""
     confidence: float
     """How sure the pairing is, in [0, 1]."""
 
@@ -157,7 +158,7 @@ class Alignment:
     stale: tuple[StaleRule, ...] = ()
     """Translated rules whose English original changed since (the translation is stale)."""
     miscitations: tuple[Miscitation, ...] = ()
-    """Numbers the translations cite that their originals do not (`kb.link.citecheck`), in rule order."""
+    """Numbers the translations cite that their originals do not (`kb.link.references.citecheck`), in rule order."""
 
     def __post_init__(self) -> None:
         _freeze_fields(self, "editions", "only_in", "counterparts")

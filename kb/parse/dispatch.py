@@ -1,7 +1,7 @@
 """The file-kind dispatcher: one content file in, the parse result of its kind out.
 
 A file's kind is told from its text (comprehensive rules, set FAQ, MTGJSON card data); MTGJSON v5 files are
-streamed from disk, never decoded whole. Lexicon files are not documents and are read by `kb.link.lexicons`.
+streamed from disk, never decoded whole. Lexicon files are not documents and are read by `kb.link.lexicon.files`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kb.link.readings import cited_today
+from kb.link.references.readings import cited_today
 from kb.model import card_name
 from kb.sources import fold
 

@@ -12,8 +12,8 @@ import re
 
 from markupsafe import Markup, escape
 
-from kb.link.changelog import SUBSTANTIVE, section_of
-from kb.link.history import Change, title_of
+from kb.link.editions.changelog import SUBSTANTIVE, section_of
+from kb.link.editions.history import Change, title_of
 from kb.site.diffs import cached_diff, change_numbers, text_html
 from kb.site.editions import ChangesPage
 from kb.site.gather import SiteData

@@ -11,7 +11,7 @@ import re
 
 from markupsafe import Markup, escape
 
-from kb.link.history import Change
+from kb.link.editions.history import Change
 from kb.model.base import KnowledgeBase
 from kb.site.editions import ChangesPage, PageHistory, Story, today_row
 from kb.site.gather import SiteData

@@ -1,6 +1,6 @@
 """Editions on the site: each rule page's history, and one changes page per pair of consecutive editions.
 
-Gathered once per build from lineage (`kb.link.history`); the word diffs are turned into HTML once per build
+Gathered once per build from lineage (`kb.link.editions.history`); the word diffs are turned into HTML once per build
 too (`rows.diff_html`), never once per interface language.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kb.link.history import EditionDiff, compare, rule_text
-from kb.link.lineage import word_diff
+from kb.link.editions.history import EditionDiff, compare, rule_text
+from kb.link.editions.lineage import word_diff
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
 from kb.model.links import StaleRule

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
-from kb.link.citations import in_force
-from kb.link.readings import numbering_of, read, readings
+from kb.link.references.citations import in_force
+from kb.link.references.readings import numbering_of, read, readings
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
@@ -42,10 +42,10 @@ class SiteData:
     texts: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
     today: dict[str, dict[str, Reading]] = field(default_factory=dict)
-    """Language -> a number it cites but does not have -> how it reads today (`kb.link.readings.read`)."""
+    """Language -> a number it cites but does not have -> how it reads today (`kb.link.references.readings.read`)."""
     miscited: dict[tuple[str, str], dict[str, Miscitation]] = field(default_factory=dict)
     """(language, a translated rule's own number) -> the numbers it cites that its original does not, each read as
-    the number its original cites in its place (`kb.link.citecheck`): linked so, and flagged."""
+    the number its original cites in its place (`kb.link.references.citecheck`): linked so, and flagged."""
     numbering_years: dict[str, str] = field(default_factory=dict)
     """Translation -> the year of the numbering its text uses ('' when that edition is not loaded), for the
     translations numbered otherwise than today's rules (the note saying so on the home and rule pages)."""
@@ -206,7 +206,8 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
 
 def _today(kb: KnowledgeBase) -> dict[str, dict[str, Reading]]:
     """Language -> each number its text cites without having it -> that number read in the numbering of the
-    text's edition and followed to today (`kb.link.readings`): never today's rule of the same number by default."""
+    text's edition and followed to today (`kb.link.references.readings`): never today's rule of the same number by
+    default."""
     return {lang: readings(kb, lang) for lang in kb.langs if lang != kb.reference}
 
 

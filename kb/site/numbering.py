@@ -7,7 +7,7 @@ about damage). For those numbers the box offers both, in the order the interface
 
 from __future__ import annotations
 
-from kb.link.readings import numbering_of
+from kb.link.references.readings import numbering_of
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, lang_label, words
 from kb.site.rulepages import short_label

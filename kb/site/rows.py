@@ -11,7 +11,7 @@ import re
 
 from markupsafe import Markup, escape
 
-from kb.link.readings import numbering_of
+from kb.link.references.readings import numbering_of
 from kb.site import parts
 from kb.site.editions import edition_name
 from kb.site.gather import SiteData, mention_label

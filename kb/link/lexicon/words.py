@@ -1,4 +1,9 @@
-"""Mine the lexicon's types and rules words (the method is told in `kb.link.lexicon_mine`)."""
+"""Mine the lexicon's rules words (the shared method: `kb.link.lexicon.evidence`).
+
+Lines of the printed English text and of the French text are aligned when both have as many; light stems on both
+sides; a pair needs WORD_MIN_DICE and WORD_MIN_LINES, and the French stem must prefer this English stem over any
+other. Stems always seen together form one phrase ("sur le champ de bataille").
+"""
 
 from __future__ import annotations
 
@@ -7,128 +12,19 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from kb.link.lexicon import ExampleCard, FrenchTerm, LexiconEntry, Variant, _stem_en, _stem_fr
-from kb.link.lexicon_mine import _REMINDER, Hits, _Card, _choose, _entry, _Evidence, _fold
+from kb.link.lexicon.evidence import REMINDER, PrintedCard, fold_word
+from kb.link.lexicon.records import ExampleCard, FrenchTerm, LexiconEntry, Variant, stem_en, stem_fr
 
 WORD_MIN_LINES = 6
 """Aligned lines a word pair needs."""
+
+
 WORD_MIN_DICE = 0.6
 """Dice score a word pair needs."""
+
+
 ALT_WORD_RATIO = 0.75
 """A word's second French stem needs this share of the first one's Dice score."""
-
-
-# --- types ------------------------------------------------------------------------------------
-
-_TYPE_SPLIT = re.compile(r"\s*(?::|—|–|\s-\s)\s*")
-_TYPE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-
-
-@dataclass(slots=True)
-class _TypeLine:
-    """The French type n-grams of a card (all printings), key -> printed form."""
-
-    left: dict[str, str] = field(default_factory=dict)
-    """N-grams before ':' or '—' (types and supertypes)."""
-    right: dict[str, str] = field(default_factory=dict)
-    """N-grams of each subtype after it."""
-    aligned: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    """English subtype -> the French subtype at its position, when both lines list as many."""
-
-
-def _type_words(french_type: str) -> tuple[list[str], list[str]]:
-    """Printed words of a French type line: types before ':' or '—' (hyphens split), subtypes after."""
-    left, _, right = _TYPE_SPLIT.sub("\x00", french_type, count=1).partition("\x00")
-    return _TYPE_WORD.findall(left.replace("-", " ")), _TYPE_WORD.findall(right)
-
-
-def _separators(cards: list[_Card]) -> set[str]:
-    """Words joining subtypes ("et"): in half the lines listing several subtypes, never in a line of one."""
-    single: Counter[str] = Counter()
-    multi: Counter[str] = Counter()
-    for card in cards:
-        for version in card.versions:
-            words = {_fold(w) for w in _type_words(version.french_type)[1]}
-            (multi if len(card.subtypes) > 1 else single).update(words)
-    lines = sum(len(c.versions) for c in cards if len(c.subtypes) > 1)
-    return {w for w, n in multi.items() if n >= max(2, lines / 2) and not single[w]}
-
-
-def _items(words: list[str], separators: set[str]) -> list[list[str]]:
-    """Split words at separators into items (one subtype each)."""
-    items: list[list[str]] = [[]]
-    for word in words:
-        if _fold(word) in separators:
-            items.append([])
-        else:
-            items[-1].append(word)
-    return [item for item in items if item]
-
-
-def _item_grams(items: list[list[str]]) -> dict[str, str]:
-    """N-grams of up to three words inside each item: folded key -> printed form."""
-    return {
-        " ".join(_fold(w) for w in item[i:j]): " ".join(item[i:j])
-        for item in items
-        for i in range(len(item))
-        for j in range(i + 1, min(i + 3, len(item)) + 1)
-    }
-
-
-def _type_line(card: _Card, separators: set[str]) -> _TypeLine:
-    line = _TypeLine()
-    for version in card.versions:
-        left, right = _type_words(version.french_type)
-        line.left.update(_item_grams([left]))
-        items = _items(right, separators)
-        line.right.update(_item_grams(items))
-        if len(items) == len(card.subtypes):
-            for english, item in zip(card.subtypes, items, strict=True):
-                line.aligned[english].add(" ".join(_fold(w) for w in item))
-    return line
-
-
-def mine_types(cards: list[_Card]) -> list[LexiconEntry]:
-    """Entries for supertypes and types (French text before ':') and subtypes (after it)."""
-    separators = _separators(cards)
-    lines = [_type_line(card, separators) for card in cards]
-    df = Counter(k for line in lines for k in line.left), Counter(k for line in lines for k in line.right)
-    holders: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for ci, card in enumerate(cards):
-        terms = [("supertype", t) for t in card.supertypes] + [("type", t) for t in card.types]
-        for term in dict.fromkeys(terms + [("subtype", t) for t in card.subtypes]):
-            holders[term].append(ci)
-    entries = []
-    for (category, english), indices in holders.items():
-        mine = [lines[ci] for ci in indices]
-        side = 1 if category == "subtype" else 0
-        evidence = _Evidence([_type_hits(english, line, side) for line in mine], english)
-        chosen = _choose(evidence, df[side], "", set())
-        if not chosen:
-            continue
-        surfaces: dict[str, Counter[str]] = defaultdict(Counter)
-        for line in mine:
-            for key, form in (line.right if side else line.left).items():
-                surfaces[key][form] += 1
-        examples = [_type_example(cards[ci], chosen[0][0], side, separators) for ci in indices]
-        entries.append(_entry(english, category, chosen, surfaces, len(indices), [e for e in examples if e]))
-    return entries
-
-
-def _type_hits(english: str, line: _TypeLine, side: int) -> tuple[Hits, bool]:
-    """A card's type n-grams; for a subtype, the one at its position is marked as placed."""
-    if not side:
-        return dict.fromkeys(line.left, (True, True)), True
-    aligned = line.aligned.get(english, set())
-    return {k: (k in aligned, k in aligned) for k in line.right}, bool(aligned)
-
-
-def _type_example(card: _Card, key: str, side: int, separators: set[str]) -> ExampleCard | None:
-    for version in card.versions:
-        left, right = _type_words(version.french_type)
-        if key in _item_grams(_items(right, separators) if side else [left]):
-            return ExampleCard(card.name, version.french_name)
-    return None
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
@@ -152,11 +48,11 @@ class _Lines:
     name_stems: dict[int, set[str]] = field(default_factory=dict)
     """Card index -> the stems of its French names, made when first asked for."""
 
-    def names(self, card: int, cards: list[_Card]) -> set[str]:
+    def names(self, card: int, cards: list[PrintedCard]) -> set[str]:
         """The stems of a card's French names."""
         if card not in self.name_stems:
             versions = cards[card].versions
-            self.name_stems[card] = {_stem_fr(_fold(w)) for v in versions for w in _WORD.findall(v.french_name)}
+            self.name_stems[card] = {stem_fr(fold_word(w)) for v in versions for w in _WORD.findall(v.french_name)}
         return self.name_stems[card]
 
     english_forms: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
@@ -169,11 +65,11 @@ class _Lines:
 
 def _line_words(text: str) -> list[list[str]]:
     """Words of each non-empty line, reminder text dropped."""
-    lines = (_REMINDER.sub(" ", line) for line in text.splitlines())
+    lines = (REMINDER.sub(" ", line) for line in text.splitlines())
     return [words for words in ([w for w in _WORD.findall(line) if len(w) > 1] for line in lines) if words]
 
 
-def _aligned_lines(cards: list[_Card]) -> _Lines:
+def _aligned_lines(cards: list[PrintedCard]) -> _Lines:
     """Pair the lines of printings whose English and French texts have as many lines."""
     lines = _Lines()
     for ci, card in enumerate(cards):
@@ -194,15 +90,15 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
                     lines.stems.append([])
                 unit = units[li]
                 for word in en:
-                    key = _stem_en(_fold(word))
+                    key = stem_en(fold_word(word))
                     stems_en[unit - len(lines.english)].add(key)
                     lines.english_forms[key][word.lower()] += 1
-                fr = _REMINDER.sub(" ", fr)
+                fr = REMINDER.sub(" ", fr)
                 words = tuple(
                     part
                     for m in _WORD.finditer(fr)
                     if m.end() - m.start() > 1
-                    for part in (_stem_fr(_fold(m.group())), m.start(), m.end())
+                    for part in (stem_fr(fold_word(m.group())), m.start(), m.end())
                 )
                 lines.printed[unit].append((fr, words))
                 lines.sets[unit].append(version.sets)
@@ -211,7 +107,7 @@ def _aligned_lines(cards: list[_Card]) -> _Lines:
     return lines
 
 
-def mine_words(cards: list[_Card]) -> list[LexiconEntry]:
+def mine_words(cards: list[PrintedCard]) -> list[LexiconEntry]:
     """Entries for words of aligned lines whose stems pair up strongly (Dice over lines)."""
     lines = _aligned_lines(cards)
     holding: dict[str, set[int]] = defaultdict(set)  # French stem -> its lines

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kb.link.crosslang import Scorer, agreement, align_by_content
-from kb.link.lineage import Lineage, build_lineage, match_edition
+from kb.link.editions.crosslang import Scorer, agreement, align_by_content
+from kb.link.editions.lineage import Lineage, build_lineage, match_edition
 from kb.model import Diagnostic, Document, Rule
 from kb.model.langs import ordered_langs
 from kb.model.links import AlignedRule, Edition

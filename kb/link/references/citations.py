@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from kb.link.lineage import match_text
+from kb.link.editions.lineage import match_text
 from kb.model import FaqNote, QuotedRule, Ruling
 from kb.model.links import Edition
 from kb.model.numbers import LETTERS, kind_of, parent_of

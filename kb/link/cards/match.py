@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kb.link.lookup import printed_names
+from kb.link.cards.lookup import printed_names
 from kb.model import Card, Diagnostic, Face, card_name
 from kb.parse.cardtext import english_type
 from kb.sources import fold

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from kb.link.ruling_pairs import NameIndex, align_rulings
+from kb.link.cards.ruling_pairs import NameIndex, align_rulings
 from kb.model import Card, Ruling
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kb.link import changelog
-from kb.link.lineage import word_diff
+from kb.link.editions import changelog
+from kb.link.editions.lineage import word_diff
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition

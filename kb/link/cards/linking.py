@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from kb.link.card_match import CardMatcher, Match, match_diagnostics, names_in
+from kb.link.cards.match import CardMatcher, Match, match_diagnostics, names_in
 from kb.model import Card, Diagnostic, Face, FaqNote, Ruling, SourceRef, card_name
 from kb.model.langs import lang_key
 from kb.parse.cards.mtgjson import CardDataResult

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from kb.link.readings import follow
+from kb.link.references.readings import follow
 from kb.model import Diagnostic, Rule
 from kb.model.lineage import Lineage
 from kb.model.links import Edition, Miscitation

@@ -1,6 +1,6 @@
 """Rule lineage across Comprehensive Rules editions, and the text matching built on the same keys.
 
-Each edition is linked to the next by `kb.link.matcher` (what each rule became); here the links are chained
+Each edition is linked to the next by `kb.link.editions.matcher` (what each rule became); here the links are chained
 into a `Lineage`, an extract is ranked against editions by its structure (`match_edition`), a quoted text is
 found among rules (`match_text`) and two texts are diffed word by word (`word_diff`).
 """
@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kb.link.matcher import (
+from kb.link.editions.matcher import (
     HEAD,
     LEADING_NUMBER,
     LETTER,

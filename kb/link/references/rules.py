@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kb.link.citecheck import diagnostic, miscitations
-from kb.link.editions import EditionPlan, align, plan_editions
+from kb.link.editions.grouping import EditionPlan, align, plan_editions
+from kb.link.references.citecheck import diagnostic, miscitations
 from kb.model import Diagnostic, GlossaryEntry
 from kb.model.langs import ordered_langs
 from kb.model.links import AlignedRule, Alignment, Edition, ResolvedRef, RuleLinks, StaleRule

@@ -2,8 +2,8 @@
 
 A French extract translated from the 2015 edition cites `502.2` meaning the 2015 rule 502.2 (today's 502.3),
 never today's 502.2. Every number a text cites is read here: in the edition the text is numbered like (a
-translation's counterpart, see `kb.link.editions`), followed forward along lineage. A removed or merged rule has
-no today's rule of its own; a text whose numbering is not loaded cannot be read at all (`unknown`), and its
+translation's counterpart, see `kb.link.editions.grouping`), followed forward along lineage. A removed or merged
+rule has no today's rule of its own; a text whose numbering is not loaded cannot be read at all (`unknown`), and its
 numbers are never taken for today's.
 """
 
@@ -63,8 +63,8 @@ def follow(chain: Lineage | None, today: Edition, edition: str, number: str) -> 
 def cited_today(kb: KnowledgeBase, rule) -> list[tuple[str, str | None, str, str | None, object]] | None:
     """For a rule of a translation's current text, each number it cites as (number, the numbering it is read in,
     status, today's rule or None, its miscitation or None): a number its original does not cite
-    (`kb.link.citecheck`) stands for today's rule of what the original cites in its place (status `miscited`); a
-    rule of the same text for the rule it is paired with today (`own`); any other number is read in the
+    (`kb.link.references.citecheck`) stands for today's rule of what the original cites in its place (status
+    `miscited`); a rule of the same text for the rule it is paired with today (`own`); any other number is read in the
     numbering of its text's edition and followed to today. None for a rule of the reference language or of
     another edition."""
     if rule.lang == kb.reference or kb.edition_of(rule).id != getattr(kb.primary.get(rule.lang), "id", None):
