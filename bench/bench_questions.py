@@ -1,0 +1,125 @@
+"""Relevance of the question sets on the bundled content: kb (this checkout), a peer checkout and FTS5, side by side.
+
+Run: `python bench/bench_questions.py [--set terms|natural|all] [--peer CHECKOUT] [--misses] [--kinds]`.
+
+The sets are `bench/relevance/terms-fr.json` (French rules terms, each with its defining rule and glossary entry)
+and `bench/relevance/questions-natural.json` (natural questions in English and French, by kind); both were written
+from the rules text by people who had not read the search code, half of each held out from any tuning
+(bench/relevance/README.md). Each checkout answers from its own bundled content (`CHECKOUT/content`), in one
+process (the index opened once); the peer runs under its own virtual environment (`CHECKOUT/.venv`). FTS5 is the
+BM25 baseline over this checkout's `kb export`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench" / "relevance"))
+
+from score import CUTOFFS, first_hit, fts5_ranker, metrics, result_ids  # noqa: E402
+
+SETS = {
+    "terms": ROOT / "bench" / "relevance" / "terms-fr.json",
+    "natural": ROOT / "bench" / "relevance" / "questions-natural.json",
+}
+DRIVER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from kb.search.index import open_index
+index = open_index(__import__('pathlib').Path(sys.argv[1]) / 'content')
+out = {}
+for q in json.load(sys.stdin):
+    try:
+        found = index.search(q, limit=10)
+    except Exception:
+        found = []
+    out[q] = [r.to_json() for r in found]
+print(json.dumps(out))
+"""
+"""Answers every question in one process of a checkout (its own interpreter and bundled content)."""
+
+
+def answers(checkout: Path, questions: list[str]) -> dict[str, list[tuple[str, ...]]]:
+    """Each question -> the result ids of a checkout's `kb search` (its first 10), in one process."""
+    python = checkout / ".venv" / "bin" / "python"
+    python = python if python.exists() else Path(sys.executable)
+    done = subprocess.run(
+        [str(python), "-c", DRIVER, str(checkout)],
+        input=json.dumps(questions),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = json.loads(done.stdout)
+    return {q: [result_ids(r) for r in found[q]] for q in questions}
+
+
+def scores(questions: list[dict], ranked: dict[str, list]) -> dict[str, dict]:
+    """Metrics per slice (overall, half x language, half x kind) and each question's rank."""
+    ranks = {q["id"]: first_hit(q["expect"], ranked[q["q"]]) for q in questions}
+    slices: dict[str, list] = defaultdict(list)
+    for q in questions:
+        rank = ranks[q["id"]]
+        slices["overall"].append(rank)
+        slices[f"{q['half']}/{q['lang']}"].append(rank)
+        slices[f"{q['half']}"].append(rank)
+        slices[f"{q['half']}/{q.get('kind', q['form'])}"].append(rank)
+    return {"slices": {k: metrics(v) for k, v in slices.items()}, "ranks": ranks}
+
+
+def report(name: str, questions: list[dict], results: dict[str, dict], kinds: bool, show_misses: bool) -> None:
+    """Print one set's table, rankers side by side."""
+    some = next(iter(results.values()))["slices"]
+    order = ["overall", "tune", "heldout", *sorted(k for k in some if k.count("/") and k.split("/")[1] in "en fr")]
+    if kinds:
+        order += sorted(k for k in some if k.count("/") and k.split("/")[1] not in ("en", "fr"))
+    cols = ["n", *(f"hit@{k}" for k in CUTOFFS), "mrr"]
+    print(f"\n== {name}")
+    print(f"{'slice':<26}{'ranker':<8}" + "".join(f"{c:>8}" for c in cols))
+    for key in order:
+        for ranker, result in results.items():
+            m = result["slices"][key]
+            print(f"{key:<26}{ranker:<8}" + f"{m['n']:>8}" + "".join(f"{m[c]:>8.3f}" for c in cols[1:]))
+    if show_misses:
+        mine = results["kb"]["ranks"]
+        print(f"\nkb outside the top 3 ({name}; rank per ranker, '-' = not in the top 10):")
+        for q in sorted(questions, key=lambda q: (q["half"], -(mine[q["id"]] or 99), q["id"])):
+            if mine[q["id"]] is not None and mine[q["id"]] <= 3:
+                continue
+            cells = " ".join(f"{n}={r['ranks'][q['id']] or '-'}" for n, r in results.items())
+            print(f"  {q['half']:<8}{q['id']:<11}{cells:<22}{q['q']!r} -> {q['expect']}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
+    parser.add_argument("--peer", type=Path, help="another checkout (with its .venv) measured alongside")
+    parser.add_argument("--no-fts5", action="store_true", help="leave the FTS5 baseline out")
+    parser.add_argument("--misses", action="store_true", help="list kb's questions outside the top 3")
+    parser.add_argument("--kinds", action="store_true", help="also a row per half and kind of question")
+    args = parser.parse_args()
+    chosen = list(SETS) if args.set == "all" else [args.set]
+    sets = {name: json.loads(SETS[name].read_text(encoding="utf-8")) for name in chosen}
+    every = sorted({q["q"] for qs in sets.values() for q in qs})
+    rankers = {"kb": answers(ROOT, every)}
+    if args.peer:
+        rankers["peer"] = answers(args.peer.resolve(), every)
+    if not args.no_fts5:
+        with tempfile.TemporaryDirectory() as tmp:
+            fts = fts5_ranker(ROOT / "content", Path(tmp))
+            rankers["fts5"] = {q: fts(q) for q in every}
+    for name, questions in sets.items():
+        results = {ranker: scores(questions, ranked) for ranker, ranked in rankers.items()}
+        report(name, questions, results, args.kinds, args.misses)
+
+
+if __name__ == "__main__":
+    main()
