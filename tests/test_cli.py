@@ -184,7 +184,10 @@ def test_show_rule_lists_rulings_that_cite_it(tmp_path):
     result = run("show", "502.53", "--content", str(content))
     assert "Cited in rulings: Research // Development (en)" in result.output
     check = run("check", "--content", str(content))
-    assert "c/en/README.md:0: note: only .txt (rules, FAQs) and .json (card data) files are read" in check.output
+    assert (
+        "c/en/README.md:0: note: only .txt (rules, FAQs), .json (card data) and .tsv (vocabulary tables) files are read"
+        in check.output
+    )
     assert "c/pt-br:0: note: not a two-letter ISO 639-1 language code" in check.output
 
 

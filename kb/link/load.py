@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from hashlib import sha256
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from kb.link.cards.translations import pair_translations
 from kb.link.lexicon.files import combine, is_lexicon_file, read_lexicon
 from kb.link.lexicon.mining import Printings
 from kb.link.lexicon.records import Lexicon
+from kb.link.lexicon.terminology import concepts_of, name_concepts
 from kb.link.references.citations import carry_forward, place_quotes
 from kb.link.references.rules import link_rules
 from kb.model import Diagnostic
@@ -84,6 +86,11 @@ def _link(
 
     today = _today(links)
     cards = link_cards(parsed.faqs, parsed.card_data, rule_exists)
+    terms = tuple(t for table in parsed.tables for t in table.terms)
+    english = next((ed for ed in editions if ed.id == links.alignment.editions.get("en")), None)
+    concepts = concepts_of(english, glossary) if english is not None else None
+    texts = _texts(parsed)
+    names, named = name_concepts(terms, concepts, lexicon, lambda path: texts.get(path, ()))
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     return KnowledgeBase(
         content=str(content),
@@ -96,11 +103,34 @@ def _link(
         cards=cards.cards,
         rulings=carry_forward(pair_translations(cards.cards, cards.rulings), links.editions, links.lineage, today),
         notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon),
-        diagnostics=tuple(parsed.diags) + links.diagnostics + tuple(merged) + tuple(cards.diagnostics),
+        diagnostics=(*parsed.diags, *links.diagnostics, *merged, *cards.diagnostics, *named),
         cards_by_document=dict(cards.cards_by_document),
         lexicon=lexicon,
         set_names={code: name for res in parsed.card_data for code, name in sorted(res.set_names.items())},
+        terms=terms,
+        paraphrases=tuple(p for table in parsed.tables for p in table.paraphrases),
+        names=names,
     )
+
+
+def _texts(parsed: Parsed) -> dict[str, list[str]]:
+    """The texts of each rules and FAQ file, by the end of its path (`fr/cr-120-piocher-une-carte.txt`): what a
+    terminology line citing the file is checked against."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for res in parsed.rules:
+        for rule in res.rules:
+            found[_tail(rule.source.path)] += [rule.title, rule.text, *rule.examples]
+    for res in parsed.faqs:
+        for note in res.notes:
+            found[_tail(note.source.path)] += [note.title, note.text, *note.bullets]
+        for ruling in res.rulings:
+            found[_tail(ruling.source.path)].append(ruling.text)
+    return found
+
+
+def _tail(path: str) -> str:
+    """A content path's language folder and file name."""
+    return "/".join(path.split("/")[-2:])
 
 
 def _today(links) -> Edition | None:

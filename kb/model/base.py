@@ -11,6 +11,7 @@ from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry
 from kb.model.links import AlignedRule, Edition, Miscitation, ResolvedRef, RuleLinks
 from kb.model.numbers import descends, sort_key
 from kb.model.records import _freeze_fields
+from kb.model.terms import ConceptName, Paraphrase, Term
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,16 @@ class KnowledgeBase:
     """The French–English lexicon mined from the card data (`kb.link.lexicon.records.Lexicon`), or None."""
     set_names: Mapping[str, str] = field(default_factory=dict)
     """Set code -> English name of each set a card data file holds (`DIS` -> `Dissension`)."""
+    terms: tuple[Term, ...] = ()
+    """The terminology tables' lines, as read."""
+    paraphrases: tuple[Paraphrase, ...] = ()
+    """The paraphrase tables' lines, as read."""
+    names: Mapping[str, ConceptName] = field(default_factory=dict)
+    """Today's concepts named in a language their texts lack (`kb.link.lexicon.terminology`): `fr:rule:121`,
+    `fr:section:1`, `fr:glossary:<folded term>` -> its names."""
 
     def __post_init__(self) -> None:
-        _freeze_fields(self, "cards_by_document", "set_names")
+        _freeze_fields(self, "cards_by_document", "set_names", "names")
 
     @cached_property
     def editions(self) -> dict[str, Edition]:

@@ -12,6 +12,8 @@ from typing import Any, Literal, NoReturn
 Severity = Literal["error", "warning", "note"]
 RuleKind = Literal["section", "rule", "numbered", "subrule"]
 DocKind = Literal["rules", "faq", "cards"]
+HEADING_WORDS = 6
+"""A numbered rule whose text has at most this many words and no final stop names its subrules' topic."""
 
 
 class FrozenMap(dict):
@@ -160,6 +162,17 @@ class Rule:
     """Rule numbers cited by the text and examples, in order of first appearance."""
     source: SourceRef
     """Where the rule's number stands."""
+
+    @property
+    def heading(self) -> str:
+        """Its title, or the text of a numbered rule that only names its subrules' topic (`702.19. Trample`,
+        `702.163. For Mirrodin!`, `702.186. ∞ (Infinity)`); else ''."""
+        if self.title:
+            return self.title
+        text = self.text.strip()
+        if self.children and text and len(text.split()) <= HEADING_WORDS and text[-1] not in ".:;?":
+            return text
+        return ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """The file-kind dispatcher: one content file in, the parse result of its kind out.
 
-A file's kind is told from its text (comprehensive rules, set FAQ, MTGJSON card data); MTGJSON v5 files are
-streamed from disk, never decoded whole. Lexicon files are not documents and are read by `kb.link.lexicon.files`.
+A file's kind is told from its text (comprehensive rules, set FAQ, MTGJSON card data, a vocabulary table: a
+terminology or a paraphrase table); MTGJSON v5 files are streamed from disk, never decoded whole. Lexicon files are
+not documents and are read by `kb.link.lexicon.files`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,16 @@ from kb.parse.cards.mtgjson5 import parse_mtgjson5
 from kb.parse.cards.stream import file_sha256, is_mtgjson5
 from kb.parse.cr.rules import RulesResult, looks_like_rules, parse_rules
 from kb.parse.faq.parse import FaqResult, looks_like_faq, parse_faq
+from kb.parse.terms import TermsResult, parse_table, table_kind
 from kb.sources import display_path, hash_entry, read_source, shown_name
 
 UNKNOWN_KIND = (
     "cannot tell what this file is (comprehensive rules, set FAQ or card data); "
     "move it out of the content folder or fix its text"
+)
+UNKNOWN_TABLE = (
+    "a .tsv file must be a vocabulary table: its first line '# kb-terminology/1' (a terminology) or "
+    "'# kb-paraphrases/1' (a paraphrase table); add it, or move the file out of the content folder"
 )
 
 
@@ -30,6 +36,8 @@ class Parsed:
     rules: list[RulesResult] = field(default_factory=list)
     faqs: list[FaqResult] = field(default_factory=list)
     card_data: list[CardDataResult] = field(default_factory=list)
+    tables: list[TermsResult] = field(default_factory=list)
+    """Vocabulary tables: terminologies and paraphrase tables."""
     diags: list[Diagnostic] = field(default_factory=list)
     lexicon_cards: list[dict] = field(default_factory=list)
     """Slim MTGJSON v5 entries, for mining the French–English lexicon."""
@@ -76,7 +84,8 @@ def parse_file(file: ContentFile, parsed: Parsed) -> bytes | None:
         parsed.diags += result.diagnostics
         parsed.lexicon_cards += slim
         return hash_entry(file.lang, file.path, sha256)
-    source, found = read_source(file.path, file.lang, file.shown)
+    table = file.path.suffix.lower() == ".tsv"  # two languages side by side: no language of its own to check
+    source, found = read_source(file.path, file.lang, file.shown, check_language=not table)
     parsed.diags += found
     if source is None:
         return None
@@ -86,6 +95,13 @@ def parse_file(file: ContentFile, parsed: Parsed) -> bytes | None:
 
 def parse_source(source: SourceText, doc_id: str, parsed: Parsed) -> None:
     """Detect the kind of one decoded file and parse it into `parsed`."""
+    if source.path.lower().endswith(".tsv"):
+        if table_kind(source.lines) is None:
+            parsed.diags.append(Diagnostic("error", source.path, 1, UNKNOWN_TABLE))
+            return
+        parsed.tables.append(parse_table(source))
+        parsed.diags += parsed.tables[-1].diagnostics
+        return
     if source.path.lower().endswith(".json"):
         if looks_like_mtgjson("\n".join(source.lines)):
             parsed.card_data.append(parse_mtgjson(source, doc_id))

@@ -20,8 +20,6 @@ DEFINES_SYMBOL = re.compile(r"\bsymbol(?:e|s|es)?\s+(?:is\s+|est\s+)?(\{[^{}\s]{
 """`The tap symbol is {T}`, `The energy symbol {E}`: the text defines that symbol, which becomes a headword."""
 EMPHASIS = re.compile(r"(?<![\w*_])([*_]{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*_])")
 """Markdown emphasis in FAQ prose (`_Ravnica_`, `*créature*`): results show the words, not the marks."""
-HEADING_WORDS = 6
-"""A numbered rule whose text has at most this many words and no final stop names its subrules' topic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +96,8 @@ def orphan_entries(kb) -> Iterator[Entry]:
 
 
 def heading(rule) -> str:
-    """A rule's heading: its title, or the text of a numbered rule that only names its subrules' topic
-    (`702.19. Trample`); else ''."""
-    if rule.title:
-        return rule.title
-    text = rule.text.strip()
-    if rule.children and text and len(text.split()) <= HEADING_WORDS and text[-1] not in ".:;!?)":
-        return text
-    return ""
+    """A rule's heading (`Rule.heading`)."""
+    return rule.heading
 
 
 def defined_symbols(text: str) -> list[str]:

@@ -45,8 +45,8 @@ def ignored_entries(content: Path) -> list[Diagnostic]:
         return []
 
 
-SUFFIXES = (".txt", ".json")
-"""The files read: rules and FAQs (`.txt`), card data and lexicons (`.json`)."""
+SUFFIXES = (".txt", ".json", ".tsv")
+"""The files read: rules and FAQs (`.txt`), card data and lexicons (`.json`), vocabulary tables (`.tsv`)."""
 _KINDS = (
     (stat.S_ISFIFO, "a named pipe (FIFO)"),
     (stat.S_ISCHR, "a character device"),
@@ -110,7 +110,9 @@ def _sort_file(lang: str, path: Path, shown: str, found: list, skipped: list[Dia
         why = f"{_what(mode)}, not a regular file; not read (never opened)"
         skipped.append(Diagnostic("warning" if wanted else "note", shown, 0, why))
     else:
-        skipped.append(_note(shown, "only .txt (rules, FAQs) and .json (card data) files are read"))
+        skipped.append(
+            _note(shown, "only .txt (rules, FAQs), .json (card data) and .tsv (vocabulary tables) files are read")
+        )
 
 
 def _mode(path: Path) -> tuple[int | None, str]:
@@ -299,8 +301,11 @@ def split_lines(text: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, list[Diagnostic]]:
-    """Read and decode one file; return the text (None if unreadable) and diagnostics."""
+def read_source(
+    path: Path, lang: str, shown: str, check_language: bool = True
+) -> tuple[SourceText | None, list[Diagnostic]]:
+    """Read and decode one file; return the text (None if unreadable) and diagnostics (`check_language`: whether
+    to say so when its text reads as another language than its folder's)."""
     try:
         raw = path.read_bytes()
     except OSError as err:
@@ -319,7 +324,7 @@ def read_source(path: Path, lang: str, shown: str) -> tuple[SourceText | None, l
         text = INVALID_BYTES.sub(_replacement, text)
     if MOJIBAKE.search(text):
         diags += _mojibake_lines(split_lines(text), shown)
-    if (other := other_language(text, lang)) is not None:
+    if check_language and (other := other_language(text, lang)) is not None:
         message = (
             f"this text reads as {LANGUAGE_NAMES[other]}, not {LANGUAGE_NAMES[lang]} (its commonest words), but it "
             f"is in the {lang} folder: move it to {other}/"

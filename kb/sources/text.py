@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from hashlib import sha256
 
 APOSTROPHES = "’‘ʼ`´′'"
@@ -95,3 +96,30 @@ def fnv1a(text: str) -> int:
     for byte in text.encode("utf-8"):
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
     return h
+
+
+@lru_cache(maxsize=200_000)
+def stem_en(word: str) -> str:
+    """A light English stem: plural, -ed and -ing endings and a final e removed."""
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us")) and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if len(word) > 3 and word[-1] == word[-2]:
+                word = word[:-1]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+@lru_cache(maxsize=200_000)
+def stem_fr(word: str) -> str:
+    """A light French stem of a folded word: plural, then -ée, -er, -ez, -e endings removed."""
+    if word.endswith(("s", "x")) and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ee", "er", "ez", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
-from kb.sources.text import fold
+from kb.sources.text import fold, stem_en, stem_fr
 
 CATEGORIES = ("keyword", "type", "supertype", "subtype", "word")
 """Entry categories, in lookup priority order."""
@@ -131,22 +130,6 @@ class Lexicon:
         return {c: sum(1 for e in self.entries if e.category == c) for c in CATEGORIES}
 
 
-@lru_cache(maxsize=200_000)
-def stem_en(word: str) -> str:
-    """A light English stem: plural, -ed and -ing endings and a final e removed."""
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith(("ss", "us")) and len(word) > 3:
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            if len(word) > 3 and word[-1] == word[-2]:
-                word = word[:-1]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
 REFLEXIVE = frozenset({"me", "m", "te", "t", "se", "s", "nous", "vous"})
 """French pronouns a verb's printed forms carry or not (`défaussez-vous`, `se défausse`)."""
 
@@ -154,14 +137,3 @@ REFLEXIVE = frozenset({"me", "m", "te", "t", "se", "s", "nous", "vous"})
 def gist(term: str) -> tuple[str, ...]:
     """A French term's words as light stems, reflexive pronouns aside: the same for every form of one term."""
     return tuple(stem_fr(w) for w in re.findall(r"\w+", fold(term)) if w not in REFLEXIVE)
-
-
-@lru_cache(maxsize=200_000)
-def stem_fr(word: str) -> str:
-    """A light French stem of a folded word: plural, then -ée, -er, -ez, -e endings removed."""
-    if word.endswith(("s", "x")) and len(word) > 3:
-        word = word[:-1]
-    for suffix in ("ee", "er", "ez", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
