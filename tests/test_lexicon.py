@@ -401,22 +401,52 @@ def test_rules_words(lexicon, english, french):
 
 
 def test_rules_words_keep_phrases_and_inflections(lexicon):
-    (battlefield,) = lexicon.lookup("battlefield", "word")
-    assert battlefield.best == "sur le champ de bataille" and battlefield.score > 0.9
+    (battlefield,) = lexicon.lookup("battlefield", "word")  # the phrase, not its piece « champ »
+    assert [t.text for t in battlefield.french] == ["champ de bataille"] and battlefield.score > 0.9
     (draw,) = lexicon.lookup("draw", "word")
     assert draw.best == "piochez" and {"pioche", "piocher"} <= set(draw.french[0].forms)
-    assert lexicon.french_for("life", "word")[0] == "points de vie"
+    assert lexicon.french_for("life", "word") == ("points de vie",)
+    assert draw.sources == (("cards", draw.french[0].count),) and draw.examples
 
 
-def test_conflicting_translations_are_all_kept_and_listed_as_unsure(lexicon):
-    (random,) = lexicon.lookup("random", "word")  # "au hasard" and "dans un ordre aléatoire"
-    assert [t.text for t in random.french] == ["hasard", "aléatoire"]
-    assert random in lexicon.unsure()
-    counts = [t.count for t in random.french]
-    assert counts == sorted(counts, reverse=True)
-    (discard,) = lexicon.lookup("discard", "word")  # "défaussez-vous" and "se défausse": one verb, not a conflict
-    assert [t.text for t in discard.french] == ["défaussez-vous", "défausse"]
+def test_other_translations_are_kept_and_a_conflict_is_listed_as_unsure(lexicon):
+    (discard,) = lexicon.lookup("discard", "word")  # "défaussez-vous" and "défaussez": one verb, not a conflict
+    assert [t.text for t in discard.french] == ["défaussez-vous", "défaussez"]
     assert discard not in lexicon.unsure()
+    counts = [t.count for t in discard.french]
+    assert counts == sorted(counts, reverse=True)
+    less = lexicon.lookup("less", "word")[0]  # "moins" and "inférieure": two words
+    assert len({t.text for t in less.french}) == 2 and less in lexicon.unsure()
+
+
+ALIGNED = [
+    ("Draw a card.", "Piochez une carte."),
+    ("Target player draws two cards.", "Le joueur ciblé pioche deux cartes."),
+    ("Each player discards a card.", "Chaque joueur se défausse d'une carte."),
+    ("Target player discards two cards at random.", "Le joueur ciblé se défausse de deux cartes au hasard."),
+    ("Return target creature to its owner's hand.", "Renvoyez la créature ciblée dans la main de son propriétaire."),
+    ("Each player returns a creature card from their graveyard to their hand.",
+     "Chaque joueur renvoie une carte de créature de son cimetière dans sa main."),
+    ("Exile target card from a graveyard.", "Exilez la carte ciblée d'un cimetière."),
+    ("Each creature you control gets +1/+1.", "Chaque créature que vous contrôlez gagne +1/+1."),
+]  # fmt: skip
+
+
+def test_words_are_aligned_by_ibm_model_1_with_their_evidence():
+    from kb.link.lexicon.align import Unit, align
+    from kb.link.lexicon.parallel import word_entries
+
+    units = [Unit("cards", f"Card {k}", en, fr) for k in range(3) for en, fr in ALIGNED]
+    units += [
+        Unit("rulings", f"r{k}", "The player discards a card.", "Le joueur se défausse d'une carte.") for k in range(3)
+    ]
+    found = {e.english: e for e in word_entries(align(units))}
+    assert found["draw"].best == "piochez" and found["draw"].sources == (("cards", 6),)
+    assert found["player"].best == "joueur" and found["player"].sources == (("cards", 12), ("rulings", 3))
+    assert found["two"].best == "deux" and found["target"].best == "ciblé"
+    assert not {"a", "the", "each"} & set(found)  # words of grammar make no entry
+    alone = [Unit("cards", "Card", en, fr) for en, fr in ALIGNED]
+    assert "two" not in {e.english for e in word_entries(align(alone))}  # seen twice: too little evidence
 
 
 def test_a_keyword_translated_two_ways_keeps_both():
@@ -506,20 +536,10 @@ def test_sizes_by_category(lexicon):
     assert sizes["subtype"] >= 150 and sizes["word"] >= 150
 
 
-# --- the lexicon: every printed wording kept -----------------------------------------------------
-
-
-def test_every_printed_wording_of_a_word_is_a_variant_with_its_count_and_sets(lexicon):
+def test_a_word_entry_round_trips_with_its_sources(lexicon):
     (damage,) = lexicon.lookup("damage", "word")
-    variants = {v.text: v for v in damage.variants}
-    assert {"inflige des blessures", "blessures", "dégâts"} <= set(variants), damage.variants
-    assert variants["dégâts"].sets == ("DIS",) and variants["dégâts"].count == 2  # Hellhole Rats, Hit // Run
-    assert variants["inflige des blessures"].count > variants["blessures"].count > variants["dégâts"].count
-    assert "DIS" in variants["blessures"].sets and len(variants["inflige des blessures"].sets) >= 5
-    for wording in ("dégâts", "blessures", "inflige des blessures"):
-        assert "damage" in lexicon.english_for(wording, "word"), wording
     again = lexicon_from_json(json.loads(json.dumps(lexicon_to_json(lexicon))))
-    assert again.lookup("damage", "word")[0].variants == damage.variants
+    assert again.lookup("damage", "word")[0] == damage and damage.sources
 
 
 def test_a_lexicon_file_without_variants_still_reads():

@@ -11,7 +11,8 @@ from kb.link.cards.linking import link_cards
 from kb.link.cards.merge import CardMerger
 from kb.link.cards.translations import pair_translations
 from kb.link.lexicon.files import combine, is_lexicon_file, read_lexicon
-from kb.link.lexicon.mining import Printings
+from kb.link.lexicon.mining import Printings, aligned_words
+from kb.link.lexicon.parallel import card_units, rule_units, ruling_units
 from kb.link.lexicon.records import Lexicon
 from kb.link.lexicon.terminology import concepts_of, name_concepts
 from kb.link.references.citations import carry_forward, place_quotes
@@ -66,15 +67,22 @@ def load_fresh(content: Path) -> KnowledgeBase:
             parsed.lexicon_cards.clear()
         if hashed is not None:
             digest.update(hashed)
-    mined = printings.mine() if printings.read else None
+    mined = printings.mine(words=False) if printings.read else None  # the cards' keywords and types: linking reads them
     parsed.card_data, merged = cards.results()
-    return _link(content, digest.hexdigest(), parsed, combine([*lexicons, *filter(None, [mined])]), merged)
+    lexicon = combine([*lexicons, *filter(None, [mined])])
+    return _link(content, digest.hexdigest(), parsed, lexicon, merged, printings)
 
 
 def _link(
-    content: Path, content_digest: str, parsed: Parsed, lexicon: Lexicon | None, merged: list[Diagnostic]
+    content: Path,
+    content_digest: str,
+    parsed: Parsed,
+    lexicon: Lexicon | None,
+    merged: list[Diagnostic],
+    printings: Printings | None = None,
 ) -> KnowledgeBase:
-    """Link the parse results (their card data merged, saying so in `merged`) into a knowledge base."""
+    """Link the parse results (their card data merged, saying so in `merged`) into a knowledge base; the lexicon
+    then gains the words and phrases aligned over the parallel texts (`printings`: the cards' French printings)."""
     glossary = tuple(g for res in parsed.rules for g in res.glossary)
     links = link_rules(parsed.rules, glossary, lambda: lexicon)  # asked for only to pair an undated translation
     editions = links.editions
@@ -86,6 +94,8 @@ def _link(
 
     today = _today(links)
     cards = link_cards(parsed.faqs, parsed.card_data, rule_exists)
+    rulings = pair_translations(cards.cards, cards.rulings)
+    lexicon = _with_words(lexicon, printings, rulings, links, glossary)
     terms = tuple(t for table in parsed.tables for t in table.terms)
     english = next((ed for ed in editions if ed.id == links.alignment.editions.get("en")), None)
     concepts = concepts_of(english, glossary) if english is not None else None
@@ -101,7 +111,7 @@ def _link(
         links=links,
         faqs=tuple(f.info for f in parsed.faqs),
         cards=cards.cards,
-        rulings=carry_forward(pair_translations(cards.cards, cards.rulings), links.editions, links.lineage, today),
+        rulings=carry_forward(rulings, links.editions, links.lineage, today),
         notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon),
         diagnostics=(*parsed.diags, *links.diagnostics, *merged, *cards.diagnostics, *named),
         cards_by_document=dict(cards.cards_by_document),
@@ -111,6 +121,25 @@ def _link(
         paraphrases=tuple(p for table in parsed.tables for p in table.paraphrases),
         names=names,
     )
+
+
+def _with_words(lexicon: Lexicon | None, printings: Printings | None, rulings, links, glossary) -> Lexicon | None:
+    """The lexicon with the words and phrases of the alignment of the parallel texts: the cards' printed lines,
+    the French FAQ rulings beside the rulings they translate, the translated rules beside their originals."""
+    units = [*ruling_units(rulings), *rule_units(links.editions, links.alignment)]
+    if printings is not None:
+        units += card_units(printings)
+    words = aligned_words(units, [*_terms(links, lexicon), *(g.term for g in glossary if g.lang == "en")])
+    return combine([*filter(None, [lexicon]), Lexicon(tuple(words), 0)]) if words else lexicon
+
+
+def _terms(links, lexicon: Lexicon | None) -> list[str]:
+    """The English terms of the game: the rules' headings of the English editions, the cards' keywords and types."""
+    found = [e.english for e in lexicon.entries if e.category != "word"] if lexicon is not None else []
+    for edition in links.editions:
+        if edition.lang == "en":
+            found += [rule.heading for rule in edition.rules.values() if rule.heading]
+    return found
 
 
 def _texts(parsed: Parsed) -> dict[str, list[str]]:

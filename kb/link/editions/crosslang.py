@@ -258,11 +258,12 @@ class _Tree:
         s = [[x for x, _ in row] for row in scored]
         total, pairs = _best(s)
         out = []
-        for i, j in pairs:
+        placed = {i: scored[i][j][1] or 0.0 for i, j in pairs}  # a sibling whose words fit its own pair better
+        for i, j in pairs:  # is no rival for another's
             lead = total - _best(s, (i, j))[0]
             words = scored[i][j][1]
             rivals = [scored[i][k][1] for k in range(len(theirs)) if k != j] + [
-                scored[k][j][1] for k in range(len(mine)) if k != i
+                scored[k][j][1] for k in range(len(mine)) if k != i and (scored[k][j][1] or 0.0) > placed.get(k, 0.0)
             ]
             if lead < LEAD_MIN or (words is not None and max(filter(None, rivals), default=0.0) - words > TERMS_LEAD):
                 continue

@@ -74,6 +74,7 @@ def lexicon_to_json(lexicon: Lexicon) -> dict[str, Any]:
                 "french": [{"text": t.text, "count": t.count, "forms": list(t.forms)} for t in e.french],
                 "examples": [{"english": x.english, "french": x.french} for x in e.examples],
                 "variants": [{"text": v.text, "count": v.count, "sets": list(v.sets)} for v in e.variants],
+                **({"sources": dict(e.sources)} if e.sources else {}),
             }
             for e in lexicon.entries
         ],
@@ -111,7 +112,14 @@ def _entry_from_json(data: Any, index: int) -> LexiconEntry:
     )  # a file written before variants were kept has none
     score = _field(data, "score", (int, float), where)
     english, evidence = _field(data, "english", str, where), _field(data, "evidence", int, where)
-    return LexiconEntry(english, category, french, float(score), evidence, examples, variants)
+    sources = data.get("sources", {})  # a file written before sources were kept has none
+    if not isinstance(sources, dict) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in sources.items()
+    ):
+        raise ValueError(f"{where}: 'sources' must map each source to a count")
+    return LexiconEntry(
+        english, category, french, float(score), evidence, examples, variants, tuple(sorted(sources.items()))
+    )
 
 
 def _objects(value: Any, where: str) -> list[dict]:

@@ -1,7 +1,8 @@
 """Mine the French-English lexicon from the parallel texts of MTGJSON v5 cards (no word lists): keywords
-(`kb.link.lexicon.keywords`), types (`types`) and rules words (`words`), from each card's distinct French printings.
+(`kb.link.lexicon.keywords`) and types (`types`) from each card's fields and distinct French printings, and words and
+phrases from the word alignment of their printed lines (`align`, `parallel`), beside any other parallel text given.
 
-A card reprinted in several sets counts once; each distinct French printing adds its n-grams.
+A card reprinted in several sets counts once; each distinct French printing adds its n-grams and lines.
 """
 
 from __future__ import annotations
@@ -9,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from kb.link.lexicon.align import Unit, align
 from kb.link.lexicon.evidence import PrintedCard, Version, clause_grams, clause_tokens, fold_word, strings, text_of
 from kb.link.lexicon.keywords import mine_keywords
-from kb.link.lexicon.records import CATEGORIES, Lexicon
+from kb.link.lexicon.parallel import card_units, term_keys, word_entries
+from kb.link.lexicon.records import CATEGORIES, Lexicon, LexiconEntry
 from kb.link.lexicon.types import mine_types
-from kb.link.lexicon.words import mine_words
 from kb.sources.text import fold
 
 
@@ -52,14 +54,27 @@ class Printings:
                 if isinstance(foreign, dict) and foreign.get("language") == "French":
                     _add_version(entry, english, foreign, text_of(card.get("setCode")))
 
-    def mine(self) -> Lexicon:
-        """Mine keywords, types and rules words from the printings gathered."""
+    def mine(self, words: bool = True) -> Lexicon:
+        """Mine keywords and types from the printings gathered, and (`words`) words and terms from the alignment of
+        their lines (the terms: the cards' keywords and types of several words)."""
         distinct = [c for c in self.found.values() if c.versions]
-        entries = [*mine_keywords(distinct), *mine_types(distinct), *mine_words(distinct)]
-        entries.sort(key=lambda e: (CATEGORIES.index(e.category), fold(e.english)))
+        entries = [*mine_keywords(distinct), *mine_types(distinct)]
+        if words:
+            entries += aligned_words(card_units(self), [e.english for e in entries])
         for cached in (fold_word, clause_tokens, clause_grams):  # tens of megabytes of a pool's words and clauses
             cached.cache_clear()
-        return Lexicon(tuple(entries), len(distinct))
+        return Lexicon(tuple(sorted(entries, key=_order)), len(distinct))
+
+
+def aligned_words(units: Iterable[Unit], terms: Iterable[str] = ()) -> list[LexiconEntry]:
+    """The word entries of the alignment of some parallel units: words, and the English terms given of several
+    words (a glossary's, keywords)."""
+    return word_entries(align(units), term_keys(terms))
+
+
+def _order(entry: LexiconEntry) -> tuple[int, str]:
+    """Entries by category, then English term."""
+    return CATEGORIES.index(entry.category), fold(entry.english)
 
 
 def _add_version(entry: PrintedCard, english: str, foreign: dict, code: str) -> None:

@@ -69,6 +69,9 @@ class LexiconEntry:
     variants: tuple[Variant, ...] = ()
     """Every wording of the term the cards print, most lines (cards, for keywords) first: a rules word's, a keyword's
     where the keyword is printed (types: none)."""
+    sources: tuple[tuple[str, int], ...] = ()
+    """(source, units) of the parallel texts the first translation was aligned in (`cards`, `rulings`, `rules`: a
+    word's, `kb.link.lexicon.parallel`); empty for a keyword or type (printed cards, mined from their fields)."""
 
     @property
     def best(self) -> str:
