@@ -75,10 +75,12 @@ def scores(questions: list[dict], ranked: dict[str, list]) -> dict[str, dict]:
     return {"slices": {k: metrics(v) for k, v in slices.items()}, "ranks": ranks}
 
 
-def report(name: str, questions: list[dict], results: dict[str, dict], kinds: bool, show_misses: bool) -> None:
-    """Print one set's table, rankers side by side."""
+def report(name: str, questions: list[dict], results: dict[str, dict], kinds: bool, show_misses: bool, heldout: bool):
+    """Print one set's table, rankers side by side; kb's misses of the tuning half (`show_misses`), and of the
+    held-out half (`heldout`: never to tune on)."""
     some = next(iter(results.values()))["slices"]
-    order = ["overall", "tune", "heldout", *sorted(k for k in some if k.count("/") and k.split("/")[1] in "en fr")]
+    order = [k for k in ("overall", "tune", "heldout") if k in some]
+    order += sorted(k for k in some if k.count("/") and k.split("/")[1] in ("en", "fr"))
     if kinds:
         order += sorted(k for k in some if k.count("/") and k.split("/")[1] not in ("en", "fr"))
     cols = ["n", *(f"hit@{k}" for k in CUTOFFS), "mrr"]
@@ -88,11 +90,13 @@ def report(name: str, questions: list[dict], results: dict[str, dict], kinds: bo
         for ranker, result in results.items():
             m = result["slices"][key]
             print(f"{key:<26}{ranker:<8}" + f"{m['n']:>8}" + "".join(f"{m[c]:>8.3f}" for c in cols[1:]))
-    if show_misses:
+    if show_misses or heldout:
         mine = results["kb"]["ranks"]
         print(f"\nkb outside the top 3 ({name}; rank per ranker, '-' = not in the top 10):")
         for q in sorted(questions, key=lambda q: (q["half"], -(mine[q["id"]] or 99), q["id"])):
-            if mine[q["id"]] is not None and mine[q["id"]] <= 3:
+            if mine[q["id"]] is not None and mine[q["id"]] <= 3 or q["half"] == "heldout" and not heldout:
+                continue
+            if q["half"] == "tune" and not show_misses:
                 continue
             cells = " ".join(f"{n}={r['ranks'][q['id']] or '-'}" for n, r in results.items())
             print(f"  {q['half']:<8}{q['id']:<11}{cells:<22}{q['q']!r} -> {q['expect']}")
@@ -103,11 +107,15 @@ def main() -> None:
     parser.add_argument("--set", choices=[*SETS, "all"], default="all")
     parser.add_argument("--peer", type=Path, help="another checkout (with its .venv) measured alongside")
     parser.add_argument("--no-fts5", action="store_true", help="leave the FTS5 baseline out")
-    parser.add_argument("--misses", action="store_true", help="list kb's questions outside the top 3")
+    parser.add_argument("--misses", action="store_true", help="list kb's tuning questions outside the top 3")
+    parser.add_argument("--heldout-misses", action="store_true", help="list the held-out ones too (report only)")
     parser.add_argument("--kinds", action="store_true", help="also a row per half and kind of question")
+    parser.add_argument("--half", choices=["tune", "heldout"], help="only this half's questions (tuning: tune)")
     args = parser.parse_args()
     chosen = list(SETS) if args.set == "all" else [args.set]
     sets = {name: json.loads(SETS[name].read_text(encoding="utf-8")) for name in chosen}
+    if args.half:
+        sets = {name: [q for q in qs if q["half"] == args.half] for name, qs in sets.items()}
     every = sorted({q["q"] for qs in sets.values() for q in qs})
     rankers = {"kb": answers(ROOT, every)}
     if args.peer:
@@ -118,7 +126,7 @@ def main() -> None:
             rankers["fts5"] = {q: fts(q) for q in every}
     for name, questions in sets.items():
         results = {ranker: scores(questions, ranked) for ranker, ranked in rankers.items()}
-        report(name, questions, results, args.kinds, args.misses)
+        report(name, questions, results, args.kinds, args.misses, args.heldout_misses)
 
 
 if __name__ == "__main__":

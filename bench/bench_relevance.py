@@ -50,10 +50,15 @@ def make_content(edition: str | None, folder: Path) -> Path:
 
 
 def add_lexicon(folder: Path) -> Path:
-    """Copy the bundled lexicon into a content folder made before the benchmark asked across languages."""
+    """Copy the bundled lexicon and vocabulary tables (terminology, paraphrases) into a content folder made before
+    the benchmark read them (and again when they changed)."""
     lexicon = ROOT / "content" / "fr" / "lexique-cartes-mtgjson5.json"
     if (folder / "fr").is_dir() and not (folder / "fr" / lexicon.name).exists():
         shutil.copy(lexicon, folder / "fr" / lexicon.name)
+    for vocabulary in (ROOT / "content").glob("*/*.tsv"):
+        mine = folder / vocabulary.parent.name / vocabulary.name
+        if mine.parent.is_dir() and (not mine.exists() or mine.read_bytes() != vocabulary.read_bytes()):
+            shutil.copy(vocabulary, mine)
     return folder
 
 
@@ -62,14 +67,14 @@ class Site:
 
     def __init__(self, content: Path, workdir: Path, browser) -> None:
         from kb.link.load import load
-        from kb.search.index import memory_index
+        from kb.search.build import engine_of
         from kb.site.serve import make_server, url_of
         from kb.site.write import build_site
 
         kb = load(content)
         out = workdir / f"site-{content.parent.name}-{content.name}"
         build_site(kb, out)
-        self.ids = _result_ids(memory_index(e for e in _entries(kb) if e.current))
+        self.ids = _result_ids(engine_of([e for e in _entries(kb) if e.current]))
         from kb.search.query import KINDS
 
         runs = json.loads((out / "search" / "core.json").read_text("utf-8"))["kinds"]  # [[kind, how many], …]
@@ -130,7 +135,7 @@ def _entries(kb):
 def _result_ids(index) -> dict[tuple[str, str], tuple[str, ...]]:
     """(kind, id) -> benchmark ids of every document of an index."""
     found = {}
-    for d in range(index.searcher.doc_count_all()):
+    for d in range(index.n):
         result = index.result_of(d).to_json()
         found[(result["kind"], result["id"])] = result_ids(result)
     return found

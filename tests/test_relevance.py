@@ -24,7 +24,7 @@ WHOOSH = (
 )
 QUESTIONS = [
     ("que se passe-t-il si je pioche dans une bibliothèque vide", "120.4"),
-    ("ordre des blessures", "703.4i"),
+    ("ordre des blessures", ("703.4i", "509.2", G + "damage assignment order")),  # the French text, or the rule
     ("APNAP", G + "apnap order"),
     ("state-based actions", ("704", "704.1")),  # 704 is headed "State-Based Actions"
     ("legend rule", "704.5k"),

@@ -442,9 +442,9 @@ def test_a_damaged_search_index_is_reported_and_rebuilt(tmp_path, damage):
     folder = index / (index / "CURRENT").read_text().split()[1]
     if damage == "tables":
         (folder / "tables.json").write_bytes((folder / "tables.json").read_bytes()[:-20])
-    else:
-        segment = max(folder.glob("*.seg"), key=lambda p: p.stat().st_size)
-        segment.write_bytes(segment.read_bytes()[: 100 if damage == "truncate" else 0])
+    else:  # the export every query reads: a shard of postings cut short, or the index's core emptied
+        shard = folder / "export" / ("core.json" if damage == "empty" else "terms-0.json")
+        shard.write_bytes(shard.read_bytes()[: 0 if damage == "empty" else 100])
     again = run("search", "--content", str(content), "draw", "--json")
     assert again.exit_code == 0, again.output
     assert "damaged" in again.output and "rebuilt" in again.output and "Traceback" not in again.output

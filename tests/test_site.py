@@ -570,13 +570,13 @@ def test_failed_first_build_does_not_speak_of_a_previous_site(bundled_kb, tmp_pa
     assert list(tmp_path.iterdir()) == []
 
 
-def _no_disk() -> None:
+def _no_disk(*args, **kwargs) -> None:
     raise OSError("no disk")
 
 
 def test_cli_build_and_failure(tmp_path, monkeypatch):
     from kb.cli import main
-    from kb.site import write as site_module
+    from kb.search import build as search_build
 
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     runner = CliRunner()
@@ -588,7 +588,7 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
     assert again.exit_code == 0 and "up to date" in again.output and "Built" not in again.output
     with (content / "en" / "cr-mini.txt").open("a", encoding="utf-8") as f:
         f.write("\n")
-    monkeypatch.setattr(site_module, "index_and_postings", lambda job, site: _no_disk)  # the worker fails
+    monkeypatch.setattr(search_build, "write_whoosh", _no_disk)  # the index cannot be written
     result = runner.invoke(main, build)
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0 and "no disk" in result.output
@@ -597,23 +597,24 @@ def test_cli_build_and_failure(tmp_path, monkeypatch):
 
 
 def test_an_index_whose_documents_cannot_be_written_is_never_made_live(tmp_path, monkeypatch):
-    # The worker writes Whoosh's documents, this process the index's tables: when the worker fails, the tables are
-    # not written, no index goes live, nothing is exported, and the build fails saying why the index failed.
+    # Whoosh's documents cannot be written: the tables are not written, no index goes live, nothing is exported, and
+    # the build fails saying why the index failed.
     from kb.link.load import load
+    from kb.search import build as search_build
     from kb.site import write as site_module
 
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     kb = load(content)
-    monkeypatch.setattr(site_module, "index_and_postings", lambda job, site: _no_disk)
+    monkeypatch.setattr(search_build, "write_whoosh", _no_disk)
     with pytest.raises(site_module.SiteError, match="no disk"):
         site_module.build_site(kb, tmp_path / "site")
     assert not list((tmp_path / ".kb").rglob("idx-*")) and not list((tmp_path / ".kb").rglob("tmp-*"))
     assert not (tmp_path / "site").exists()
 
 
-def test_a_build_failing_beside_its_index_worker_leaves_no_half_index(tmp_path, monkeypatch):
-    # The worker wrote Whoosh's half of the index into a folder of its own; the pages then fail: that folder goes,
-    # no index goes live, and the next build makes it whole.
+def test_a_build_failing_after_its_index_leaves_a_whole_index_the_next_build_reuses(tmp_path, monkeypatch):
+    # The index is made live whole before the pages; the pages then fail: the site is not written, no half index is
+    # left, and the next build reuses the live one.
     from kb.link.load import load
     from kb.site import write as site_module
 
@@ -623,13 +624,28 @@ def test_a_build_failing_beside_its_index_worker_leaves_no_half_index(tmp_path, 
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(site_module, "write_documents", broken)
+    monkeypatch.setattr(site_module, "write_search", broken)
     with pytest.raises(site_module.SiteError, match="No space left"):
         site_module.build_site(kb, tmp_path / "site")
-    assert not list((tmp_path / ".kb").rglob("tmp-*")) and not list((tmp_path / ".kb").rglob("idx-*"))
+    assert not list((tmp_path / ".kb").rglob("tmp-*")) and len(list((tmp_path / ".kb").rglob("idx-*"))) == 1
+    live = next((tmp_path / ".kb").rglob("idx-*"))
     monkeypatch.undo()
     site_module.build_site(kb, tmp_path / "site")
-    assert len(list((tmp_path / ".kb").rglob("idx-*"))) == 1 and (tmp_path / "site" / "search" / "core.json").exists()
+    assert list((tmp_path / ".kb").rglob("idx-*")) == [live] and (tmp_path / "site" / "search" / "core.json").exists()
+
+
+def test_a_build_with_a_worker_gives_the_same_site(tmp_path):
+    # `--jobs 2`: the index made in a worker process while the pages render; the same search files.
+    from kb.link.load import load
+    from kb.site import write as site_module
+
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    kb = load(content)
+    site_module.build_site(kb, tmp_path / "one")
+    shutil.rmtree(tmp_path / ".kb")
+    site_module.build_site(kb, tmp_path / "two", jobs=2)
+    one = {p.name: p.read_bytes() for p in (tmp_path / "one" / "search").iterdir()}
+    assert one == {p.name: p.read_bytes() for p in (tmp_path / "two" / "search").iterdir()}
 
 
 @pytest.mark.slow
@@ -1340,6 +1356,7 @@ def test_a_killed_build_leaves_no_process_behind(tmp_path):
 
     shutil.copytree(CONTENT, tmp_path / "content")
     args = [sys.executable, "-m", "kb", "build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "s")]
+    args += ["--jobs", "2"]  # the index made in a worker process
     build = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     workers: list[int] = []

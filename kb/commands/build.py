@@ -24,10 +24,13 @@ out_option = click.option(
 force_option = click.option("--force", is_flag=True, help="Build even when the content has errors, saying so.")
 
 
-def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False, force: bool = False) -> None:
+def build_or_exit(
+    content: Path | None, out: Path, kb=None, strict: bool = False, force: bool = False, jobs: int = 1
+) -> None:
     """Load (unless given) and build, turning a failure into one line and exit status 1.
 
-    Content errors (warnings too when `strict`) stop the build before anything is written, unless `force`.
+    Content errors (warnings too when `strict`) stop the build before anything is written, unless `force`; `jobs`:
+    more than one makes the search index in a worker process while the pages render.
     """
     # not kb.site.write yet: an up-to-date site needs no renderer
     from kb.site.output import SiteError, check_out, clean_leftovers
@@ -50,13 +53,13 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
     try:
-        report = build_site(kb, out, progress=progress, forced=forced)
+        report = build_site(kb, out, progress=progress, forced=forced, jobs=jobs)
     except SiteError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(1)
     search = "without search index"
     if report.search:
-        search = f"with search index, {report.search_wait:.2f} s more after the pages"
+        search = f"with search index, {report.search_wait:.2f} s of it after the pages"
     echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}).")
     warned = sum(1 for d in found if d.severity == "warning")
     if warned and not forced:
@@ -117,8 +120,15 @@ def _stop_on_errors(found: list, kb, out: Path, strict: bool, force: bool) -> bo
 @content_option
 @out_option
 @click.option("--strict", is_flag=True, help="Also stop on warnings.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 2),
+    default=1,
+    show_default=True,
+    help="2: make the search index in a worker process while the pages render (pays on a large card pool).",
+)
 @force_option
-def command(content: Path | None, out: Path, strict: bool, force: bool) -> None:
+def command(content: Path | None, out: Path, strict: bool, force: bool, jobs: int) -> None:
     """Build the static bilingual website (rules FR | EN, glossary, FAQs, cards, offline search).
 
     Content errors (as `kb check` lists them; with --strict, warnings too) stop the build: they are printed
@@ -129,4 +139,4 @@ def command(content: Path | None, out: Path, strict: bool, force: bool) -> None:
     .git, your files). The content folder, a folder inside or holding it and the project folder are always
     refused (status 1).
     """
-    build_or_exit(content, out, strict=strict, force=force)
+    build_or_exit(content, out, strict=strict, force=force, jobs=jobs)

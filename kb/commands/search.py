@@ -39,13 +39,12 @@ def command(
     built in memory (with a warning). Exit status: 0 (even with no result), 2 for a malformed query, an
     unknown language or edition, or an unreadable content folder.
     """
-    from kb.search.index import SearchError, open_index
+    from kb.search.index import SearchError, search
     from kb.sources import ContentError
     from kb.sources.paths import default_content
 
     try:
-        index = open_index(content or default_content())
-        results = index.search(query, lang=lang, kind=kind, limit=limit, edition=edition)
+        index, answer = search(content or default_content(), query, lang=lang, kind=kind, limit=limit, edition=edition)
     except (SearchError, ContentError) as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(2)
@@ -58,9 +57,8 @@ def command(
             err=True,
             newlines=False,
         )
-    searched, corrected = index.last["editions"], index.last["corrected"]
+    results, searched, corrected, elsewhere = answer.results, answer.editions, answer.corrected, answer.elsewhere
     others = [e for e in (*index.editions[0], *index.editions[1]) if e not in searched]  # loaded, not searched
-    elsewhere = index.last.get("elsewhere", [])
     if index.notice:
         echo(f"kb: note: {index.notice}", err=True, newlines=False)
     if as_json:
@@ -96,6 +94,8 @@ def _print_result(result) -> None:
     label = printable(label, newlines=False)
     header = click.style(label, fg="cyan", bold=True)
     title = click.style(printable(result.title, newlines=False), bold=True) if result.title else ""
+    for lang, name in (result.named or {}).items():  # a terminology's name: marked as not official
+        title += f" · {lang.upper()} {printable(name, newlines=False)}*"
     click.echo(f"{header}  {title}".rstrip())
     if result.translated:
         click.echo("  " + click.style(printable(through(result.translated), newlines=False), fg="magenta"))

@@ -19,7 +19,6 @@ The schema is pickled into the index: the filter classes here keep their module 
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 from whoosh.analysis import Filter, RegexTokenizer, Token, Tokenizer
@@ -27,8 +26,12 @@ from whoosh.columns import PickleColumn, VarBytesColumn
 from whoosh.fields import COLUMN, ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 
-from kb.search.text import EXACT, PLAIN, STOP, LangText, analyse, group_of, stop_words
+from kb.search.text import EXACT, PLAIN, REFERENCE, STOP, LangText, analyse, group_of, stop_words
 
+B = 0.75
+"""BM25F length normalisation."""
+K1 = 1.2
+"""BM25 term-frequency saturation."""
 PARTS = {"title": 3.0, "name": 0.5, "text": 1.0, "ctx": 0.5}
 """The parts of a document's text in each language, with the weight of their words: a title word (a rule's heading,
 a glossary term, a note's title) counts three words of the text, a word of a card's name or of an ancestor's
@@ -38,9 +41,14 @@ MARK = "kbpart"
 """A part begins with `kbpart<name>` (`kbparttext`): the word sets the weight of the words after it, is not
 indexed, and leaves a gap in the positions, so a phrase never runs from one part into the next."""
 GAP = 100
-REFERENCE = re.compile(r"\b(?:(?:see|cf|voir)\W{1,3})?(?:rules?|r[eè]gles?|sections?)\s+(?=\d)", re.IGNORECASE)
-"""The words of a cross-reference before its number (`See rule 704`, `Cf. règles 508.1`): not indexed, so that
-`rule` finds texts about rules, not the thousand texts citing one (the number itself is indexed)."""
+
+
+def weighting():
+    """Whoosh's scoring of kb's indexes: BM25F with kb's saturation and length normalisation (the scores the export
+    holds)."""
+    from whoosh.scoring import BM25F
+
+    return BM25F(B=B, K1=K1)
 
 
 def body(parts: dict[str, str]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kb.link.references.readings import cited_today
 from kb.model import card_name
@@ -20,6 +20,25 @@ DEFINES_SYMBOL = re.compile(r"\bsymbol(?:e|s|es)?\s+(?:is\s+|est\s+)?(\{[^{}\s]{
 """`The tap symbol is {T}`, `The energy symbol {E}`: the text defines that symbol, which becomes a headword."""
 EMPHASIS = re.compile(r"(?<![\w*_])([*_]{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*_])")
 """Markdown emphasis in FAQ prose (`_Ravnica_`, `*créature*`): results show the words, not the marks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What a query's words are also looked for as: the lexicon mined from the parallel texts, the terminology's
+    names of today's concepts, the paraphrase tables' rules wordings."""
+
+    lexicon: object | None
+    """The knowledge base's lexicon (`kb.link.lexicon.records.Lexicon`), or None."""
+    names: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    """(language, names, English heading) of each concept a terminology names."""
+    paraphrases: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """(language, players' phrasing, the rules' wordings) of each line of the paraphrase tables."""
+
+
+def vocabulary(kb) -> Vocabulary:
+    """The vocabulary of a knowledge base."""
+    names = tuple((n.lang, n.names, n.english) for _, n in sorted(kb.names.items()))
+    return Vocabulary(kb.lexicon, names, tuple((p.lang, p.players, p.rules) for p in kb.paraphrases))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +77,9 @@ class Entry:
     cites: tuple[str, ...] | None = None
     """Today's numbers of the rules a current rule's texts cite (a translation's citations read in its own
     numbering); None: read from the texts."""
+    named: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Names per language of a concept its texts in that language lack (a terminology's, never official: `Pile` for
+    405 Stack): searched as a title, shown marked as such."""
 
 
 def current_editions(kb) -> dict:
@@ -68,13 +90,16 @@ def current_editions(kb) -> dict:
 def rule_entries(kb) -> Iterator[Entry]:
     """One entry per rule number of the current editions, every language side by side; then the others."""
     current = current_editions(kb)
+    named = rule_names(kb, concept_names(kb))
     for order, number in enumerate(kb.numbers()):
         # The row's rule in each language (a translation's own number may differ: French 120.2 is today's 121.2);
         # only current editions are searched by default.
         ids = {ed.id for ed in current.values()}
         per = {lang: rule for lang, rule in kb.aligned(number).items() if kb.edition_of(rule).id in ids}
         if per:
-            yield _rule_entry(kb, number, number, per, order, True)
+            entry = _rule_entry(kb, number, number, per, order, True)
+            mine = {lang: n for lang, n in named.get(number, {}).items() if lang not in entry.titles}
+            yield replace(entry, named=mine) if mine else entry
     yield from orphan_entries(kb)
     others = [ed for ed in kb.links.editions if ed.id not in {e.id for e in current.values()}]
     base = len(kb.numbers())
@@ -93,6 +118,31 @@ def orphan_entries(kb) -> Iterator[Entry]:
         for rule in rules:
             key = f"{rule.number}@{kb.edition_of(rule).id}"
             yield _rule_entry(kb, key, rule.number, {lang: rule}, order.get(rule.number, 0), True)
+
+
+def concept_names(kb) -> dict[tuple[str, str], dict[str, tuple[str, ...]]]:
+    """(concept, id) -> language -> the names a terminology gives a concept of today's rules (`kb.names`):
+    `("rule", "405")`, `("glossary", "stack")`."""
+    found: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {}
+    for key, name in kb.names.items():
+        lang, concept, ident = key.split(":", 2)
+        found.setdefault((concept, ident), {})[lang] = name.names
+    return found
+
+
+def rule_names(kb, named: dict) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Today's rule number -> language -> the names a terminology gives it (`named`: `concept_names`): its own (a
+    section's, a rule's title), then those of the glossary terms it defines (the first rule a definition cites:
+    302.6 for Summoning Sickness Rule)."""
+    found = {ident: dict(n) for (concept, ident), n in named.items() if concept in ("rule", "section")}
+    today = kb.primary["en"].id if "en" in kb.primary else None
+    for g in kb.glossary:
+        names = named.get(("glossary", fold(g.term)))
+        if names and g.references and kb.links.edition_of.get(g.document) == today:
+            mine = found.setdefault(g.references[0], {})
+            for lang, more in names.items():
+                mine[lang] = tuple(dict.fromkeys((*mine.get(lang, ()), *more)))
+    return found
 
 
 def heading(rule) -> str:
@@ -148,11 +198,15 @@ def _ancestor_titles(kb, rule) -> list[str]:
 
 
 def glossary_entries(kb) -> Iterator[Entry]:
-    """One entry per glossary term and language; terms of a non-current edition are marked so."""
+    """One entry per glossary term and language; terms of a non-current edition are marked so; a term of today's
+    English glossary with its names in other languages (a terminology's)."""
     current = {ed.id for ed in current_editions(kb).values()}
+    today = kb.primary["en"].id if "en" in kb.primary else None
+    names = concept_names(kb)
     for g in kb.glossary:
         edition = kb.links.edition_of.get(g.document)
         heads = tuple(dict.fromkeys((g.term, *g.aliases, *defined_symbols(g.definition))))
+        named = names.get(("glossary", fold(g.term)), {}) if edition is not None and edition == today else {}
         yield Entry(
             "glossary",
             f"{g.document}#{fold(g.term)}",
@@ -161,6 +215,7 @@ def glossary_entries(kb) -> Iterator[Entry]:
             heads={g.lang: heads},
             editions={g.lang: edition} if edition else {},
             current=edition is None or edition in current,
+            named=named,
         )
 
 

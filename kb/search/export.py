@@ -1,9 +1,9 @@
-"""The site's search index: the Whoosh index of the current editions exported as JSON files that
-`templates/static/kbsearch.js` reads.
+"""An index's export: what Whoosh's index holds, as the JSON files every query reads, in `kb search`
+(`kb.search.engine`) and in the browser (`templates/static/kbsearch.js`, the site's copy of them).
 
-Nothing is ranked anew here: the files hold what Whoosh's reader has (terms, postings, field lengths, stored fields)
-and the scores Whoosh's BM25F gives them, so the browser ranks as `kb search` does. A query reads only the files of
-its words, so that a first search stays small whatever the size of the content:
+Nothing is ranked here: the files hold what Whoosh's reader has (terms, postings, field lengths, stored fields) and
+the scores Whoosh's BM25F gives them, so the CLI and the browser rank alike. A query reads only the files of its
+words, so that a first search stays small whatever the size of the content:
 
 - `core.json`: the ranking constants, the languages, stop words, the lexicon's translation tables and its terms
   indexed as one token, the numbers a translation gives other rules, and each document's kind and languages (runs
@@ -23,7 +23,9 @@ its words, so that a first search stays small whatever the size of the content:
   typed number only);
 - `rank-<k>.json`: the id, headwords, ancestors' headings and cited rules of RANK documents, for the re-rank;
 - `docs-<k>.json`: what DOCS documents show in results (id, page, titles, names, texts, editions, ancestors'
-  headings, own numbers, rule number).
+  headings, own numbers, rule number, the names of its concept in languages its texts lack); the index's own
+  export has no pages (null), the site's its own;
+- `editions.json`: each edition's documents (the `edition:` filter).
 
 `hash` is the 32-bit FNV-1a of the UTF-8 bytes, in both languages; the number of shards of each kind follows the
 size of what it holds (SHARD_BYTES each, about).
@@ -31,6 +33,7 @@ size of what it holds (SHARD_BYTES each, about).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import defaultdict
@@ -40,9 +43,8 @@ from pathlib import Path
 from whoosh.scoring import bm25
 
 from kb.model.numbers import TYPED_PATTERN
-from kb.search import lookup, rank, results
-from kb.search import searcher as engine
-from kb.search.analysis import lang_text
+from kb.search import engine, lookup, rank, results
+from kb.search.analysis import K1, B, lang_text, weighting
 from kb.search.entries import Entry
 from kb.search.lookup import Tables
 from kb.search.query import KINDS
@@ -66,9 +68,12 @@ def constants() -> dict:
     found = {
         name: getattr(module, name)
         for module, names in (
-            (rank, "TOP NAMED RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS SECTION_BONUS HEAD_SHARE THROUGH"),
+            (
+                rank,
+                "TOP NAMED RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS NAME_SHARE SECTION_BONUS HEAD_SHARE THROUGH",
+            ),
             (rank, "CITED_BONUS CONCEPT_CREDIT"),
-            (engine, "NAME NAME_LIMIT"),
+            (engine, "NAME NAME_LIMIT ALONE"),
             (lookup, "MAX_SLOTS MAX_WORD STEM_MIN STEM_FACTOR FUZZY_FACTOR TRANSLATED NAME_MIN CORRECT_PREFIX"),
             (lookup, "CONCEPT_SLOTS CONCEPT_FACTOR"),
             (results, "SNIPPET LEAD BREAK"),
@@ -76,15 +81,6 @@ def constants() -> dict:
         for name in names.split()
     }
     return found | {"RANK": RANK, "DOCS": DOCS, "BOOSTS": rank.KIND_BOOSTS}
-
-
-def write_static(folder: Path, index) -> dict:
-    """Write the site's search files that an open `SearchIndex` (of the current editions) holds into `folder`:
-    postings and card names (`write_postings`), words, forms and spellings (`write_words`); return `core.json`'s
-    data but for the documents' own (`write_core` adds them, from `write_documents`, and writes it)."""
-    core = write_words(folder, index.tables, index.numbering)
-    core["c"] |= _postings_files(folder, index.searcher, index.langs)
-    return core
 
 
 def write_postings(folder: Path, made: Path, langs: tuple[str, ...]) -> dict:
@@ -96,7 +92,7 @@ def write_postings(folder: Path, made: Path, langs: tuple[str, ...]) -> dict:
     folder.mkdir(exist_ok=True)
     ix = whoosh_index.open_dir(str(made))
     try:
-        with ix.searcher(weighting=engine.weighting()) as searcher:
+        with ix.searcher(weighting=weighting()) as searcher:
             return _postings_files(folder, searcher, langs)
     finally:
         ix.close()
@@ -169,8 +165,13 @@ def write_documents(
             data = stored_data(e)
             texts = {lang: t[:TEXT_MAX] for lang, t in data["texts"].items()}
             row = [e.id, url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
-            part.append([*row, e.number or None])
+            part.append([*row, e.number or None, data["named"]])
         _dump(folder / f"docs-{k // DOCS}.json", part)
+    editions: dict[str, list[int]] = {}
+    for d, e in enumerate(items):
+        for edition in sorted(set(e.editions.values())):
+            editions.setdefault(edition, []).append(d)
+    _dump(folder / "editions.json", editions)
     symbols = {m for e in items for t in e.texts.values() for m in SYMBOLS.findall(t[:TEXT_MAX])}
     of_documents = {
         "n": len(items),
@@ -179,6 +180,13 @@ def write_documents(
         "langsOf": _runs([sum(1 << k for k, x in enumerate(langs) if x in e.texts or x in e.titles) for e in items]),
     }
     return {"documents": len(items), "shown": shown, "symbols": sorted(symbols), "core": of_documents}
+
+
+def write_manifest(folder: Path) -> None:
+    """Write `manifest.json`: each file of the export and its SHA-256 (what reading it checks)."""
+    found = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+    found.pop("manifest.json", None)
+    _dump(folder / "manifest.json", found)
 
 
 def write_core(folder: Path, core: dict, documents: dict) -> None:
@@ -220,7 +228,8 @@ def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
         found[term]["heads"] = [[d - p for d, p in zip(docs, [0, *docs[:-1]], strict=True)], [], [], len(docs)]
     for field in (f"body_{lang}" for lang in langs):
         lengths = [searcher.doc_field_length(d, field, 1) for d in range(n)]
-        avgfl = searcher.avg_field_length(field) or 1
+        texts = [x for x in lengths if x]  # Whoosh averages over every document: a language few documents have
+        avgfl = sum(texts) / len(texts) if texts else 1  # would make each of its texts look long
         for term in _terms(searcher.reader(), field):
             if term.startswith(STOP):
                 continue
@@ -231,7 +240,7 @@ def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
                 found[term][field] = [gaps, [], [], len(docs)]
                 continue
             idf = searcher.idf(field, term)
-            scores = [bm25(idf, w, lengths[d], avgfl, engine.B, engine.K1) for d, w in items]
+            scores = [bm25(idf, w, lengths[d], avgfl, B, K1) for d, w in items]
             distinct = sorted(set(scores))
             place = {v: k for k, v in enumerate(distinct)}
             picks = [place[v] for v in scores] if len(distinct) > 1 else []

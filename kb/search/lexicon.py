@@ -26,13 +26,20 @@ COMMON = 0.1
 is left out of the English-to-French table (`card`, `player`, not `damage`)."""
 
 
-def lexicon_phrases(lexicon, langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """Per language, the lexicon's terms of several words (folded), indexed as one token each."""
+def lexicon_phrases(vocabulary, langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Per language, the terms of several words (folded) of the lexicon and of the terminology (a concept's names
+    and its English heading), indexed as one token each."""
     found: dict[str, set[str]] = {lang: set() for lang in langs}
-    if lexicon is None:
+    if vocabulary is None:
         return {}
-    unsure = set(lexicon.unsure())
-    for entry in lexicon.entries:
+    for lang, names, english in vocabulary.names:
+        for text, where in [*((n, lang) for n in names), (english, "en")]:
+            key = _folded(text)
+            if where in found and " " in key:
+                found[where].add(key)
+    lexicon = vocabulary.lexicon
+    unsure = set(lexicon.unsure()) if lexicon is not None else set()
+    for entry in lexicon.entries if lexicon is not None else ():
         if entry in unsure:
             continue
         for lang, texts in (("en", [entry.english]), ("fr", [f for t in entry.french for f in (t.text, *t.forms)])):
@@ -43,21 +50,25 @@ def lexicon_phrases(lexicon, langs: tuple[str, ...]) -> dict[str, frozenset[str]
     return {lang: frozenset(v) for lang, v in found.items() if v}
 
 
-def tables(lexicon, vocab: dict[str, dict[str, list[str]]], frequency: dict[str, dict[str, int]], docs: int) -> dict:
-    """The translation tables of a lexicon for an index: `{"fr>en": table, "en>fr": table}`, empty when it has no
+def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[str, dict[str, int]], docs: int) -> dict:
+    """The translation tables of a vocabulary for an index: `{"fr>en": table, "en>fr": table}`, empty when it has no
     entry (`vocab`: each language's words -> index forms; `frequency`: English words -> rules holding them; `docs`:
-    how many rules).
+    how many rules). The lexicon's sure entries and the terminology's names: a French name is translated as its
+    concept's English heading (`pile` -> `stack`), an English heading as the concept's names.
 
     A table is `{"keys": {key: [shown, more]}, "terms": {form: [shown, more]}, "longest": words}`: `shown` are
     the translations named to the reader (each entry's printed term), `more` the other printed forms searched;
     `terms` maps the first index form of a one-word key, so that another form of the word finds it too.
     """
-    if lexicon is None or not lexicon.entries:
-        return {}
-    unsure = set(lexicon.unsure())
+    lexicon = vocabulary.lexicon if vocabulary is not None else None
+    unsure = set(lexicon.unsure()) if lexicon is not None else set()
     english = frequency.get("en", {})
     keys: dict[tuple[str, str], dict[str, list[list[str]]]] = {pair: {} for pair in PAIRS}
-    for entry in lexicon.entries:
+    for lang, names, heading in vocabulary.names if vocabulary is not None else ():
+        if (lang, "en") in keys:
+            _add(keys[lang, "en"], list(names), [(heading, ())], lang_text(lang), lang_text("en"))
+            _add(keys["en", lang], [heading], [(names[0], names[1:])], lang_text("en"), lang_text(lang))
+    for entry in lexicon.entries if lexicon is not None else ():
         word = _folded(entry.english)
         if entry in unsure:
             continue

@@ -171,7 +171,9 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
         else:
             slot = _unit_slot(found[k], tables, langs, stops, own)
         typed = slot.typed = " ".join(u.typed for u in found[k:end])
-        for _, _, source, target, entry in mine:
+        for _, stop, source, target, entry in mine:
+            if stop != end:  # a shorter run translated by another table (`main` of `main phase`): not this slot's
+                continue
             if _add_translation(slot, entry, tables, target):
                 slot.translated.append((source, target, typed, list(entry[0] or entry[1][:1])))
         if slot.translated:  # understood by the lexicon: never "corrected"

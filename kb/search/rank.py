@@ -39,6 +39,10 @@ HEAD_BONUS = 3.0
 note's name, the symbol a rule defines) that the query names: times the share of the headword's words the query
 holds (`pioche` names half of « Piocher une carte »); a card's name counts only whole (« Piétine et hurle » is not
 about trample)."""
+NAME_SHARE = 0.8
+"""Of HEAD_BONUS, what an unofficial name of the document's concept in a language its texts lack (a terminology's)
+gives when the query names it: a text of that language titled so ranks above (the French FAQ's note « Prévision »
+above the English rule 702.57, Forecast, whose French name it is)."""
 SECTION_BONUS = 0.5
 """The same for a heading of the rule's ancestors (a rule under « Drawing a Card » is about drawing)."""
 HEAD_SHARE = 0.7
@@ -78,10 +82,11 @@ class Hit:
     """Found only through translations of the query's words (never raised by citations)."""
 
 
-About = Callable[[int], tuple[str, list, list, list, tuple, tuple]]
+About = Callable[[int], tuple[str, list, list, list, tuple, tuple, list]]
 """A document's (id, headwords, its ancestors' headings (each as the first index form of each word), ids of the
-rules it cites, and per slot of the query the index forms it matches of the words as typed (translations aside)
-and of their translations): read for the best RERANK hits only."""
+rules it cites, per slot of the query the index forms it matches of the words as typed (translations aside) and of
+their translations, and the names of its concept in languages its texts lack): read for the best RERANK hits
+only."""
 
 
 def rerank(
@@ -101,9 +106,10 @@ def rerank(
     base.sort(key=lambda pair: (-pair[1], pair[0].doc))
     top = []
     for h, s in base[:RERANK] + [pair for pair in base[RERANK:] if pair[0].doc in named]:
-        key, heads, sections, cites, typed, through = about(h.doc)
+        key, heads, sections, cites, typed, through, names = about(h.doc)
         factor = max(
             head_factor(heads, typed, through, h.whole, weights, HEAD_BONUS),
+            head_factor(names, typed, through, h.whole, weights, HEAD_BONUS * NAME_SHARE),
             head_factor(sections, typed, through, h.whole, weights, SECTION_BONUS),
         )
         top.append((h, s * factor, key, cites))

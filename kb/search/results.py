@@ -1,6 +1,6 @@
 """Results: what a hit shows (title, languages, snippets with the query's words marked).
 
-Pure Python (no whoosh): the snippets themselves are Whoosh's highlights (`kb.search.searcher`).
+The snippets are Whoosh's highlights (`highlight`: Whoosh is imported only when a result is shown).
 """
 
 from __future__ import annotations
@@ -41,11 +41,14 @@ class SearchResult:
     editions: dict[str, str] | None = None
     """Edition id per language (rules and glossary terms)."""
     translated: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
+    """(source language, target language, words as typed, their translations) when the result was found through
+    the lexicon mined from printed cards (its score comes from the query's translation), else empty."""
     numbers: dict[str, str] | None = None
     """A rule's own number in each language whose rule is numbered otherwise than the row (`{"fr": "120.4"}` in
     today's 121.4), else None."""
-    """(source language, target language, words as typed, their translations) when the result was found through
-    the lexicon mined from printed cards (its score comes from the query's translation), else empty."""
+    named: dict[str, str] | None = None
+    """The concept's name in each language its texts lack (a terminology's, never official: `{"fr": "Pile"}` for
+    405 Stack), else None."""
 
     def to_json(self) -> dict:
         """The result as a JSON-ready dict."""
@@ -63,6 +66,8 @@ class SearchResult:
             found["editions"] = self.editions
         if self.numbers:
             found["numbers"] = self.numbers
+        if self.named:
+            found["named"] = self.named
         if self.translated:
             found["via"] = "lexicon"
             found["translated"] = [
@@ -79,3 +84,32 @@ def clip(text: str) -> str:
         return flat
     cut = flat.rfind(" ", 0, SNIPPET)
     return flat[: cut if cut > 0 else SNIPPET] + "…"
+
+
+def highlight(text: str, terms: set[str], lang: str) -> str:
+    """The best window of a text around its matched words (Whoosh's highlighter), or '' when none matches."""
+    from whoosh import highlight as whoosh_highlight
+
+    from kb.search.analysis import mark_analyzer
+
+    fragmenter = whoosh_highlight.ContextFragmenter(maxchars=SNIPPET, surround=LEAD)
+    asked = frozenset(terms)
+    found = whoosh_highlight.highlight(text, asked, mark_analyzer(lang, asked), fragmenter, _marks(), top=1)
+    if not found:
+        return ""
+    flat = found.replace("\n", BREAK).strip()
+    start = text.replace("\n", BREAK).find(flat.replace(MARK[0], "").replace(MARK[1], "")[:40])
+    return ("…" if start > 0 else "") + flat + ("…" if start >= 0 and start + len(flat) < len(text) - 4 else "")
+
+
+def _marks():
+    """Whoosh's formatter of matched words between `MARK`s, the rest as it is."""
+    from whoosh import highlight as whoosh_highlight
+
+    class Marks(whoosh_highlight.Formatter):
+        between = " … "
+
+        def format_token(self, text, token, replace=False):
+            return f"{MARK[0]}{whoosh_highlight.get_text(text, token, replace)}{MARK[1]}"
+
+    return Marks()

@@ -26,6 +26,9 @@ TOKEN = re.compile(f"({SYMBOL})|({STATS})|({WORDS})")
 PLAIN = re.compile(f"{SYMBOL}|{STATS}|{WORDS}")
 """TOKEN without its groups: `findall` gives the tokens as written, with no tuple per token (indexing)."""
 KIND_NAMES = ("symbol", "stats", "word")
+REFERENCE = re.compile(r"\b(?:(?:see|cf|voir)\W{1,3})?(?:rules?|r[eè]gles?|sections?)\s+(?=\d)", re.IGNORECASE)
+"""The words of a cross-reference before its number (`See rule 704`, `Cf. règles 508.1`): not indexed, so that
+`rule` finds texts about rules, not the thousand texts citing one (the number itself is indexed)."""
 STOP = "~"
 """A stop word is indexed as `~word`, apart from every word's forms (French `le` is a stop word and the form of
 `les`): only phrases ask for it."""

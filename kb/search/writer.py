@@ -23,7 +23,6 @@ from kb.search.concepts import concepts
 from kb.search.entries import Entry
 from kb.search.lexicon import lexicon_phrases, tables
 from kb.search.rank import KIND_BOOSTS
-from kb.search.store import write_tables
 from kb.search.text import KIND, PLAIN, TEXT, analyse, group_of, tokens
 
 POOL_MB = 512
@@ -31,27 +30,18 @@ POOL_MB = 512
 pool's index write and read back every posting)."""
 
 
-def write_index(
-    folder: Path, items: Iterable[Entry], lexicon=None, numbering: dict | None = None, every: bool = False
-) -> None:
-    """Create an index in a folder (created if needed) holding the entries (see `build` and `index_tables`)."""
-    entries = list(items)
-    write_documents(folder, entries, lexicon, every)
-    write_tables(folder, index_tables(entries, lexicon, numbering, every))
-
-
-def write_documents(folder: Path, entries: list[Entry], lexicon=None, every: bool = False) -> None:
-    """Whoosh's half of an index, in a folder (created if needed): its documents (see `build`)."""
+def write_whoosh(folder: Path, entries: list[Entry], vocabulary=None, every: bool = False) -> None:
+    """Whoosh's index of the entries, in a folder (created if needed): its documents (see `build`)."""
     folder.mkdir(parents=True, exist_ok=True)
-    build(FileStorage(str(folder)), entries, lexicon, every)
+    build(FileStorage(str(folder)), entries, vocabulary, every)
 
 
-def build(storage, entries: list[Entry], lexicon=None, every: bool = False):
+def build(storage, entries: list[Entry], vocabulary=None, every: bool = False):
     """Index the entries of the current editions (of every edition when `every`) into a Whoosh storage (a folder's,
     or memory); return the index (Whoosh's half: `index_tables` gives the other)."""
     kept = entries if every else [e for e in entries if e.current]
     langs = entry_langs(entries)
-    ix = storage.create_index(schema(langs, lexicon_phrases(lexicon, langs)))
+    ix = storage.create_index(schema(langs, lexicon_phrases(vocabulary, langs)))
     writer = ix.writer(limitmb=POOL_MB)  # one segment: the corrector and the site read the same counts
     try:
         for entry in kept:
@@ -63,7 +53,7 @@ def build(storage, entries: list[Entry], lexicon=None, every: bool = False):
     return ix
 
 
-def index_tables(entries: list[Entry], lexicon=None, numbering: dict | None = None, every: bool = False) -> dict:
+def index_tables(entries: list[Entry], vocabulary=None, numbering: dict | None = None, every: bool = False) -> dict:
     """The tables of the index of the same entries (`tables.json`): languages, editions, each language's vocabulary
     and word counts, the lexicon's translation tables, the characteristic terms. They read the entries' texts, not
     Whoosh's index, so they can be made while another process writes it.
@@ -76,8 +66,9 @@ def index_tables(entries: list[Entry], lexicon=None, numbering: dict | None = No
     counts: dict[str, dict[str, int]] = {lang: {} for lang in langs}
     seen: dict[str, dict[str, str]] = {lang: {} for lang in langs}
     for entry in kept:
-        for lang in _doc_langs(entry, langs):
-            texts = (entry.titles.get(lang, ""), entry.texts.get(lang, ""), entry.context.get(lang, ""))
+        for lang in _doc_langs(entry, langs, named=True):
+            named = " ".join(entry.named.get(lang, ()))
+            texts = (entry.titles.get(lang, ""), entry.texts.get(lang, ""), entry.context.get(lang, ""), named)
             _add_words(vocab[lang], counts[lang], texts, lang, seen[lang])
     return {
         "langs": list(langs),
@@ -85,9 +76,9 @@ def index_tables(entries: list[Entry], lexicon=None, numbering: dict | None = No
         "editions": _editions(entries),
         "vocab": vocab,
         "counts": counts,
-        "lexicon": tables(lexicon, vocab, *_rule_counts(kept)),
+        "lexicon": tables(vocabulary, vocab, *_rule_counts(kept)),
         "numbering": numbering or {},
-        "phrases": {lang: sorted(found) for lang, found in lexicon_phrases(lexicon, langs).items()},
+        "phrases": {lang: sorted(found) for lang, found in lexicon_phrases(vocabulary, langs).items()},
         "concepts": concepts(kept, langs),
     }
 
@@ -99,7 +90,11 @@ def _rule_counts(entries: list[Entry]) -> tuple[dict[str, dict[str, int]], int]:
     vocab, counts, seen = {}, {}, {}
     for e in rules:
         _add_words(vocab, counts, (e.titles.get("en", ""), e.texts["en"]), "en", seen)
-    return {"en": counts}, len(rules)
+    by_form: dict[str, int] = {}  # every form of a word as common as its commonest (`cards` as `card`)
+    for word, count in counts.items():
+        form = vocab[word][0]
+        by_form[form] = max(by_form.get(form, 0), count)
+    return {"en": {word: by_form[vocab[word][0]] for word in counts}}, len(rules)
 
 
 def own_numbering(kb) -> dict[str, dict[str, str | None]]:
@@ -134,9 +129,9 @@ def entry_langs(entries: list[Entry]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda lang: ({"fr": 0, "en": 1}.get(lang, 2), lang)))
 
 
-def _doc_langs(entry: Entry, langs: tuple[str, ...]) -> list[str]:
-    """The languages of an entry, in the index's order."""
-    return [lang for lang in langs if lang in entry.texts or lang in entry.titles]
+def _doc_langs(entry: Entry, langs: tuple[str, ...], named: bool = False) -> list[str]:
+    """The languages of an entry's texts, in the index's order (`named`: and of its names)."""
+    return [lang for lang in langs if lang in entry.texts or lang in entry.titles or named and lang in entry.named]
 
 
 def _document(entry: Entry, langs: tuple[str, ...]) -> dict:
@@ -151,25 +146,27 @@ def _document(entry: Entry, langs: tuple[str, ...]) -> dict:
         "name": " ".join([*(entry.names or {}).values(), *entry.aliases]) if entry.kind == "card" else None,
     }
     fields = {k: v for k, v in fields.items() if v is not None}
-    for lang in doc_langs:
-        parts = {
-            "name" if entry.kind == "card" else "title": entry.titles.get(lang, ""),
-            "text": entry.texts.get(lang, ""),
-        }
+    for lang in _doc_langs(entry, langs, named=True):
+        title = entry.titles.get(lang) or "\n".join(entry.named.get(lang, ()))  # a concept's names: its title
+        parts = {"name" if entry.kind == "card" else "title": title, "text": entry.texts.get(lang, "")}
         parts["ctx"] = entry.context.get(lang, "")
         fields[f"body_{lang}"] = body(parts)
     fields["rank"] = rank_data(entry)
-    fields["heads"] = " ".join(sorted({f for head in fields["rank"][1] for f in head if " " not in f}))
+    fields["heads"] = " ".join(
+        sorted({f for heads in (fields["rank"][1], fields["rank"][4]) for head in heads for f in head if " " not in f})
+    )
     fields["data"] = stored_data(entry)
     return fields
 
 
-def rank_data(entry: Entry) -> tuple[float, list, list, list[str]]:
+def rank_data(entry: Entry) -> tuple[float, list, list, list[str], list]:
     """What the re-rank reads of an entry: its kind's factor, its headwords and (a rule's) ancestors' headings as
-    the first index form of each word, the ids of the rules it cites."""
+    the first index form of each word, the ids of the rules it cites, and the names its concept has in languages
+    its texts lack (a terminology's), as its headwords."""
     heads = [_head_forms(h, lang) for lang, hs in entry.heads.items() for h in hs]
+    named = [_head_forms(h, lang) for lang, hs in sorted(entry.named.items()) for h in hs]
     sections = [_head_forms(h, lang) for lang, ctx in entry.context.items() for h in ctx.split("\n") if h]
-    return KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry)
+    return KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry), named
 
 
 def stored_data(entry: Entry) -> dict:
@@ -184,6 +181,7 @@ def stored_data(entry: Entry) -> dict:
         "order": entry.order,
         "editions": dict(entry.editions),
         "current": entry.current,
+        "named": {lang: names[0] for lang, names in entry.named.items()},
     }
 
 

@@ -1,5 +1,5 @@
-"""The site's search: the content's Whoosh index (`kb.search`, the one `kb search` uses), exported as JSON files that
-the search page ranks with (`kb.search.static`, read by `templates/static/kbsearch.js`), so a question gives the same
+"""The site's search: the content's index (`kb.search`, the one `kb search` uses), its export copied into the site
+(`kb.search.export`, read by `templates/static/kbsearch.js` as `kb search` reads it), so a question gives the same
 results in `kb search` and in the browser. Each result links to the page (and anchor) showing it.
 """
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,47 +52,50 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
-def index_job(kb, items: list):
-    """The making of the content's search index (`kb.search`, the one `kb search` uses) from the knowledge base's
-    search entries (`items`, every one), in two halves (`kb.search.index.IndexJob`): Whoosh's documents, made in
-    another process while the site's data are gathered and its pages render (`index_and_postings`), and the
-    index's tables, made here."""
-    from kb.search.index import index_job as job  # late: importing the site must not load the search package
+def make_index(kb, jobs: int = 1) -> Callable[[], Path] | None:
+    """Make the content's search index live (`kb.search.build`, the one `kb search` uses), unless it is up to date:
+    in this process, or with `jobs` > 1 in a worker process of its own (started afresh, not forked; gone after its
+    one job) while the pages render. Return what gives the index's folder once it is made (None: no index to make
+    here, it is up to date and `index_folder` gives it)."""
+    from kb.search.build import make_in  # late: importing the site must not load the search package
+    from kb.search.index import index_key, index_root, live_folder
 
-    return job(Path(kb.content), kb, items)
+    content = Path(kb.content)
+    root, key = index_root(content), index_key(content, kb)
+    live = live_folder(root, key)
+    if live is not None:
+        return lambda: live
+    if jobs <= 1:
+        made = make_in(None, root, key, kb)
+        return lambda: made
+    pool = ProcessPoolExecutor(max_workers=1, max_tasks_per_child=1)
+    future = make_in(pool, root, key, kb)
+    pool.shutdown(wait=False)
 
+    def folder() -> Path:
+        try:
+            return future.result()
+        except BrokenProcessPool as err:
+            raise SearchIndexStopped() from err
 
-def index_and_postings(job, site: Path) -> Callable[[], tuple[Path, dict]]:
-    """Whoosh's half of an index (`IndexJob.documents`), then its postings and card names written into
-    `<site>/search/`, as a function of no argument (run in another process); it gives the half's folder and the
-    files' shard counts."""
-    return partial(_index_and_postings, job.documents(), site / SEARCH_DIR, job.langs)
-
-
-def _index_and_postings(documents: Callable[[], Path], folder: Path, langs: tuple[str, ...]) -> tuple[Path, dict]:
-    """Make Whoosh's half of the index, then write its postings and card names (they need none of the tables)."""
-    from kb.search.static import write_postings
-
-    made = documents()
-    return made, write_postings(folder, made, langs)
-
-
-def abandon(indexing: Future | None) -> None:
-    """Remove what the worker's half of the index wrote (`index_and_postings`) when the build fails before the index
-    is made live (the worker is done: the build waits for it before it fails)."""
-    if indexing is not None and indexing.done() and not indexing.cancelled() and indexing.exception() is None:
-        from kb.search.store import abandon as remove
-
-        remove(indexing.result()[0])
+    return folder
 
 
-def write_words(site: Path, info: dict) -> dict:
-    """Write the search files of the index's tables (`IndexJob.tables`, while the worker makes the index): words,
-    forms, spellings; return `core.json`'s data but for the postings' and the documents' own."""
-    from kb.search.searcher import tables_of
-    from kb.search.static import write_words as write
+def remake_index(kb) -> Path:
+    """Make the content's search index again, here (the live one does not read back), and make it live."""
+    from kb.search.build import make_in
+    from kb.search.index import index_key, index_root
 
-    return write(site / SEARCH_DIR, tables_of(info), info.get("numbering", {}))
+    content = Path(kb.content)
+    (index_root(content) / "CURRENT").unlink(missing_ok=True)
+    return make_in(None, index_root(content), index_key(content, kb), kb)
+
+
+class SearchIndexStopped(OSError):
+    """The worker process making the search index stopped (killed, or out of memory)."""
+
+    def __str__(self) -> str:
+        return "the search index's process stopped (killed, or out of memory); build again"
 
 
 def search_entries(kb) -> list:
@@ -102,27 +105,23 @@ def search_entries(kb) -> list:
     return list(entries(kb))
 
 
-def write_documents(site: Path, data: SiteData, items: list) -> dict:
-    """Write the search files of the documents themselves (what results show, the rank data, the rule numbers) and
-    the symbols their results draw, from the knowledge base's entries (`search_entries`); return their summary,
-    for `write_core`."""
-    from kb.search.static import write_documents as write
+def write_search(site: Path, index: Path, data: SiteData, items: list) -> None:
+    """Write the site's search files: the index's export (what every query reads; an index found damaged is made
+    again), then the documents' own files with the pages showing them, and the symbols their results draw."""
+    from kb.search.build import copy_export
+    from kb.search.export import write_documents
+    from kb.search.store import IndexDamaged
     from kb.search.writer import entry_langs
 
-    pages = pages_of(data)
     folder = site / SEARCH_DIR
+    try:
+        copy_export(index, folder)
+    except IndexDamaged:
+        copy_export(remake_index(data.kb), folder)
+    pages = pages_of(data)
     current = [e for e in items if e.current]
-    summary = write(folder, current, entry_langs(items), lambda stored: page_of(pages, stored))
+    summary = write_documents(folder, current, entry_langs(items), lambda stored: page_of(pages, stored))
     write_symbols(folder / "symbols.json", summary["symbols"])
-    return summary
-
-
-def write_core(site: Path, words: dict, postings: dict, documents: dict) -> None:
-    """Write the search's `core.json` from the tables' data (`write_words`), the postings' shard counts
-    (`index_and_postings`) and the documents' (`write_documents`)."""
-    from kb.search.static import write_core as write
-
-    write(site / SEARCH_DIR, words | {"c": words["c"] | postings}, documents)
 
 
 def write_symbols(path: Path, codes: Iterable[str]) -> None:

@@ -11,9 +11,6 @@ import json
 import shutil
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,15 +33,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import (
-    abandon,
-    index_and_postings,
-    index_job,
-    search_entries,
-    write_core,
-    write_documents,
-    write_words,
-)
+from kb.site.searchpages import SearchIndexStopped, make_index, search_entries, write_search
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -61,9 +50,8 @@ class BuildReport:
     seconds: float
     search: bool
     search_wait: float = 0.0
-    """Of `seconds`, those the build spent on the search index once its pages and its documents' files were written:
-    its tables and their files, then waiting for Whoosh's documents and postings (written alongside, in another
-    process), then making the index live and writing `core.json`."""
+    """Of `seconds`, those the build spent on the search index after its pages: waiting for it (made alongside in a
+    worker process, with `jobs` > 1), then copying its export and writing the documents' files."""
     kept: tuple[str, ...] = ()
     """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
     replaced: tuple[str, ...] = ()
@@ -89,45 +77,34 @@ def build_site(
     progress: Callable | None = None,
     search: bool = True,
     forced: bool = False,
+    jobs: int = 1,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
-    `forced`: the content has errors and the build was asked for anyway (the stamp says so).
+    `forced`: the content has errors and the build was asked for anyway (the stamp says so). `jobs`: with more than
+    one, the search index is made in a worker process while the pages render (`searchpages.make_index`).
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
     new = sibling(target, "new")
     search_wait = 0.0
-    indexing = None
     try:
         if new.exists():
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        # The search index's documents, then the site's postings, while the data gather and pages render: a worker
-        # of its own (started afresh, not forked: it inherits no pipe of ours), gone after its one job, so a killed
-        # build leaves it behind no longer than that job.
-        worker = ProcessPoolExecutor(max_workers=1, max_tasks_per_child=1) if langs else nullcontext()
-        with worker as pool:
-            items = search_entries(kb) if langs else []
-            job = index_job(kb, items) if langs else None
-            indexing = pool.submit(index_and_postings(job, new)) if job is not None else None
-            data = gather(kb)
-            jobs = plan(data)
-            bar = progress(length=len(jobs) + 1) if progress else _NoBar()
-            with bar:
-                write_pages(data, jobs, new, bar, forced)
-                if job is not None:  # while the worker makes the index: the documents' files, the tables, their files
-                    documents = write_documents(new, data, items)
-                    waiting = time.perf_counter()
-                    info = job.tables()
-                    words = write_words(new, info)
-                    made, postings = indexing.result()
-                    job.publish(made, info)
-                    write_core(new, words, postings, documents)
-                    search_wait = time.perf_counter() - waiting
-                bar.update(1)
+        index = make_index(kb, jobs) if langs else None
+        data = gather(kb)
+        jobs_ = plan(data)
+        bar = progress(length=len(jobs_) + 1) if progress else _NoBar()
+        with bar:
+            write_pages(data, jobs_, new, bar, forced)
+            if index is not None:
+                waiting = time.perf_counter()
+                write_search(new, index(), data, search_entries(kb))
+                search_wait = time.perf_counter() - waiting
+            bar.update(1)
         write_manifest(new)
         seal(new)  # lets an unchanged rebuild check, cheaply, that nobody touched the site since
         check_out(out, Path(kb.content))  # again: the folder may have changed during the build
@@ -135,20 +112,18 @@ def build_site(
         swap(new, target)
     except SiteError:
         shutil.rmtree(new, ignore_errors=True)
-        abandon(indexing)
         raise
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
-        abandon(indexing)
         raise SiteError(f"site not built ({_why(err)}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
-    return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+    return BuildReport(Path(out), len(jobs_), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
 
 
 def _why(err: Exception) -> str:
     """A failed build's cause in a reader's words: what could not be written and what to do, else the error."""
-    if isinstance(err, BrokenProcessPool):
-        return "the search index's process stopped (killed, or out of memory); build again"
+    if isinstance(err, SearchIndexStopped):
+        return str(err)
     if isinstance(err, PermissionError) and err.filename:
         where = Path(err.filename)
         return f"permission denied on {where}: the folder {where.parent} must be writable by you"

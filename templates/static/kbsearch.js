@@ -246,7 +246,8 @@ export class Index {
         slot = await this.unitSlot(found[k], langs, stops, mine);
       }
       const typed = (slot.typed = found.slice(k, end).map((u) => u.typed).join(" "));
-      for (const [, , source, target, entry] of here) {
+      for (const [, stop, source, target, entry] of here) {
+        if (stop !== end) { continue; } /* a shorter run another table translates (kb.search.lookup.slots) */
         if (await this.addTranslation(slot, entry, target)) {
           slot.translated.push([source, target, typed, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
         }
@@ -430,7 +431,7 @@ export class Index {
       const key = field + "\u0000" + term;
       if (terms.has(key)) { terms.get(key).via = terms.get(key).via && via; return; }
       const p = (await this.postings(term))[field] || [[], [], 0];
-      terms.set(key, { field, term, via, df: p[2], docs: new Map(p[0].map((d, i) => [d, p[1][i] || 0])) });
+      terms.set(key, { field, term, via, df: p[2], docs: new Map(p[0].map((d, i) => [d, p[1][i] || 0])), words: await this.words(field, term) });
     };
     for (const alt of slot.alts) { for (const form of alt.forms) { await add(`body_${alt.lang}`, form, alt.via); } }
     for (const [lang, term] of slot.exact) { await add(`body_${lang}`, term, false); }
@@ -443,6 +444,15 @@ export class Index {
     return terms;
   }
 
+  /* What a term names of a headword: itself, or a term of several words' words' first forms (kb.search.engine._words). */
+  async words(field, term) {
+    if (!term.includes(" ") || !field.startsWith("body_")) { return [term]; }
+    const lang = field.slice(5);
+    const found = [];
+    for (const w of term.split(" ")) { if (!isStop(w, "word", this.stops[lang] || new Set())) { found.push(...(await this.forms(lang, w)).slice(0, 1)); } }
+    return found.length ? [...new Set(found)] : [term];
+  }
+
   /* The characteristic terms of a slot (`slot.near`), each {share, docs: Set} (kb.search.searcher.concept_terms). */
   async nearTerms(slot) {
     const found = [];
@@ -452,19 +462,28 @@ export class Index {
 
   weight(terms) {
     const n = this.core.n;
-    const scored = [...terms.values()].filter((t) => t.field !== "name" && !t.term.startsWith(EXACT) && t.df);
+    const every = [...terms.values()].filter((t) => t.field !== "name" && !t.term.startsWith(EXACT) && t.df);
+    const typed = every.filter((t) => !t.via); /* the words as typed, when in the index (kb.search.engine._weight) */
+    const scored = typed.length ? typed : every;
     const names = sum([...terms.values()].filter((t) => t.field === "name").map((t) => t.df));
     return Math.max(0, ...scored.map((t) => idf(n, t.df)), ...(names ? [idf(n, Math.min(n, names))] : []));
   }
 
-  /* A slot's score of a document, as Whoosh sums it: each alternative (a phrase: its words, where it is whole),
-     the card-name words. */
+  /* A slot's score of a document: the best alternative it holds whole (a phrase: its words, where it is whole;
+     a word found in two languages, or through three translations, counts once), and the card-name words. */
   async slotScore(slot, terms, d) {
     let [total, hit] = [0, false];
     for (const alt of slot.alts) {
       const values = alt.forms.map((form) => (terms.get(`body_${alt.lang}\u0000${form}`) || { docs: new Map() }).docs.get(d));
+      const langs = this.core.langsOf[d];
+      if (alt.via && !langs.includes(alt.lang)) { continue; } /* a translation finds texts, never a concept's name */
       if (values.every((v) => v !== undefined) && (!alt.phrase || await this.hasPhrase(d, alt.lang, alt.phrase))) {
-        total += sum(values.map((v) => alt.factor * v));
+        /* a translation in a document with no text in another language: lifted (kb.search.engine._factor) */
+        const alone = langs.length === 1 && langs[0] === alt.lang;
+        /* a concept's name in a language the document has no text in, not the query's: as a translation */
+        const named = !alt.via && slot.lang !== alt.lang && !langs.includes(alt.lang);
+        const factor = alt.via && alone ? alt.factor * this.c.ALONE : named ? alt.factor * this.c.TRANSLATED : alt.factor;
+        total = Math.max(total, sum(values.map((v) => factor * v)));
         hit = true;
       }
     }
@@ -556,8 +575,11 @@ export class Index {
       const share = sum(weights.map((w, k) => w * credit[k])) / total;
       if (made.every((s) => s.stop) && share < 1) { continue; }
       const exact = sum(weights.filter((w, k) => made[k].exact.some(([lang, t]) => terms[k].get(`body_${lang}\u0000${t}`).docs.has(d))));
-      const typed = found.map((f) => new Set(f.filter((x) => !x.via && x.field !== "name").map((x) => x.term)));
-      const through = found.map((f) => new Set(f.filter((x) => x.via).map((x) => x.term)));
+      /* a word matching only the document's concept's name in a language it has no text in, not the query's, names
+         nothing (kb.search.engine._forms) */
+      const named = (x, k) => this.core.langsOf[d].includes(x.field.slice(5)) || made[k].lang === x.field.slice(5);
+      const typed = found.map((f, k) => new Set(f.filter((x) => !x.via && x.field !== "name" && named(x, k)).flatMap((x) => x.words)));
+      const through = found.map((f) => new Set(f.filter((x) => x.via && this.core.langsOf[d].includes(x.field.slice(5))).flatMap((x) => x.words)));
       const via = found.some((f) => f.length) && !found.some((f) => f.some((x) => !x.via));
       base.push({ d, found, typed, through, via, score: (score + this.c.EXACT_BONUS * exact) * share ** this.c.COVERAGE_POWER * this.c.BOOSTS[this.core.kinds[d]] });
     }
@@ -568,8 +590,9 @@ export class Index {
   /* Headwords, ancestors' headings and citations (kb.search.rank.rerank, second step). */
   async refine(base, weights) {
     for (const h of base) {
-      [h.key, h.heads, h.sections, h.cites] = await this.rankData(h.d);
-      h.score *= Math.max(this.headFactor(h.heads, h, weights, this.c.HEAD_BONUS), this.headFactor(h.sections, h, weights, this.c.SECTION_BONUS));
+      [h.key, h.heads, h.sections, h.cites, h.names] = await this.rankData(h.d);
+      h.score *= Math.max(this.headFactor(h.heads, h, weights, this.c.HEAD_BONUS),
+        this.headFactor(h.names, h, weights, this.c.HEAD_BONUS * this.c.NAME_SHARE), this.headFactor(h.sections, h, weights, this.c.SECTION_BONUS));
     }
     const top = Math.max(0, ...base.map((h) => h.score));
     if (top > 0) {

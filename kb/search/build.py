@@ -1,0 +1,104 @@
+"""Make an index: the one module that does, from a knowledge base's search entries.
+
+An index is a folder: Whoosh's index of the entries (`kb.search.writer`: schema, analysis, BM25F), its tables
+(`tables.json`: vocabularies, word counts, translation tables, characteristic terms) and its export (`export/`:
+`kb.search.export`), which every query reads (`kb.search.engine`) and the site copies. It is made in a new folder
+and made live at once (`kb.search.store`), keyed by the content's hash and kb's code, so a query never sees half an
+index. `make_in` runs the making in a worker process of its own, for a build that renders its pages meanwhile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+from kb.search.engine import MANIFEST
+from kb.search.entries import Entry, Vocabulary, entries, vocabulary
+from kb.search.export import write_core, write_documents, write_manifest, write_postings, write_words
+from kb.search.lookup import Tables
+from kb.search.store import IndexDamaged, publish, write_tables
+from kb.search.writer import entry_langs, index_tables, own_numbering, write_whoosh
+
+EXPORT = "export"
+"""The export's folder inside an index's."""
+
+
+def make_index(
+    folder: Path, items: list[Entry], vocabulary: Vocabulary | None, numbering: dict, every: bool = False
+) -> None:
+    """Write an index of some entries into a folder (created if needed): Whoosh's documents (those of the current
+    editions, of every edition when `every`), the tables, the export."""
+    folder.mkdir(parents=True, exist_ok=True)
+    kept = items if every else [e for e in items if e.current]
+    langs = entry_langs(items)
+    write_whoosh(folder, items, vocabulary, every)
+    info = index_tables(items, vocabulary, numbering, every)
+    export = folder / EXPORT
+    words = write_words(export, tables_of(info), numbering)
+    postings = write_postings(export, folder, langs)
+    documents = write_documents(export, kept, langs, lambda stored: None)
+    write_core(export, words | {"c": words["c"] | postings}, documents)
+    write_manifest(export)
+    write_tables(folder, info)  # last: an index without its tables is no index (`read_tables` fails on it)
+
+
+def tables_of(info: dict) -> Tables:
+    """The query tables of an index's `tables.json` data, with each language's stop words."""
+    from kb.search.analysis import lang_text
+
+    return Tables(info, {lang: lang_text(lang).stops for lang in info["langs"]})
+
+
+def publish_index(root: Path, key: str, kb, every: bool = False) -> Path:
+    """Make the index of a knowledge base under `root` and make it live; its folder."""
+    items = list(entries(kb))
+    return publish(root, key, lambda folder: make_index(folder, items, vocabulary(kb), own_numbering(kb), every))
+
+
+def temporary_index(kb, every: bool = False) -> TemporaryDirectory:
+    """An index of a knowledge base in a temporary folder (removed when the object returned is let go): what is
+    searched when the build folder cannot be written."""
+    made = TemporaryDirectory(prefix="kb-index-")
+    make_index(Path(made.name), list(entries(kb)), vocabulary(kb), own_numbering(kb), every)
+    return made
+
+
+def engine_of(items: list[Entry], vocabulary: Vocabulary | None = None, numbering: dict | None = None, every=False):
+    """An engine over an index of some entries, made in a temporary folder (removed with the engine)."""
+    from kb.search.index import opened
+
+    made = TemporaryDirectory(prefix="kb-index-")
+    make_index(Path(made.name), list(items), vocabulary, numbering or {}, every)
+    engine = opened(Path(made.name))
+    engine.keep = made
+    return engine
+
+
+def make_in(pool: Executor | None, root: Path, key: str, kb) -> Future | Path:
+    """The index of a knowledge base made live under `root`: in a worker process of `pool` (the future of its
+    folder; the entries are made here and sent to it), else here (its folder)."""
+    items = list(entries(kb))
+    if pool is None:
+        return publish(root, key, lambda folder: make_index(folder, items, vocabulary(kb), own_numbering(kb)))
+    return pool.submit(_publish, root, key, items, vocabulary(kb), own_numbering(kb))
+
+
+def _publish(root: Path, key: str, items: list[Entry], vocabulary: Vocabulary, numbering: dict) -> Path:
+    """What a worker process runs: make an index and make it live."""
+    return publish(root, key, lambda folder: make_index(folder, items, vocabulary, numbering))
+
+
+def copy_export(index: Path, into: Path) -> None:
+    """Copy an index's export into a folder (the site's search files), each file checked against the export's
+    manifest on the way: IndexDamaged when one does not read back as written."""
+    export = index / EXPORT
+    manifest = json.loads((export / MANIFEST).read_text(encoding="utf-8"))
+    into.mkdir(parents=True, exist_ok=True)
+    for name, digest in manifest.items():
+        blob = (export / name).read_bytes()
+        if hashlib.sha256(blob).hexdigest() != digest:
+            raise IndexDamaged(f"{name} of the search index in {index} is not the file it was made with")
+        (into / name).write_bytes(blob)
