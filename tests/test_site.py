@@ -1283,7 +1283,7 @@ def test_the_render_cache_drops_the_least_recently_used_beyond_its_size():
 
 
 def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path, monkeypatch):
-    from kb.commands import build as build_command
+    from kb.cli import main
 
     def broken(kb):
         yield from []
@@ -1293,7 +1293,7 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
 
     monkeypatch.setattr(search_entries, "entries", broken)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
-    result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
+    result = CliRunner().invoke(main, ["build", "--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1
     assert "entry 7 is broken" in result.output and result.output.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]  # no site, no leftover

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -92,7 +91,7 @@ def exit_status(totals: dict[str, int], strict: bool) -> int:
 @click.option("--strict", is_flag=True, help="Also fail (exit 1) on warnings.")
 @click.option("--json", "as_json", is_flag=True, help="Print diagnostics and counts as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not list notes, only warnings and errors.")
-def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> None:
+def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> int:
     """Parse and link the content; print every diagnostic as `path:line: severity: message`,
     then counts per document.
 
@@ -114,7 +113,7 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
             "lexicon": lexicon_summary(kb),
         }
         click.echo(json_text(payload))
-        sys.exit(exit_status(totals, strict))
+        return exit_status(totals, strict)
     located = locator(kb)
     for diag in found:
         if not (quiet and diag.severity == "note"):
@@ -135,4 +134,4 @@ def command(content: Path | None, strict: bool, as_json: bool, quiet: bool) -> N
             newlines=False,
         )
     click.echo(f"{totals['error']} errors, {totals['warning']} warnings, {totals['note']} notes")
-    sys.exit(exit_status(totals, strict))
+    return exit_status(totals, strict)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import errno
-import sys
 from pathlib import Path
 
 import click
 
-from kb.commands.build import build_or_exit, force_option, out_option
+from kb.commands.building import build_or_exit, force_option, out_option
 from kb.commands.options import content_option, echo
+from kb.model.errors import KbError
 from kb.sources.paths import default_content
 
 
@@ -41,9 +41,7 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     try:  # listen first: a server that cannot start needs no build
         server = make_server(out, host, port, report=lambda message: echo(f"kb serve: {message}", err=True))
     except OSError as err:
-        why = f"{err.strerror or err}; {_listen_hint(err)}"
-        echo(f"kb: cannot listen on {host}:{port}: {why}", err=True, newlines=False)
-        sys.exit(1)
+        raise KbError(f"cannot listen on {host}:{port}: {err.strerror or err}; {_listen_hint(err)}") from None
     try:
         try:
             current = site_is_current(out, content_hash(content or default_content()))

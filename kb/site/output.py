@@ -20,6 +20,7 @@ from pathlib import Path
 from kb import __version__
 from kb.model import Diagnostic, card_name
 from kb.model.base import KnowledgeBase
+from kb.model.errors import KbError
 from kb.sources import file_slug, slug
 from kb.sources.paths import PROJECT, TEMPLATES
 
@@ -35,7 +36,7 @@ NAME_MAX = 200
 """Longest `--out` name used as is in the names of its temporary siblings (`.NAME.new-PID`)."""
 
 
-class SiteError(Exception):
+class SiteError(KbError):
     """The site could not be built; the message says why in one line."""
 
 
