@@ -12,6 +12,7 @@ from kb.link.editions import changelog
 from kb.link.editions.lineage import word_diff
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
+from kb.model.errors import KbError
 from kb.model.links import Edition
 from kb.model.numbers import parent_of, sort_key
 
@@ -42,6 +43,9 @@ class Change:
     """(old, new) cited numbers of a `reference` change."""
     text: str = ""
     """The rule's text, for an added or removed rule."""
+    minor: str = ""
+    """`pronoun` for a `wording` change that only writes `they` for `he or she` (`their` for `his or her`…), and may
+    follow renumbered rules it cites besides (`changelog.pronouns_only`); "" otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +82,10 @@ class EditionDiff:
         return changelog.runs([(c.old, c.new) for c in self.changes if c.kind == "renumbering"])
 
 
-class HistoryError(ValueError):
+class HistoryError(KbError, ValueError):
     """Two editions cannot be compared (unknown, other languages, not linked); the message says why."""
+
+    status = 2
 
 
 def rule_text(rule: Rule) -> str:
@@ -182,7 +188,8 @@ def _read(changes: list[Change], old: Edition, new: Edition) -> tuple[list[Chang
         if kind == "wording" and _moved(c.old, c.new, renumbered):
             kind = "moved"
         diff = changelog.folded_diff(before, after)
-        out.append(Change(c.status, c.old, c.new, True, diff, c.confidence, kind, refs or ()))
+        minor = "pronoun" if kind == "wording" and changelog.pronouns_only(before, after, renumbered) else ""
+        out.append(Change(c.status, c.old, c.new, True, diff, c.confidence, kind, refs or (), minor=minor))
     return out, typography
 
 
