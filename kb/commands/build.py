@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.building import build_or_exit, force_option, out_option
+from kb.commands.building import base_url_option, build_or_exit, force_option, out_option
 from kb.commands.options import content_option
 
 
@@ -15,7 +15,8 @@ from kb.commands.options import content_option
 @out_option
 @click.option("--strict", is_flag=True, help="Also stop on warnings.")
 @force_option
-def command(content: Path | None, out: Path, strict: bool, force: bool) -> None:
+@base_url_option
+def command(content: Path | None, out: Path, strict: bool, force: bool, base_url: str | None) -> None:
     """Build the static bilingual website (rules FR | EN, glossary, FAQs, cards, offline search).
 
     Content errors (as `kb check` lists them; with --strict, warnings too) stop the build: they are printed
@@ -26,4 +27,4 @@ def command(content: Path | None, out: Path, strict: bool, force: bool) -> None:
     .git, your files). The content folder, a folder inside or holding it and the project folder are always
     refused (status 1).
     """
-    build_or_exit(content, out, strict=strict, force=force)
+    build_or_exit(content, out, strict=strict, force=force, base_url=base_url)

@@ -25,8 +25,38 @@ out_option = click.option(
 force_option = click.option("--force", is_flag=True, help="Build even when the content has errors, saying so.")
 
 
-def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False, force: bool = False) -> None:
-    """Load (unless given) and build; a failure raises `SiteError` (one line, exit status 1).
+def _base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--base-url`: an absolute http(s) address, ending with `/`."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise click.BadParameter(f"{value!r} is not an absolute http(s) address such as https://example.org/rules/")
+    return value if value.endswith("/") else value + "/"
+
+
+base_url_option = click.option(
+    "--base-url",
+    default=None,
+    metavar="URL",
+    callback=_base_url,
+    help="The address the site will be served from (https://example.org/rules/): pages then name their canonical "
+    "address, the site map and the API description give absolute addresses. Links between pages stay relative.",
+)
+
+
+def build_or_exit(
+    content: Path | None,
+    out: Path,
+    kb=None,
+    strict: bool = False,
+    force: bool = False,
+    base_url: str | None = None,
+) -> None:
+    """Load (unless given) and build the site with its JSON API (`kb.export.api`); a failure raises `SiteError` (one
+    line, exit status 1). `base_url`: the address the site is served from (canonical addresses, the site map).
 
     Content errors (warnings too when `strict`) stop the build before anything is written, unless `force`.
     """
@@ -34,10 +64,11 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     from kb.site.output import check_out, clean_leftovers
 
     target = check_out(out, content or default_content())  # refuse before the slow load
-    if kb is None and not strict and _up_to_date(out, content, force):
+    if kb is None and not strict and _up_to_date(out, content, force, base_url):
         clean_leftovers(target)  # a killed build's half-written folder beside it
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
+    from kb.export.api import api_files
     from kb.site.write import build_site
 
     if kb is None:
@@ -46,11 +77,12 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     forced = _stop_on_errors(found, kb, out, strict, force)
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
-    report = build_site(kb, out, progress=progress, forced=forced)
+    report = build_site(kb, out, progress, forced=forced, extras=api_files(kb, base_url), base_url=base_url)
     search = "without search index"
     if report.search:
         search = f"with search index, {report.search_wait:.2f} s more after the pages"
-    echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}).")
+    api = f"; {report.extras} files of JSON API" if report.extras else ""
+    echo(f"Built {report.pages} pages into {report.out} in {report.seconds:.2f} s ({search}{api}).")
     warned = sum(1 for d in found if d.severity == "warning")
     if warned and not forced:
         said = f"{warned} warning{'s' if warned > 1 else ''}"
@@ -61,7 +93,7 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
         echo(f"kb: warning: replaced by the new site's pages: {_some(report.replaced)}", err=True)
 
 
-def _up_to_date(out: Path, content: Path | None, force: bool = False) -> bool:
+def _up_to_date(out: Path, content: Path | None, force: bool = False, base_url: str | None = None) -> bool:
     """Whether `out` holds a site built from this content, kb version and templates, untouched since: nothing to do.
 
     A site built with --force from content with errors is up to date only for another --force: without it, the
@@ -71,7 +103,8 @@ def _up_to_date(out: Path, content: Path | None, force: bool = False) -> bool:
     from kb.sources import ContentError, content_hash
 
     try:
-        return site_is_current(out, content_hash(content or default_content()), force) and untouched(out)
+        current = site_is_current(out, content_hash(content or default_content()), force, base_url)
+        return current and untouched(out)
     except ContentError:
         return False  # loading says what is wrong with the folder
 

@@ -34,7 +34,7 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     Only the site's pages are served: never a dot-file or dot-folder (`.git`, `.kb`), never a folder's listing.
     A connection silent for 10 seconds is closed; at most 64 requests are answered at once, the others wait.
     """
-    from kb.site.output import site_is_current
+    from kb.site.output import built_for, site_is_current
     from kb.site.serve import make_server, url_of
     from kb.sources import ContentError, content_hash
 
@@ -43,12 +43,13 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     except OSError as err:
         raise KbError(f"cannot listen on {host}:{port}: {err.strerror or err}; {_listen_hint(err)}") from None
     try:
+        base_url = built_for(out)  # a site built for its address stays built for it
         try:
-            current = site_is_current(out, content_hash(content or default_content()))
+            current = site_is_current(out, content_hash(content or default_content()), base_url=base_url)
         except ContentError:
             current = False  # loading says what is wrong with the folder
         if not current:
-            build_or_exit(content, out, force=force)
+            build_or_exit(content, out, force=force, base_url=base_url)
         echo(f"Serving {out} at {url_of(server)} (Ctrl+C to stop)", newlines=False)
         server.serve_forever()
     except KeyboardInterrupt:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kb.model.base import KnowledgeBase
@@ -68,6 +68,8 @@ class BuildReport:
     """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
     replaced: tuple[str, ...] = ()
     """Files of the previous site no build wrote, at paths this build writes: the new pages replaced them."""
+    extras: int = 0
+    """Files written beside the pages (`build_site`'s `extras`: the JSON API)."""
 
 
 class _NoBar:
@@ -89,10 +91,15 @@ def build_site(
     progress: Callable | None = None,
     search: bool = True,
     forced: bool = False,
+    extras: Iterable[tuple[str, str]] = (),
+    base_url: str | None = None,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
-    `forced`: the content has errors and the build was asked for anyway (the stamp says so).
+    `forced`: the content has errors and the build was asked for anyway (the stamp says so). `extras`: more files,
+    (path from the site's root, text), written in the same build (the JSON API, made by `kb.export.api`): while the
+    search index is made, when there is one. `base_url`: the address the site will be served from (canonical
+    addresses, the site map); links stay relative.
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
@@ -117,8 +124,9 @@ def build_site(
             jobs = plan(data)
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
             with bar:
-                write_pages(data, jobs, new, bar, forced)
-                if job is not None:  # while the worker makes the index: the documents' files, the tables, their files
+                write_pages(data, jobs, new, bar, forced, base_url)
+                written = write_extras(new, extras)  # while the worker makes the index, when there is one
+                if job is not None:  # then the documents' files, the tables, their files
                     documents = write_documents(new, data, items)
                     waiting = time.perf_counter()
                     info = job.tables()
@@ -142,7 +150,8 @@ def build_site(
         abandon(indexing)
         raise SiteError(f"site not built ({_why(err)}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
-    return BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+    report = BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+    return replace(report, extras=written)
 
 
 def _why(err: Exception) -> str:
@@ -157,8 +166,11 @@ def _why(err: Exception) -> str:
     return f"{type(err).__name__}: {err}"
 
 
-def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
-    """Render every job into the new folder, copy the static files, write the stamp and jump map."""
+def write_pages(
+    data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False, base_url: str | None = None
+) -> None:
+    """Render every job into the new folder, copy the static files, write the stamp, the jump map and the site map
+    (`base_url`: the site's address, for canonical addresses)."""
     from kb.site.templating import environment
 
     new.mkdir(parents=True, exist_ok=True)
@@ -182,12 +194,30 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
             data.miscited,
             job.context.get("ui", ""),
         )
-        html = env.get_template(job.template).render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
+        context = {**job.values(), **where, "ln": linker, "data": data, "kb": data.kb, "base_url": base_url}
+        html = env.get_template(job.template).render(**context, page_path=job.path)
         target.write_text(render.localise(html, job.context.get("ui") or UI_LANGS[0]), encoding="utf-8")
         bar.update(1)
     shutil.copytree(TEMPLATES / "static", new / "static")
-    stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs, "forced": forced}
+    stamp = {**stamp_for(data.kb.content_hash, base_url), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def write_extras(new: Path, files: Iterable[tuple[str, str]]) -> int:
+    """Write more files into the new site, each (a relative path under it, its text); return how many. A path that
+    leaves the site or lands on a page already written is a `SiteError`."""
+    folders: set[Path] = set()
+    count = 0
+    for path, text in files:
+        target = new / path
+        if path.startswith("/") or ".." in Path(path).parts or target.exists():
+            raise SiteError(f"site not built: {path} cannot be written into the site (outside it, or written twice)")
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
+        target.write_text(text, encoding="utf-8")
+        count += 1
+    return count
 
 
 def write_jumps(new: Path, jump: dict, cards: dict[str, str]) -> None:

@@ -127,9 +127,27 @@ def _walk(chain, start: int, stop: int, number: str) -> list[tuple[str, float, b
     return frontier
 
 
+_COMPARED: dict[tuple[int, str, str], tuple[KnowledgeBase, EditionDiff]] = {}
+"""(id of a knowledge base, old, new edition) -> (the knowledge base, kept so its id stays its own; their diff): a
+build compares consecutive editions twice (the changes pages, the API's editions)."""
+
+
 def compare(kb: KnowledgeBase, old_name: str, new_name: str) -> EditionDiff:
-    """Compare two editions of one language through lineage."""
+    """Compare two editions of one language through lineage (the last few comparisons kept: a knowledge base
+    never changes)."""
     old, new = find_edition(kb, old_name), find_edition(kb, new_name)
+    kept = _COMPARED.get((id(kb), old.id, new.id))
+    if kept is not None and kept[0] is kb:
+        return kept[1]
+    diff = _compare(kb, old, new)
+    if len(_COMPARED) >= 8:
+        _COMPARED.clear()
+    _COMPARED[(id(kb), old.id, new.id)] = (kb, diff)
+    return diff
+
+
+def _compare(kb: KnowledgeBase, old: Edition, new: Edition) -> EditionDiff:
+    """`compare` of two editions found."""
     chain = kb.links.lineage.get(old.lang)
     if old.lang != new.lang:
         raise HistoryError(f"{old.id} and {new.id} are in different languages; compare editions of one language")
