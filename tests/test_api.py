@@ -126,3 +126,39 @@ def test_extras_cannot_leave_the_site(tmp_path):
     with pytest.raises(SiteError):
         write_extras(tmp_path, [("../outside.json", "{}")])
     assert write_extras(tmp_path, [("api/v1/a.json", "{}")]) == 1
+
+
+def _bot():
+    """The example bot of docs/examples, loaded from its file (it is no part of kb)."""
+    import importlib.util
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("rules_bot", ROOT / "docs" / "examples" / "rules_bot.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_example_bot_answers_from_the_static_api_alone(api_site):
+    from .browsing import served
+
+    bot = _bot()
+    with served(api_site) as url:
+        for where in (str(api_site), url):  # the files of a folder, and the same over HTTP
+            api = bot.Api(where)
+            trample = bot.answer(api, "!cr 702.19")
+            assert trample.startswith("**702.19** Trample\nSubrules: 702.19a, 702.19b")
+            french = bot.answer(api, "!cr règle 120.4")
+            assert french.startswith("**120.4** (règle 120.4 du texte français, aujourd’hui la 121.4)")
+            assert "bibliothèque vide" in french and "[en] 121.4 A player who attempts to draw" in french
+            pile = bot.answer(api, "!define pile")
+            assert pile.startswith("**Pile** [en]\nA temporary grouping of cards.")
+            assert "today's 121.4: !cr règle 120.4" in bot.answer(api, "!cr 120.4")
+            assert bot.answer(api, "!cr 702.56").startswith("**702.56** Replicate")
+            assert bot.answer(api, "hello") is None and "did you mean: Trample" in bot.answer(api, "!define tramp")
+    today = set(load(api_site, "en/rules.json")["rules"])
+    numbers = load(api_site, "en/numbers/2015-09-26.json")["numbers"]
+    moved = next(n for n, v in numbers.items() if n not in today and v["today"])  # a 2015 number no rule has today
+    said = bot.answer(bot.Api(str(api_site)), f"!cr {moved}")
+    assert said.startswith(f"{moved} of en:2015-09-26 is today's {numbers[moved]['today'][0]}")

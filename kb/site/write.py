@@ -21,6 +21,7 @@ from kb.model.base import KnowledgeBase
 from kb.site import labels, render
 from kb.site.gather import SiteData, gather, search_langs, site_langs
 from kb.site.labels import UI_LANGS, other_ui
+from kb.site.meta import page_meta, sitemap
 from kb.site.output import (
     STAMP,
     Job,
@@ -176,6 +177,7 @@ def write_pages(
     new.mkdir(parents=True, exist_ok=True)
     write_jumps(new, *jump_map(data))  # first: the maps are let go before the pages render
     env = environment()
+    pages: list[str] = []
     cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
     folders: set[Path] = set()
     for job in jobs:
@@ -195,9 +197,13 @@ def write_pages(
             job.context.get("ui", ""),
         )
         context = {**job.values(), **where, "ln": linker, "data": data, "kb": data.kb, "base_url": base_url}
-        html = env.get_template(job.template).render(**context, page_path=job.path)
+        meta = page_meta(data, job, job.context.get("ui") or UI_LANGS[0])
+        html = env.get_template(job.template).render(**context, page_path=job.path, meta=meta)
+        if job.path.endswith(".html") and job.path != "404.html":
+            pages.append(job.path)
         target.write_text(render.localise(html, job.context.get("ui") or UI_LANGS[0]), encoding="utf-8")
         bar.update(1)
+    (new / "sitemap.xml").write_text(sitemap(pages, base_url), encoding="utf-8")
     shutil.copytree(TEMPLATES / "static", new / "static")
     stamp = {**stamp_for(data.kb.content_hash, base_url), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
