@@ -903,7 +903,7 @@ def test_site_is_stale_when_templates_or_version_change(tmp_path, monkeypatch):
     kb = load(FIXTURES / "golden-content")
     out = site_module.build_site(kb, tmp_path / "site", search=False).out
     stamp = json.loads(read(out, "kb-site.json"))
-    assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "base_url", "langs", "seal", "forced"}
+    assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "base_url", "api", "langs", "seal", "forced"}
     assert output_module.site_is_current(out, kb.content_hash)
     assert not output_module.site_is_current(out, "other content")
     assert not output_module.site_is_current(out, kb.content_hash, base_url="https://example.org/")

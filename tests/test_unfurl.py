@@ -93,3 +93,19 @@ def test_the_whole_cr_on_one_page_keeps_the_rule_pages_anchors(built):
         assert '<div class="previews' not in whole and "<details" not in whole  # no previews, no history panels
     fr = (plain / "fr" / "cr.html").read_text("utf-8")
     assert '<p id="120.1" class="d1" lang="fr">' in fr and '<p id="704.5a" class="d2" lang="en">' in fr
+
+
+def test_the_api_is_built_with_the_site_unless_left_out(built, tmp_path):
+    plain, served = built
+    assert (plain / "api" / "v1" / "index.json").is_file() and (plain / "api" / "openapi.json").is_file()
+    openapi = (served / "api" / "openapi.json").read_text("utf-8")
+    assert '"url": "https://rules.example.org/mtg"' in openapi  # the address given; `..` (the site's root) without
+    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
+    out = tmp_path / "site"
+    args = ["build", "--content", str(content), "--out", str(out)]
+    assert CliRunner().invoke(main, [*args, "--no-api"]).exit_code == 0 and not (out / "api").exists()
+    again = CliRunner().invoke(main, args)  # not up to date: this site has no API
+    assert "up to date" not in again.output and (out / "api" / "v1" / "index.json").is_file()
+    assert "up to date" in CliRunner().invoke(main, args).output
+    bad = CliRunner().invoke(main, [*args, "--base-url", "example.org"])
+    assert bad.exit_code == 2 and "absolute http(s) address" in bad.output

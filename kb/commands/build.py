@@ -16,8 +16,10 @@ from kb.commands.options import content_option
 @click.option("--strict", is_flag=True, help="Also stop on warnings.")
 @force_option
 @base_url_option
-def command(content: Path | None, out: Path, strict: bool, force: bool, base_url: str | None) -> None:
-    """Build the static bilingual website (rules FR | EN, glossary, FAQs, cards, offline search).
+@click.option("--no-api", "no_api", is_flag=True, help="Leave the JSON API (api/) out of the site.")
+def command(content: Path | None, out: Path, strict: bool, force: bool, base_url: str | None, no_api: bool) -> None:
+    """Build the static bilingual website (rules FR | EN, glossary, FAQs, cards, offline search, the whole CR on one
+    page) and its JSON API (api/v1/, described by api/openapi.json).
 
     Content errors (as `kb check` lists them; with --strict, warnings too) stop the build: they are printed
     and the exit status is 1; --force builds anyway. The site is written into a new folder next to --out and
@@ -27,4 +29,4 @@ def command(content: Path | None, out: Path, strict: bool, force: bool, base_url
     .git, your files). The content folder, a folder inside or holding it and the project folder are always
     refused (status 1).
     """
-    build_or_exit(content, out, strict=strict, force=force, base_url=base_url)
+    build_or_exit(content, out, strict=strict, force=force, base_url=base_url, api=not no_api)

@@ -54,9 +54,11 @@ def build_or_exit(
     strict: bool = False,
     force: bool = False,
     base_url: str | None = None,
+    api: bool = True,
 ) -> None:
     """Load (unless given) and build the site with its JSON API (`kb.export.api`); a failure raises `SiteError` (one
-    line, exit status 1). `base_url`: the address the site is served from (canonical addresses, the site map).
+    line, exit status 1). `base_url`: the address the site is served from (canonical addresses, the site map);
+    `api`: False leaves the API out.
 
     Content errors (warnings too when `strict`) stop the build before anything is written, unless `force`.
     """
@@ -64,7 +66,7 @@ def build_or_exit(
     from kb.site.output import check_out, clean_leftovers
 
     target = check_out(out, content or default_content())  # refuse before the slow load
-    if kb is None and not strict and _up_to_date(out, content, force, base_url):
+    if kb is None and not strict and _up_to_date(out, content, force, base_url, api):
         clean_leftovers(target)  # a killed build's half-written folder beside it
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
@@ -77,7 +79,8 @@ def build_or_exit(
     forced = _stop_on_errors(found, kb, out, strict, force)
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
-    report = build_site(kb, out, progress, forced=forced, extras=api_files(kb, base_url), base_url=base_url)
+    extras = api_files(kb, base_url) if api else ()
+    report = build_site(kb, out, progress, forced=forced, extras=extras, base_url=base_url, api=api)
     search = "without search index"
     if report.search:
         search = f"with search index, {report.search_wait:.2f} s more after the pages"
@@ -93,7 +96,9 @@ def build_or_exit(
         echo(f"kb: warning: replaced by the new site's pages: {_some(report.replaced)}", err=True)
 
 
-def _up_to_date(out: Path, content: Path | None, force: bool = False, base_url: str | None = None) -> bool:
+def _up_to_date(
+    out: Path, content: Path | None, force: bool = False, base_url: str | None = None, api: bool = True
+) -> bool:
     """Whether `out` holds a site built from this content, kb version and templates, untouched since: nothing to do.
 
     A site built with --force from content with errors is up to date only for another --force: without it, the
@@ -103,7 +108,7 @@ def _up_to_date(out: Path, content: Path | None, force: bool = False, base_url: 
     from kb.sources import ContentError, content_hash
 
     try:
-        current = site_is_current(out, content_hash(content or default_content()), force, base_url)
+        current = site_is_current(out, content_hash(content or default_content()), force, base_url, api)
         return current and untouched(out)
     except ContentError:
         return False  # loading says what is wrong with the folder

@@ -43,13 +43,13 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     except OSError as err:
         raise KbError(f"cannot listen on {host}:{port}: {err.strerror or err}; {_listen_hint(err)}") from None
     try:
-        base_url = built_for(out)  # a site built for its address stays built for it
+        base_url, api = built_for(out)  # a site built for its address (or without the API) stays so
         try:
-            current = site_is_current(out, content_hash(content or default_content()), base_url=base_url)
+            current = site_is_current(out, content_hash(content or default_content()), base_url=base_url, api=api)
         except ContentError:
             current = False  # loading says what is wrong with the folder
         if not current:
-            build_or_exit(content, out, force=force, base_url=base_url)
+            build_or_exit(content, out, force=force, base_url=base_url, api=api)
         echo(f"Serving {out} at {url_of(server)} (Ctrl+C to stop)", newlines=False)
         server.serve_forever()
     except KeyboardInterrupt:

@@ -94,13 +94,14 @@ def build_site(
     forced: bool = False,
     extras: Iterable[tuple[str, str]] = (),
     base_url: str | None = None,
+    api: bool = False,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
     `forced`: the content has errors and the build was asked for anyway (the stamp says so). `extras`: more files,
     (path from the site's root, text), written in the same build (the JSON API, made by `kb.export.api`): while the
-    search index is made, when there is one. `base_url`: the address the site will be served from (canonical
-    addresses, the site map); links stay relative.
+    search index is made, when there is one; `api`: they are the JSON API (the stamp says so). `base_url`: the address
+    the site will be served from (canonical addresses, the site map); links stay relative.
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
@@ -125,7 +126,7 @@ def build_site(
             jobs = plan(data)
             bar = progress(length=len(jobs) + 1) if progress else _NoBar()
             with bar:
-                write_pages(data, jobs, new, bar, forced, base_url)
+                write_pages(data, jobs, new, bar, forced, base_url, api)
                 written = write_extras(new, extras)  # while the worker makes the index, when there is one
                 if job is not None:  # then the documents' files, the tables, their files
                     documents = write_documents(new, data, items)
@@ -168,7 +169,13 @@ def _why(err: Exception) -> str:
 
 
 def write_pages(
-    data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False, base_url: str | None = None
+    data: SiteData,
+    jobs: Iterable[Job],
+    new: Path,
+    bar,
+    forced: bool = False,
+    base_url: str | None = None,
+    api: bool = False,
 ) -> None:
     """Render every job into the new folder, copy the static files, write the stamp, the jump map and the site map
     (`base_url`: the site's address, for canonical addresses)."""
@@ -205,7 +212,7 @@ def write_pages(
         bar.update(1)
     (new / "sitemap.xml").write_text(sitemap(pages, base_url), encoding="utf-8")
     shutil.copytree(TEMPLATES / "static", new / "static")
-    stamp = {**stamp_for(data.kb.content_hash, base_url), "langs": data.langs, "forced": forced}
+    stamp = {**stamp_for(data.kb.content_hash, base_url, api), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
