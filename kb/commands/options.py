@@ -74,15 +74,20 @@ def locator(kb) -> Callable[[Diagnostic], str]:
 
 
 def terminal(stream=None) -> tuple[int, bool]:
-    """(columns to wrap to, whether to colour) for a standard output: its width and colours on a terminal (plain
-    when `NO_COLOR` is set or `TERM` is `dumb`); through a pipe, `COLUMNS` or 100, plain."""
-    import shutil
-
+    """(columns to wrap to, whether to colour) for a standard output: colours on a terminal only (not with `NO_COLOR`
+    set or `TERM` `dumb`); the width of the terminal the command runs in, also when its output goes through a pipe
+    (`kb diff … | less`: the terminal is its standard error's or input's), else `COLUMNS`, else 100."""
     stream = stream or sys.stdout
-    tty = stream.isatty()
-    columns = shutil.get_terminal_size((100, 24)).columns if tty else int(os.environ.get("COLUMNS") or 100)
-    colour = tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
-    return columns, colour
+    colour = stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"]), colour
+    for each in (stream, sys.stderr, sys.stdin):
+        try:
+            if each is not None and each.isatty():
+                return os.get_terminal_size(each.fileno()).columns, colour
+        except (OSError, ValueError, AttributeError):  # no descriptor (a test's stream), or a closed one
+            continue
+    return 100, colour
 
 
 def counted(n: int, word: str) -> str:

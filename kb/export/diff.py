@@ -5,6 +5,7 @@ renumberings in runs. Text out, never printed here."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from kb.export.terminal import PLAIN, Marks, printable, wrap_styled
@@ -88,7 +89,7 @@ def diff_view(
     pronoun-only and reference-only changes, then the pure renumberings in runs. `only`: the statuses or kinds
     listed (the counts cover every change in the scope); `width` 0: no wrapping."""
     changes = [c for c in diff.changes if scope.holds(c)]
-    lines = summary(diff, changes, scope, show_all)
+    lines = [wrapped for line in summary(diff, changes, scope, show_all) for wrapped in _fold(line, width)]
     shown = [c for c in changes if not only or c.status in only or c.kind in only or category(c) in only]
     if not show_all:
         shown = [c for c in shown if category(c) not in MINOR or category(c) in only]
@@ -111,6 +112,14 @@ def diff_view(
         lines += ["", marks("strong", said)]
         lines += [f"  {run.shown('->')}" for run in found]
     return "\n".join(lines)
+
+
+def _fold(line: str, width: int) -> list[str]:
+    """A summary line wrapped to the width, its continuation lines indented under its start."""
+    if width <= 0 or len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def _substantive(diff: EditionDiff, kb: KnowledgeBase, changes: list[Change], width: int, marks: Marks) -> list[str]:
@@ -140,7 +149,7 @@ def _group(change: Change) -> tuple[str, bool]:
 
 def _kind(change: Change) -> str:
     """A change's kind, and how sure the link is when it is not sure (`moved, confidence 0.45`)."""
-    kind = "pronouns" if change.minor == "pronoun" else change.kind
+    kind = "pronouns" if change.minor == "pronoun" else "reworded" if change.kind == "wording" else change.kind
     return kind + (f", confidence {change.confidence:.2f}" if change.confidence < UNSURE else "")
 
 
@@ -162,4 +171,4 @@ def _change_lines(change: Change, kb: KnowledgeBase, diff: EditionDiff, width: i
         style = "insert" if change.kind == "added" else "delete" if change.kind == "removed" else "equal"
         pieces = [(style if marks is not PLAIN else "equal", printable(change.text))]
     body = wrap_styled(pieces, width, "    ", marks) if any(text for _, text in pieces) else []
-    return [head, *body]
+    return [*_fold(head, width), *body]

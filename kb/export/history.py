@@ -170,9 +170,9 @@ def _tree(kb: KnowledgeBase, rules: list[Rule], edition, width: int, marks: Mark
         first = story["trace"][0]
         if not changed:
             since = first["date"] or first["edition"]
-            said = f"added {since}" if first["change"] == "added" else f"same since {since}"
+            said = f"{since}: added" if first["change"] == "added" else f"same since {since}"
         else:
-            said = "; ".join(f"{_said(s)} {s['date'] or s['edition']}" for s in changed)
+            said = "; ".join(f"{s['date'] or s['edition']}: {_said(s)}" for s in changed)
         lines.append(f"{prefix}{'└─ ' if last else '├─ '}{marks('strong', rule.number)}  {said}")
         inner = prefix + ("   " if last else "│  ")
         for step in changed:
