@@ -14,9 +14,17 @@ from kb.link.editions.history import Change, EditionDiff, title_of
 from kb.model.base import KnowledgeBase
 from kb.model.numbers import descends
 
-CATEGORIES = {"wording": "reworded", "added": "added", "removed": "removed", "moved": "moved", "split": "split",
-              "merged": "merged", "pronoun": "pronouns only", "reference": "references only",
-              "renumbering": "renumbered only"}  # fmt: skip
+CATEGORIES = {
+    "wording": "reworded",
+    "added": "added",
+    "removed": "removed",
+    "moved": "moved",
+    "split": "split",
+    "merged": "merged",
+    "pronoun": "pronouns only",
+    "reference": "references only",
+    "renumbering": "renumbered only",
+}
 """Each change's one category (a `wording` change only of pronouns is `pronoun`), in reading order, as said."""
 MINOR = ("pronoun", "reference")
 """Categories listed only with `--all` (counted always)."""

@@ -17,8 +17,16 @@ CONTEXT_WORDS = 8
 """Unchanged words a history's word diff keeps on each side of a change (the rest cut to `…`)."""
 NAME_CHARS = 40
 """A rule without a title is named by its text when this short (`702.19 Trample`)."""
-CHANGES = {"origin": "origin", "added": "added", "same": "same", "changed": "reworded", "renumbered": "renumbered",
-           "split": "split", "merged": "merged", "removed": "removed"}  # fmt: skip
+CHANGES = {
+    "origin": "origin",
+    "added": "added",
+    "same": "same",
+    "changed": "reworded",
+    "renumbered": "renumbered",
+    "split": "split",
+    "merged": "merged",
+    "removed": "removed",
+}
 """Lineage's statuses as a trace says them: `changed` (same number, new text) is `reworded`."""
 
 
@@ -36,8 +44,14 @@ def trace(kb: KnowledgeBase, rule: Rule) -> dict[str, Any]:
     else:
         steps.append(_step(kb, None, eid, rule.number, "origin", (), 1.0))
     editions = list(chain.editions) if chain is not None and eid in chain.editions else [eid]
-    return {"lang": rule.lang, "number": rule.number, "edition": eid, "title": rule.title, "editions": editions,
-            "trace": steps}  # fmt: skip
+    return {
+        "lang": rule.lang,
+        "number": rule.number,
+        "edition": eid,
+        "title": rule.title,
+        "editions": editions,
+        "trace": steps,
+    }
 
 
 def _step(kb: KnowledgeBase, chain, edition: str, number: str, status: str, diff, confidence: float) -> dict:

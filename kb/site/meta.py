@@ -36,8 +36,12 @@ def page_meta(data: SiteData, job: Job, ui: str | None) -> dict[str, str]:
         head, said = title, t["meta_site"]
     kind = "article" if job.template in ("rule.html", "card.html") else "website"
     whole = f"{head} — {said}" if head and said else head or said
-    return {"description": shorten(whole), "og_description": shorten(said or whole), "og_type": kind,
-            "locale": LOCALES.get(ui, ui)}  # fmt: skip
+    return {
+        "description": shorten(whole),
+        "og_description": shorten(said or whole),
+        "og_type": kind,
+        "locale": LOCALES.get(ui, ui),
+    }
 
 
 def first_sentence(text: str) -> str:

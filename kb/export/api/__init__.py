@@ -93,9 +93,18 @@ def api_index(index: records.Index) -> dict[str, Any]:
         key = records.edition_key(edition)
         numbers = _at("numbers", lang=edition.lang, edition=key)[len(ROOT) + 1 :] if _has_numbers(kb, edition) else None
         path = PATHS["edition"].format(lang=edition.lang, edition=key)
-        editions.append({"id": edition.id, "lang": edition.lang, "date": edition.effective_date,
-                         "current": edition.current, "complete": edition.complete, "rules": len(edition.rules),
-                         "path": path, "numbers": numbers})  # fmt: skip
+        editions.append(
+            {
+                "id": edition.id,
+                "lang": edition.lang,
+                "date": edition.effective_date,
+                "current": edition.current,
+                "complete": edition.complete,
+                "rules": len(edition.rules),
+                "path": path,
+                "numbers": numbers,
+            }
+        )
     return {
         "api": "v1",
         "kb_version": __version__,

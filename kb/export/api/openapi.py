@@ -48,32 +48,66 @@ def mapping(values: dict) -> dict:
 
 CITED = obj({"number": NUMBER, "resolved": BOOL})
 SOURCE = nullable(obj({"path": S, "line": INT}))
-DIFF = arr({"type": "array", "prefixItems": [{"enum": ["equal", "delete", "insert"]}, S], "minItems": 2,
-            "maxItems": 2})  # fmt: skip
+DIFF = arr({"type": "array", "prefixItems": [{"enum": ["equal", "delete", "insert"]}, S], "minItems": 2, "maxItems": 2})
 """A word diff: `[op, text]` pairs; the old text is the `equal` and `delete` parts, the new the `equal` and `insert`."""
 
 
-def schemas() -> dict[str, Any]:
-    """The JSON Schema of each kind of file (and of the search endpoint's answers)."""
-    pairing = obj({"lang": LANG, "number": NUMBER, "edition": EDITION, "via": S, "confidence": NUM})
-    translation = obj({"number": NUMBER, "edition": EDITION, "title": S, "text": S, "via": S, "confidence": NUM})
-    mention = obj({"id": S, "kind": {"enum": ["ruling", "note"]}, "lang": NS, "card": NS})
-    reading = obj(
-        {"target": NUMBER, "numbering": NS, "status": S, "today": NS, "miscited": {"type": ["object", "null"]}}
-    )
-    step = obj({"edition": EDITION, "date": NS, "number": NS, "change": {"enum": CHANGES}, "reworded": BOOL,
-                "minor": {"enum": ["pronoun", "reference", None]}, "from": arr(NUMBER), "confidence": NUM,
-                "diff": DIFF})  # fmt: skip
-    cited = obj({"cited": S, "today": NS})
-    ruling = obj({"id": S, "lang": LANG, "date": NS, "text": S, "source": S, "rules": arr(cited),
-                  "translation_of": NS})  # fmt: skip
-    note = obj({"id": S, "lang": LANG, "title": S, "text": S, "faq": S,
-                "rules": arr(obj({"cited": S, "as_of": NS, "today": NS}))})  # fmt: skip
-    face = obj({"names": mapping(S), "mana_cost": S, "type_line": S, "power": NS, "toughness": NS, "text": S})
-    changes = obj({"from": EDITION, "counts": mapping(INT), "unchanged": INT,
-                   "changes": arr(obj({"kind": {"enum": CATEGORIES}, "old": NS, "new": NS}))})  # fmt: skip
-    listed = obj({"id": EDITION, "lang": LANG, "date": NS, "current": BOOL, "complete": BOOL, "rules": INT,
-                  "path": S, "numbers": NS})  # fmt: skip
+PAIRING = obj({"lang": LANG, "number": NUMBER, "edition": EDITION, "via": S, "confidence": NUM})
+TRANSLATION = obj({"number": NUMBER, "edition": EDITION, "title": S, "text": S, "via": S, "confidence": NUM})
+MENTION = obj({"id": S, "kind": {"enum": ["ruling", "note"]}, "lang": NS, "card": NS})
+READING = obj({"target": NUMBER, "numbering": NS, "status": S, "today": NS, "miscited": {"type": ["object", "null"]}})
+STEP = obj(
+    {
+        "edition": EDITION,
+        "date": NS,
+        "number": NS,
+        "change": {"enum": CHANGES},
+        "reworded": BOOL,
+        "minor": {"enum": ["pronoun", "reference", None]},
+        "from": arr(NUMBER),
+        "confidence": NUM,
+        "diff": DIFF,
+    }
+)
+CARD_CITED = obj({"cited": S, "today": NS})
+RULING = obj(
+    {"id": S, "lang": LANG, "date": NS, "text": S, "source": S, "rules": arr(CARD_CITED), "translation_of": NS}
+)
+NOTE = obj(
+    {
+        "id": S,
+        "lang": LANG,
+        "title": S,
+        "text": S,
+        "faq": S,
+        "rules": arr(obj({"cited": S, "as_of": NS, "today": NS})),
+    }
+)
+FACE = obj({"names": mapping(S), "mana_cost": S, "type_line": S, "power": NS, "toughness": NS, "text": S})
+EDITION_CHANGES = obj(
+    {
+        "from": EDITION,
+        "counts": mapping(INT),
+        "unchanged": INT,
+        "changes": arr(obj({"kind": {"enum": CATEGORIES}, "old": NS, "new": NS})),
+    }
+)
+LISTED = obj(
+    {
+        "id": EDITION,
+        "lang": LANG,
+        "date": NS,
+        "current": BOOL,
+        "complete": BOOL,
+        "rules": INT,
+        "path": S,
+        "numbers": NS,
+    }
+)
+
+
+def _rule_schemas() -> dict[str, Any]:
+    """The schemas of a rule, its trace, a language's rules."""
     return {
         "Rule": obj(
             {
@@ -89,14 +123,14 @@ def schemas() -> dict[str, Any]:
                 "cites": arr(CITED),
                 "cited_by": arr(NUMBER),
                 "glossary": arr(obj({"term": S, "slug": S})),
-                "rulings": arr(mention),
-                "today": nullable(pairing),
-                "translations": mapping(translation),
+                "rulings": arr(MENTION),
+                "today": nullable(PAIRING),
+                "translations": mapping(TRANSLATION),
                 "source": SOURCE,
-                "references_today": nullable(arr(reading)),
+                "references_today": nullable(arr(READING)),
             },
             optional=("references_today",),
-        ),  # fmt: skip
+        ),
         "Trace": obj(
             {
                 "lang": LANG,
@@ -104,13 +138,19 @@ def schemas() -> dict[str, Any]:
                 "edition": EDITION,
                 "title": S,
                 "editions": arr(EDITION),
-                "trace": arr(step),
+                "trace": arr(STEP),
             }
-        ),  # fmt: skip
+        ),
         "Rules": obj({"lang": LANG, "edition": EDITION, "rules": arr(NUMBER), "titles": mapping(S)}),
+    }
+
+
+def _entry_schemas() -> dict[str, Any]:
+    """The schemas of the glossary and its entries, the cards and a card."""
+    return {
         "Glossary": obj(
             {"lang": LANG, "edition": EDITION, "entries": arr(obj({"term": S, "aliases": arr(S), "slug": S}))}
-        ),  # fmt: skip
+        ),
         "GlossaryEntry": obj(
             {
                 "lang": LANG,
@@ -122,20 +162,26 @@ def schemas() -> dict[str, Any]:
                 "edition": NS,
                 "source": SOURCE,
             }
-        ),  # fmt: skip
+        ),
         "Cards": obj({"cards": arr(obj({"id": S, "names": mapping(S), "slug": S}))}),
         "Card": obj(
             {
                 "id": S,
                 "names": mapping(S),
-                "faces": arr(face),
+                "faces": arr(FACE),
                 "printings": arr(S),
-                "rulings": arr(ruling),
-                "notes": arr(note),
+                "rulings": arr(RULING),
+                "notes": arr(NOTE),
                 "rules": arr(NUMBER),
                 "mentioned_in": arr(S),
             }
-        ),  # fmt: skip
+        ),
+    }
+
+
+def _edition_schemas() -> dict[str, Any]:
+    """The schemas of an edition, an older numbering, the index."""
+    return {
         "Edition": obj(
             {
                 "id": EDITION,
@@ -149,9 +195,9 @@ def schemas() -> dict[str, Any]:
                 "previous": NS,
                 "next": NS,
                 "numbering": EDITION,
-                "changes": nullable(changes),
+                "changes": nullable(EDITION_CHANGES),
             }
-        ),  # fmt: skip
+        ),
         "Numbers": obj(
             {
                 "edition": EDITION,
@@ -161,7 +207,7 @@ def schemas() -> dict[str, Any]:
                     obj({"today": arr(NUMBER), "status": {"enum": ["same", "renumbered", "split", "gone", "unpaired"]}})
                 ),
             }
-        ),  # fmt: skip
+        ),
         "Index": obj(
             {
                 "api": {"const": "v1"},
@@ -170,40 +216,57 @@ def schemas() -> dict[str, Any]:
                 "reference": NS,
                 "langs": arr(LANG),
                 "current": mapping(EDITION),
-                "editions": arr(listed),
+                "editions": arr(LISTED),
                 "counts": obj({"rules": mapping(INT), "glossary": mapping(INT), "cards": INT}),
                 "paths": mapping(S),
                 "openapi": S,
             }
-        ),  # fmt: skip
-        "SearchResults": search_schema(),
-        "Error": obj({"error": S}),
+        ),
     }
+
+
+def schemas() -> dict[str, Any]:
+    """The JSON Schema of each kind of file (and of the search endpoint's answers)."""
+    found = {**_rule_schemas(), **_entry_schemas(), **_edition_schemas()}
+    return {**found, "SearchResults": search_schema(), "Error": obj({"error": S})}
 
 
 def search_schema() -> dict:
     """`kb search --json`'s payload, which `kb serve`'s `/api/v1/search` answers (docs/json.md)."""
     result = {
         "type": "object",
-        "properties": {"kind": {"enum": ["rule", "glossary", "card", "ruling", "note"]}, "id": S, "number": NS,
-                       "title": S, "names": {"type": ["object", "null"]}, "langs": arr(LANG), "snippets": mapping(S),
-                       "score": {"type": "number"}, "editions": {"type": ["object", "null"]}, "via": S,
-                       "translated": arr({"type": "object"}), "numbers": {"type": ["object", "null"]}},
+        "properties": {
+            "kind": {"enum": ["rule", "glossary", "card", "ruling", "note"]},
+            "id": S,
+            "number": NS,
+            "title": S,
+            "names": {"type": ["object", "null"]},
+            "langs": arr(LANG),
+            "snippets": mapping(S),
+            "score": {"type": "number"},
+            "editions": {"type": ["object", "null"]},
+            "via": S,
+            "translated": arr({"type": "object"}),
+            "numbers": {"type": ["object", "null"]},
+        },
         "required": ["kind", "id", "number", "title", "langs", "snippets", "score"],
-    }  # fmt: skip
+    }
     return {
         "type": "object",
-        "properties": {"query": S, "results": arr(result), "did_you_mean": NS,
-                       "editions": obj({"searched": arr(EDITION), "others": arr(EDITION)}),
-                       "elsewhere": arr(obj({"lang": LANG, "number": NUMBER, "today": NS}))},
+        "properties": {
+            "query": S,
+            "results": arr(result),
+            "did_you_mean": NS,
+            "editions": obj({"searched": arr(EDITION), "others": arr(EDITION)}),
+            "elsewhere": arr(obj({"lang": LANG, "number": NUMBER, "today": NS})),
+        },
         "required": ["query", "results", "did_you_mean", "editions", "elsewhere"],
-    }  # fmt: skip
+    }
 
 
 def _param(name: str, description: str, schema: dict | None = None, where: str = "path") -> dict:
     """A parameter of a path (required) or of a query."""
-    return {"name": name, "in": where, "required": where == "path", "description": description,
-            "schema": schema or S}  # fmt: skip
+    return {"name": name, "in": where, "required": where == "path", "description": description, "schema": schema or S}
 
 
 PARAMS = {
@@ -235,7 +298,7 @@ FILES = {
         "Card",
         "A card: names, faces, rulings and FAQ notes with the rules they cite.",
         ("slug",),
-    ),  # fmt: skip
+    ),
     "/api/v1/{lang}/editions/{edition}.json": (
         "Edition",
         "An edition: date, documents, size, neighbours, and what changed since the previous edition.",
@@ -254,16 +317,18 @@ def openapi(kb: KnowledgeBase, base_url: str | None = None) -> dict[str, Any]:
     """The OpenAPI 3.1 document: the files of `api/v1/` and `kb serve`'s search."""
     paths: dict[str, Any] = {}
     for path, (schema, summary, params) in FILES.items():
-        paths[path] = {"get": {
-            "summary": summary.split(": ")[0].split(". ")[0],
-            "description": summary,
-            "operationId": schema[0].lower() + schema[1:],
-            "parameters": [PARAMS[p] for p in params],
-            "responses": {
-                "200": {"description": "The file.", "content": {"application/json": {"schema": ref(schema)}}},
-                "404": {"description": "No such file (a static host's own answer)."},
-            },
-        }}  # fmt: skip
+        paths[path] = {
+            "get": {
+                "summary": summary.split(": ")[0].split(". ")[0],
+                "description": summary,
+                "operationId": schema[0].lower() + schema[1:],
+                "parameters": [PARAMS[p] for p in params],
+                "responses": {
+                    "200": {"description": "The file.", "content": {"application/json": {"schema": ref(schema)}}},
+                    "404": {"description": "No such file (a static host's own answer)."},
+                },
+            }
+        }
     paths["/api/v1/search"] = {"get": _search()}
     server = base_url.rstrip("/") if base_url else ".."
     return {
@@ -305,7 +370,7 @@ def _search() -> dict[str, Any]:
                 {"type": "integer", "minimum": 1, "maximum": 1000},
                 "query",
             ),
-        ],  # fmt: skip
+        ],
         "responses": {
             "200": {"description": "The results.", "content": {"application/json": {"schema": ref("SearchResults")}}},
             "400": {"description": "A malformed query or parameter, said in one line.", "content": error},

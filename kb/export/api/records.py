@@ -82,8 +82,13 @@ def rule_record(index: Index, rule: Rule) -> dict[str, Any]:
     }
     pair = index.pairs.get((rule.lang, rule.number))
     if rule.lang != kb.reference and pair is not None:
-        record["today"] = {"lang": kb.reference, "number": pair.ref_number, "edition": pair.ref_edition,
-                           "via": pair.via, "confidence": pair.confidence}  # fmt: skip
+        record["today"] = {
+            "lang": kb.reference,
+            "number": pair.ref_number,
+            "edition": pair.ref_edition,
+            "via": pair.via,
+            "confidence": pair.confidence,
+        }
         record["references_today"] = references_today(kb, rule)
     elif rule.lang == kb.reference:
         record["translations"] = {p.lang: _translation(kb, p) for p in index.translations.get(rule.number, ())}
@@ -158,14 +163,24 @@ def card_record(index: Index, card: Card) -> dict[str, Any]:
     for r in rulings:
         rules = [{"cited": n, "today": r.citations.get(n)} for n in r.rule_refs]
         cited.update(dict.fromkeys(x["today"] for x in rules if x["today"]))
-        out_rulings.append({"id": r.id, "lang": r.lang, "date": r.date, "text": r.text, "source": r.source_document,
-                            "rules": rules, "translation_of": r.translation_of})  # fmt: skip
+        out_rulings.append(
+            {
+                "id": r.id,
+                "lang": r.lang,
+                "date": r.date,
+                "text": r.text,
+                "source": r.source_document,
+                "rules": rules,
+                "translation_of": r.translation_of,
+            }
+        )
     out_notes = []
     for n in notes:
         quoted = [{"cited": q.number, "as_of": q.as_of, "today": q.today} for q in n.quoted_rules]
         cited.update(dict.fromkeys(q["today"] for q in quoted if q["today"]))
-        out_notes.append({"id": n.id, "lang": n.lang, "title": n.title, "text": n.text, "faq": n.document,
-                          "rules": quoted})  # fmt: skip
+        out_notes.append(
+            {"id": n.id, "lang": n.lang, "title": n.title, "text": n.text, "faq": n.document, "rules": quoted}
+        )
     return {
         "id": card.id,
         "names": dict(card.names),
@@ -180,8 +195,14 @@ def card_record(index: Index, card: Card) -> dict[str, Any]:
 
 def _face(face) -> dict[str, Any]:
     """A card's face: names, cost, type, power and toughness, text."""
-    return {"names": dict(face.names), "mana_cost": "".join(face.mana_cost), "type_line": face.type_line,
-            "power": face.power, "toughness": face.toughness, "text": face.text}  # fmt: skip
+    return {
+        "names": dict(face.names),
+        "mana_cost": "".join(face.mana_cost),
+        "type_line": face.type_line,
+        "power": face.power,
+        "toughness": face.toughness,
+        "text": face.text,
+    }
 
 
 def cards_index(index: Index) -> dict[str, Any]:

@@ -106,13 +106,29 @@ def references_followed(old: str, new: str, renumbered: dict[str, str]) -> tuple
 
 
 _GENDERED = re.compile(r"\b(?:himself or herself|his or hers|his or her|him or her|he or she)\b", re.IGNORECASE)
-_NEUTRAL = {"himself or herself": "themselves", "his or hers": "theirs", "his or her": "their", "him or her": "them",
-            "he or she": "they"}  # fmt: skip
+_NEUTRAL = {
+    "himself or herself": "themselves",
+    "his or hers": "theirs",
+    "his or her": "their",
+    "him or her": "them",
+    "he or she": "they",
+}
 """The gendered pairs the rules replaced by singular `they` (2017 on), and what each became."""
 _THEY_VERB = re.compile(r"\b(they )([\w’']+)", re.IGNORECASE)
-_AGREEMENT = {"is": "are", "has": "have", "was": "were", "does": "do", "doesn’t": "don’t", "doesn't": "don't",
-              "isn’t": "aren’t", "isn't": "aren't", "hasn’t": "haven’t", "hasn't": "haven't", "wasn’t": "weren’t",
-              "wasn't": "weren't"}  # fmt: skip
+_AGREEMENT = {
+    "is": "are",
+    "has": "have",
+    "was": "were",
+    "does": "do",
+    "doesn’t": "don’t",
+    "doesn't": "don't",
+    "isn’t": "aren’t",
+    "isn't": "aren't",
+    "hasn’t": "haven’t",
+    "hasn't": "haven't",
+    "wasn’t": "weren’t",
+    "wasn't": "weren't",
+}
 """A verb after `he or she` and after `they`: the same verb."""
 
 
