@@ -4,6 +4,7 @@ and its subrules' changes as a tree (added, reworded, renumbered, split, merged;
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kb.export.terminal import PLAIN, Marks, printable, wrap_styled
@@ -58,7 +59,7 @@ def _step(kb: KnowledgeBase, chain, edition: str, number: str, status: str, diff
     """One edition of a trace: the rule's number there and how it came from the previous edition."""
     found = (chain.backward(edition, number) if number else ()) if chain is not None else ()
     before = sorted({link.old for link in found if link.old}, key=sort_key)
-    minor = _minor(kb, chain, edition, before, number) if diff and len(before) == 1 else None
+    minor = _minor(kb, chain, edition, before, number) if diff and len(before) == 1 and _may_be_minor(diff) else None
     return {
         "edition": edition,
         "date": kb.editions[edition].effective_date,
@@ -70,6 +71,15 @@ def _step(kb: KnowledgeBase, chain, edition: str, number: str, status: str, diff
         "confidence": round(confidence, 3),
         "diff": [[op, text] for op, text in diff],
     }
+
+
+_MINOR_HINT = re.compile(r"\d|\b(?:he|she|her|him|his|hers|himself|herself|they|their|them|theirs|themselves)\b", re.I)
+
+
+def _may_be_minor(diff) -> bool:
+    """Whether what a word diff deletes and inserts could be only pronouns or cited numbers (most rewordings are not:
+    their full texts need not be compared again)."""
+    return all(_MINOR_HINT.search(text) for op, text in diff if op != "equal")
 
 
 def _minor(kb: KnowledgeBase, chain, edition: str, before: list[str], number: str) -> str | None:

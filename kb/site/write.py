@@ -8,6 +8,7 @@ replaced, nor the content or project folder.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
@@ -218,17 +219,27 @@ def write_pages(
 
 def write_extras(new: Path, files: Iterable[tuple[str, str]]) -> int:
     """Write more files into the new site, each (a relative path under it, its text); return how many. A path that
-    leaves the site or lands on a page already written is a `SiteError`."""
-    folders: set[Path] = set()
+    leaves the site or lands on a file already written is a `SiteError`. Thousands of small files: each is written
+    with one `open` that also refuses an existing file (a third of `Path.write_text`'s cost)."""
+    folders: set[str] = set()
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     count = 0
     for path, text in files:
-        target = new / path
-        if path.startswith("/") or ".." in Path(path).parts or target.exists():
-            raise SiteError(f"site not built: {path} cannot be written into the site (outside it, or written twice)")
-        if target.parent not in folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(target.parent)
-        target.write_text(text, encoding="utf-8")
+        if path.startswith("/") or ".." in Path(path).parts:
+            raise SiteError(f"site not built: {path} cannot be written into the site (it leads outside it)")
+        target = os.path.join(new, path)
+        folder = os.path.dirname(target)
+        if folder not in folders:
+            os.makedirs(folder, exist_ok=True)
+            folders.add(folder)
+        try:
+            fd = os.open(target, flags, 0o666)
+        except FileExistsError:
+            raise SiteError(f"site not built: {path} would be written twice") from None
+        try:
+            os.write(fd, text.encode("utf-8"))
+        finally:
+            os.close(fd)
         count += 1
     return count
 
