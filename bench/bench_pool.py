@@ -61,7 +61,7 @@ def make_content(root: Path, pool: Path) -> tuple[Path, int]:
 
 BUILT = re.compile(
     r"Built (\d+) pages into .* in ([\d.]+) s "
-    r"\((?:with search index, ([\d.]+) s more after the pages|without search index)\)"
+    r"\((?:with search index, ([\d.]+) s more after the pages|without search index)(?:; [^)]*)?\)"
 )
 """The line `kb build` ends with: pages, seconds of the site's build, of them those waiting for the search index."""
 

@@ -1,6 +1,8 @@
 """The `kb` command line: a thin click group; each verb lives in `kb/commands/<verb>.py`.
 
-Command modules are imported only when their verb runs, so `kb --help` and `kb show` stay fast.
+Command modules are imported only when their verb runs, so `kb --help` and `kb show` stay fast. A command says
+how it ended in one of two ways, both turned into the exit status here: it raises a `KbError` (printed once as
+`kb: message`, its `status` the exit status), or it returns a non-zero exit status (`kb check` with errors).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 import click
 
 from kb import __version__
+from kb.model.errors import KbError
 
 COMMANDS = {
     "build": "Build the static bilingual website.",
@@ -35,6 +38,19 @@ class LazyGroup(click.Group):
             return None
         module = importlib.import_module(f"kb.commands.{name}")
         return module.command
+
+    def invoke(self, ctx: click.Context):
+        """Run the verb; a `KbError` becomes `kb: message` on stderr and its status, a returned status the exit."""
+        try:
+            status = super().invoke(ctx)
+        except KbError as err:
+            from kb.commands.options import echo
+
+            echo(f"kb: {err}", err=True, newlines=False)
+            ctx.exit(err.status)
+        if isinstance(status, int) and status:
+            ctx.exit(status)
+        return status
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

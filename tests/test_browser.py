@@ -110,7 +110,7 @@ def test_interface_language_sets_every_label_and_html_lang(tab, site_url, ui, ow
         "return c.textContent; }"
     )
     assert " · " not in tab.locator("body").evaluate(text)
-    assert tab.title().endswith("Règles de Magic" if ui == "fr" else "Magic Rules")
+    assert tab.title().endswith("Règles MTG" if ui == "fr" else "MTG Rules")
 
 
 def test_switch_leads_to_the_same_place_in_the_other_interface_and_is_remembered(browser, site_url):

@@ -399,7 +399,8 @@ def test_a_phone_s_first_screen_reaches_the_rule_s_text(tab, url):
 def test_a_phone_s_closed_changes_show_what_was_added_under_aligned_markers(tab, url):
     go(tab, url, f"fr/{CHANGES}")
     lefts, both, shown = tab.evaluate(
-        """() => { const rows = [...document.querySelectorAll('.change-section .change summary')];
+        """() => { const rows = [...document.querySelectorAll('.change-section .change summary')]
+            .filter(s => s.getClientRects().length);  /* those shown: pronoun-only changes are hidden at first */
           const lefts = new Set(rows.map(s => Math.round(s.getBoundingClientRect().left)));
           const both = rows.filter(s => s.querySelector('.excerpt del') && s.querySelector('.excerpt ins'));
           const shown = both.filter(s => { const i = s.querySelector('.excerpt ins').getClientRects()[0];
@@ -482,3 +483,27 @@ def test_the_outline_beside_the_text_marks_the_part_being_read(browser, url):
     box, shown = current.bounding_box(), outline.bounding_box()
     assert shown["y"] <= box["y"] and box["y"] + box["height"] <= shown["y"] + shown["height"]  # in the outline's view
     context.close()
+
+
+@pytest.mark.parametrize("tab", [360], indirect=True)
+def test_a_changes_page_filters_by_rule_and_shows_minor_changes_when_asked(tab, url):
+    go(tab, url, f"en/{CHANGES}")
+    shown = lambda: tab.eval_on_selector("form.change-filter output", "o => o.value")  # noqa: E731
+    first = shown()
+    assert tab.is_visible("form.change-filter") and first.endswith(" shown")
+    tab.fill("form.change-filter input[name=rule]", "702.19")
+    assert shown() == "6 shown" and tab.locator("li.change[data-n='702.19d 702.19c']").is_visible()
+    assert not tab.locator("li.change[data-n~='100.2']").first.is_visible()
+    tab.fill("form.change-filter input[name=rule]", "")
+    tab.check("form.change-filter input[name=minor]")  # his or her -> their, and references followed
+    assert int(shown().split()[0]) > int(first.split()[0]) and tab.locator("#references").is_visible()
+
+
+@pytest.mark.parametrize("tab", [360], indirect=True)
+def test_a_long_rule_keeps_its_outline_in_reach_on_a_phone(tab, url):
+    go(tab, url, "en/rules/702.html")
+    tab.mouse.wheel(0, 30000)
+    button = tab.locator("a.to-outline")
+    assert button.is_visible()
+    button.click()
+    assert tab.locator("nav.onpage details").evaluate("d => d.open") and tab.locator("#onpage-h").is_visible()

@@ -82,7 +82,7 @@ def test_typography_alone_is_no_change(tmp_path):
 
 
 def test_kb_diff_lists_substantive_changes_first():
-    result = CliRunner().invoke(main, ["diff", "2015-09-26", "2026-01-16", "--content", str(CONTENT)])
+    result = CliRunner().invoke(main, ["diff", "2015-09-26", "2026-01-16", "--all", "--content", str(CONTENT)])
     assert result.exit_code == 0, result.output
     text = result.output
     assert text.index("Substantive changes") < text.index("References updated only") < text.index("Renumbered only")

@@ -53,7 +53,7 @@ def test_check_says_the_translation_is_numbered_like_no_loaded_edition_and_what_
 
 
 def test_check_lists_the_content_pairing_in_the_editions_line(kb_today):
-    from kb.commands.check import edition_lines
+    from kb.export.summary import edition_lines
 
     [line] = [x for x in edition_lines(kb_today) if x.startswith("editions fr")]
     assert line.endswith("numbered like no loaded edition: 29 of 32 rules paired by content with en 2026-01-16")

@@ -94,3 +94,18 @@ def test_only_the_search_package_imports_whoosh():
     texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in (ROOT / "kb").rglob("*.py")}
     users = [path for path, text in texts.items() if "import whoosh" in text or "from whoosh" in text]
     assert users and all(u.startswith("kb/search/") for u in users)
+
+
+def test_commands_stay_thin_and_apart():
+    """A verb's module imports no other verb's (what they share is in options.py and building.py), and none ends
+    the process itself: a `KbError` or a returned status reaches `kb/cli.py`, which says it once."""
+    from kb.cli import COMMANDS
+
+    wrong = []
+    for name in COMMANDS:
+        path = ROOT / "kb" / "commands" / f"{name}.py"
+        text = path.read_text(encoding="utf-8")
+        wrong += [f"{name}: imports {m}" for _, m in _imports(path) if m.split(".")[2:3] != [name]
+                  and m.startswith("kb.commands.") and m.split(".")[2] in COMMANDS]  # fmt: skip
+        wrong += [f"{name}: sys.exit"] if "sys.exit" in text else []
+    assert wrong == []

@@ -919,9 +919,10 @@ def test_site_is_stale_when_templates_or_version_change(tmp_path, monkeypatch):
     kb = load(FIXTURES / "golden-content")
     out = site_module.build_site(kb, tmp_path / "site", search=False).out
     stamp = json.loads(read(out, "kb-site.json"))
-    assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "langs", "seal", "forced"}
+    assert set(stamp) == {"content_hash", "kb_version", "templates_hash", "base_url", "api", "langs", "seal", "forced"}
     assert output_module.site_is_current(out, kb.content_hash)
     assert not output_module.site_is_current(out, "other content")
+    assert not output_module.site_is_current(out, kb.content_hash, base_url="https://example.org/")
     monkeypatch.setattr(output_module, "__version__", "9.9.9")
     assert not output_module.site_is_current(out, kb.content_hash)
     monkeypatch.undo()
@@ -1299,7 +1300,7 @@ def test_the_render_cache_drops_the_least_recently_used_beyond_its_size():
 
 
 def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path, monkeypatch):
-    from kb.commands import build as build_command
+    from kb.cli import main
 
     def broken(kb):
         yield from []
@@ -1309,7 +1310,7 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
 
     monkeypatch.setattr(search_entries, "entries", broken)
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
-    result = CliRunner().invoke(build_command.command, ["--content", str(content), "--out", str(tmp_path / "site")])
+    result = CliRunner().invoke(main, ["build", "--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1
     assert "entry 7 is broken" in result.output and result.output.strip().count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".kb") == ["content"]  # no site, no leftover

@@ -251,8 +251,8 @@ def test_the_glossary_speaks_to_a_french_reader(site):
 def test_a_rule_page_title_carries_the_printed_card_term(site):
     """The browser's title of an English-only rule names it in French where French cards do, marked as such."""
     html = (site / "fr" / "rules" / "302.html").read_text(encoding="utf-8")
-    assert "<title>302. Creatures · Créature* — Règles de Magic</title>" in html
-    assert "<title>302. Creatures — Magic Rules</title>" in (site / "en" / "rules" / "302.html").read_text("utf-8")
+    assert "<title>302. Creatures · Créature* — Règles MTG</title>" in html
+    assert "<title>302. Creatures — MTG Rules</title>" in (site / "en" / "rules" / "302.html").read_text("utf-8")
 
 
 def test_a_split_card_the_card_data_leaves_unnamed_in_french_takes_the_faq_s_name(site, bundled_kb):
@@ -290,9 +290,9 @@ def test_one_word_rule_titles_carry_the_noun_french_cards_print(site):
     assert '404. <span lang="en">Graveyard</span><span class="lex"> · <i lang="fr">Cimetière</i>' in side
     assert '406. <span lang="en">Exile</span></a>' in side
     damage = (site / "fr" / "rules" / "120.html").read_text(encoding="utf-8")
-    assert "<title>120. Damage · Blessures* — Règles de Magic</title>" in damage
+    assert "<title>120. Damage · Blessures* — Règles MTG</title>" in damage
     targets = (site / "fr" / "rules" / "115.html").read_text(encoding="utf-8")
-    assert "<title>115. Targets — Règles de Magic</title>" in targets
+    assert "<title>115. Targets — Règles MTG</title>" in targets
 
 
 def test_the_report_writes_numbers_as_each_interface_does(site):

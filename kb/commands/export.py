@@ -10,7 +10,8 @@ from typing import NoReturn
 
 import click
 
-from kb.commands.options import content_option, echo, json_text, load_or_exit, write_whole
+from kb.commands.options import Mistake, content_option, echo, json_text, load_or_exit, write_whole
+from kb.model.errors import KbError
 from kb.sources.paths import default_content
 
 STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
@@ -37,8 +38,7 @@ def command(content: Path | None, output: Path | None) -> None:
     try:
         write_whole(where, text)
     except OSError as err:
-        echo(f"kb: cannot write {output}: {err.strerror or err}", err=True, newlines=False)
-        sys.exit(1)
+        raise KbError(f"cannot write {output}: {err.strerror or err}") from None
     echo(f"wrote {output} ({len(kb.rules)} rules, {len(kb.cards)} cards)", err=True, newlines=False)
 
 
@@ -80,5 +80,5 @@ def _descriptor(path: Path) -> int | None:
 
 
 def _mistake(message: str) -> NoReturn:
-    echo(f"kb: {message}", err=True, newlines=False)
-    sys.exit(2)
+    """Stop on a mistake in `-o` (exit status 2)."""
+    raise Mistake(message)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from kb.commands.options import content_option, counted, echo, json_text, load_or_exit, write_whole
+from kb.model.errors import KbError
 
 NOTE = "Mined from the French printed text of cards: not the official translation of the Comprehensive Rules."
 
@@ -54,24 +54,21 @@ def command(
     else:
         lexicon = load_or_exit(content).lexicon
         if lexicon is None:
-            echo("kb: no lexicon: the content has no MTGJSON v5 card data nor lexicon file", err=True)
-            sys.exit(1)
+            raise KbError("no lexicon: the content has no MTGJSON v5 card data nor lexicon file")
     if output is not None:
         if damaged:
-            echo(f"kb: {output} not written: an input file is damaged (see above); mend it or leave it out", err=True)
-            sys.exit(1)
+            raise KbError(f"{output} not written: an input file is damaged (see above); mend it or leave it out")
         try:
             write_whole(output.resolve(), json_text(lexicon_to_json(lexicon), indent=1, stdout=False) + "\n")
         except OSError as err:
-            echo(f"kb: cannot write {output}: {err.strerror or err}", err=True, newlines=False)
-            sys.exit(1)
+            raise KbError(f"cannot write {output}: {err.strerror or err}") from None
         echo(
             f"wrote {output} ({counted(len(lexicon.entries), 'term')}, from {counted(lexicon.cards, 'card')})", err=True
         )
         return
     if as_json:
         click.echo(json_text(lexicon_to_json(lexicon), indent=1))
-        sys.exit(1 if damaged else 0)
+        return 1 if damaged else 0
     entries = lexicon.unsure() if unsure else lexicon.entries
     shown = [e for e in entries if category in (None, e.category)]
     echo(f"{len(shown)} of {counted(len(lexicon.entries), 'term')}, from {counted(lexicon.cards, 'card')}. {NOTE}")
@@ -80,7 +77,7 @@ def command(
         example = f"  e.g. {entry.examples[0].english} / {entry.examples[0].french}" if entry.examples else ""
         evidence = counted(entry.evidence, "card")
         echo(f"{entry.category:9} {entry.english} = {french}  [score {entry.score:.2f}, {evidence}]{example}")
-    sys.exit(1 if damaged else 0)
+    return 1 if damaged else 0
 
 
 def _mine(paths: tuple[Path, ...], mine_lexicon):
@@ -97,6 +94,5 @@ def _mine(paths: tuple[Path, ...], mine_lexicon):
             echo(f"kb: {path}: {problem}", err=True, newlines=False)
         damaged = damaged or bool(problems)
     if not cards:
-        echo("kb: no MTGJSON v5 cards found in those files", err=True)
-        sys.exit(1)
+        raise KbError("no MTGJSON v5 cards found in those files")
     return mine_lexicon(cards), damaged

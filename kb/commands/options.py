@@ -15,16 +15,21 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kb.export.terminal import printable
+from kb.model.errors import KbError
 from kb.sources.paths import default_content
 
 if TYPE_CHECKING:
     from kb.model import Diagnostic
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""Control characters (C0 but tab and newline, DEL, C1): a terminal would act on them (`\\x1b]0;…\\x07`)."""
-NAMED = {"\r": "\\r", "\n": "\\n"}
 JSON_UNSAFE = re.compile(r"[\x7f-\x9f]")
 """What json.dumps leaves raw (it escapes C0 itself); C1 `\\x9b` is a terminal's control sequence introducer."""
+
+
+class Mistake(KbError):
+    """A mistake in the command or its input (an option naming nothing loaded, an unwritable path): exit status 2."""
+
+    status = 2
 
 
 def _content_default(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
@@ -42,18 +47,6 @@ content_option = click.option(
     callback=_content_default,
     help=CONTENT_HELP,
 )
-
-
-def printable(text: str, newlines: bool = True) -> str:
-    """Text safe for a terminal: control characters from the content shown escaped (`\\x1b`), never emitted.
-
-    Tabs stay; newlines stay unless `newlines` is False (one diagnostic, one line).
-    """
-    pattern = CONTROL if newlines else _CONTROL_AND_NEWLINE
-    return pattern.sub(lambda m: NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
-
-
-_CONTROL_AND_NEWLINE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 
 
 def echo(text: str = "", err: bool = False, newlines: bool = True) -> None:
@@ -78,6 +71,23 @@ def locator(kb) -> Callable[[Diagnostic], str]:
         return replace(diag, path=str(full) if near.startswith("..") else near).format()
 
     return located
+
+
+def terminal(stream=None) -> tuple[int, bool]:
+    """(columns to wrap to, whether to colour) for a standard output: colours on a terminal only (not with `NO_COLOR`
+    set or `TERM` `dumb`); the width of the terminal the command runs in, also when its output goes through a pipe
+    (`kb diff … | less`: the terminal is its standard error's or input's), else `COLUMNS`, else 100."""
+    stream = stream or sys.stdout
+    colour = stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"]), colour
+    for each in (stream, sys.stderr, sys.stdin):
+        try:
+            if each is not None and each.isatty():
+                return os.get_terminal_size(each.fileno()).columns, colour
+        except (OSError, ValueError, AttributeError):  # no descriptor (a test's stream), or a closed one
+            continue
+    return 100, colour
 
 
 def counted(n: int, word: str) -> str:
@@ -118,22 +128,16 @@ def diagnostics(kb) -> list:
 
 
 def load_or_exit(content: Path | None):
-    """Load the knowledge base, turning a missing or unreadable folder into a one-line error."""
+    """Load the knowledge base; a missing or unreadable folder raises `ContentError` (`kb: message`, status 2)."""
     from kb.link.load import load
 
     return _loading(load, content)
 
 
 def _loading(loader, content: Path | None):
-    """Run a loader on the content folder; a missing or unreadable folder is a one-line error (exit status 2)."""
-    from kb.sources import ContentError
-
+    """Run a loader on the content folder (a missing or unreadable one raises `ContentError`), printing its notes."""
     notices: list[str] = []
-    try:
-        kb = loader(content or default_content(), notices=notices)
-    except ContentError as err:
-        echo(f"kb: {err}", err=True, newlines=False)
-        sys.exit(2)
+    kb = loader(content or default_content(), notices=notices)
     for notice in notices:
         echo(f"kb: note: {notice}", err=True, newlines=False)
     return kb

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import click
 
-from kb.commands.options import content_option, echo, json_text, printable
+from kb.commands.options import Mistake, content_option, echo, json_text, printable
+from kb.model.errors import KbError
 
 KINDS = ["rule", "glossary", "card", "ruling", "note"]
 HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
@@ -39,18 +39,15 @@ def command(
     built in memory (with a warning). Exit status: 0 (even with no result), 2 for a malformed query, an
     unknown language or edition, or an unreadable content folder.
     """
-    from kb.search.index import SearchError, search
-    from kb.sources import ContentError
+    from kb.search.index import search
     from kb.sources.paths import default_content
 
     try:
         index, answer = search(content or default_content(), query, lang=lang, kind=kind, limit=limit, edition=edition)
-    except (SearchError, ContentError) as err:
-        echo(f"kb: {err}", err=True, newlines=False)
-        sys.exit(2)
+    except KbError:
+        raise  # a malformed query, an unreadable content folder: `kb: message`, status 2
     except OSError as err:
-        echo(f"kb: cannot search {content or default_content()}: {err}", err=True, newlines=False)
-        sys.exit(2)
+        raise Mistake(f"cannot search {content or default_content()}: {err}") from None
     if index.unsaved:
         echo(
             f"kb: {index.unsaved}; searched an index kept in memory (pass --content to a writable place to cache it)",

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import errno
-import sys
 from pathlib import Path
 
 import click
 
-from kb.commands.build import build_or_exit, force_option, out_option
+from kb.commands.building import build_or_exit, force_option, out_option
 from kb.commands.options import content_option, echo
+from kb.model.errors import KbError
 from kb.sources.paths import default_content
 
 
@@ -34,23 +34,22 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     Only the site's pages are served: never a dot-file or dot-folder (`.git`, `.kb`), never a folder's listing.
     A connection silent for 10 seconds is closed; at most 64 requests are answered at once, the others wait.
     """
-    from kb.site.output import site_is_current
+    from kb.site.output import built_for, site_is_current
     from kb.site.serve import make_server, url_of
     from kb.sources import ContentError, content_hash
 
     try:  # listen first: a server that cannot start needs no build
         server = make_server(out, host, port, report=lambda message: echo(f"kb serve: {message}", err=True))
     except OSError as err:
-        why = f"{err.strerror or err}; {_listen_hint(err)}"
-        echo(f"kb: cannot listen on {host}:{port}: {why}", err=True, newlines=False)
-        sys.exit(1)
+        raise KbError(f"cannot listen on {host}:{port}: {err.strerror or err}; {_listen_hint(err)}") from None
     try:
+        base_url, api = built_for(out)  # a site built for its address (or without the API) stays so
         try:
-            current = site_is_current(out, content_hash(content or default_content()))
+            current = site_is_current(out, content_hash(content or default_content()), base_url=base_url, api=api)
         except ContentError:
             current = False  # loading says what is wrong with the folder
         if not current:
-            build_or_exit(content, out, force=force)
+            build_or_exit(content, out, force=force, base_url=base_url, api=api)
         echo(f"Serving {out} at {url_of(server)} (Ctrl+C to stop)", newlines=False)
         server.serve_forever()
     except KeyboardInterrupt:

@@ -321,15 +321,18 @@ def faq_to_json(info: FaqInfo) -> dict:
     }
 
 
-def diff_json(diff, kb=None, only: tuple[str, ...] = ()) -> dict[str, Any]:
+def diff_json(diff, kb=None, only: tuple[str, ...] = (), holds=None) -> dict[str, Any]:
     """The changes between two editions (`kb diff --json`): substantive changes first, then references followed,
     then pure renumberings; `runs` collapses the latter (keys are only ever added, never renamed). `only`: the
-    statuses or kinds of change listed (`counts` and `kinds` always cover everything)."""
+    statuses or kinds of change listed (`counts` and `kinds` always cover everything); `holds`: whether a change is
+    in the section or rule asked for (`kb.export.diff.Scope.holds`)."""
     from kb.link.editions.changelog import KINDS, runs, section_of
     from kb.link.editions.history import title_of
 
     order = {kind: i for i, kind in enumerate(KINDS)}
-    listed = [c for c in diff.changes if not only or c.status in only or c.kind in only]
+    minor = {"pronoun"}.intersection(only)
+    listed = [c for c in diff.changes if not only or c.status in only or c.kind in only or c.minor in minor]
+    listed = [c for c in listed if holds is None or holds(c)]
     changes = sorted(listed, key=lambda c: order[c.kind])  # stable: rule order within a kind
     return {
         "old": diff.old,
@@ -350,6 +353,7 @@ def diff_json(diff, kb=None, only: tuple[str, ...] = ()) -> dict[str, Any]:
                 "title": title_of(kb, diff.new if c.new else diff.old, c.new or c.old) if kb is not None else "",
                 "references": [[a, b] for a, b in c.references],
                 "text": c.text,
+                "minor": c.minor or None,
             }
             for c in changes
         ],

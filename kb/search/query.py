@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.model.errors import KbError
 from kb.model.numbers import CITING, rule_number
 from kb.search.text import STATS
 from kb.sources import fold
@@ -18,8 +19,10 @@ FILTERS = ("lang", "kind", "edition")
 """Filter names of the query box."""
 
 
-class SearchError(ValueError):
+class SearchError(KbError, ValueError):
     """A malformed query; the message is one line and says how to fix it."""
+
+    status = 2
 
 
 @dataclass(frozen=True, slots=True)

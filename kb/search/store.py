@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from hashlib import sha256
 from pathlib import Path
 
+from kb.model.errors import KbError
 from kb.sources import content_hash
 from kb.sources.paths import build_dir
 
@@ -30,12 +31,16 @@ ABANDONED = 3600
 TABLES = "tables.json"
 
 
-class IndexDamaged(ValueError):
+class IndexDamaged(KbError, ValueError):
     """An index folder whose files do not read back as written."""
 
+    status = 2
 
-class IndexNotWritable(OSError):
+
+class IndexNotWritable(KbError, OSError):
     """The build folder cannot hold the index (read-only, or a file in the way)."""
+
+    status = 2
 
 
 def index_root(content: Path, every: bool = False) -> Path:

@@ -98,10 +98,19 @@ def _row(change: Change, page: ChangesPage, t: dict[str, str], ln: Linker, data:
     shown = f"<{tag}>{body}</{tag}>" if tag else str(body)
     gone = change.status in ("removed", "merged") and change.old  # a removed rule's links lead here
     anchor = f' id="was-{escape(change.old)}"' if gone else ""
+    anchor += _filtered(change)
     return (
         f'<li class="change"{anchor}><span class="nums">{numbers}</span> <details><summary>{line}</summary>'
         f'<p class="diff" lang="{lang}">{shown}</p></details></li>\n'
     )
+
+
+def _filtered(change: Change, minor: str = "") -> str:
+    """The attributes the page's filters read (`site.js`): the change's numbers, and `data-minor` for a change only
+    of pronouns or of references (hidden unless asked for, as `kb diff` lists them only with --all)."""
+    numbers = " ".join(n for n in dict.fromkeys((change.new, change.old)) if n)
+    minor = minor or change.minor
+    return f' data-n="{escape(numbers)}"' + (f' data-minor="{escape(minor)}"' if minor else "")
 
 
 EXCERPT_WORDS = 16
@@ -151,8 +160,9 @@ def references_html(page: ChangesPage, ui: str, t: dict[str, str], ln: Linker, d
         if change.kind != "reference":
             continue
         refs = ", ".join(f"{escape(a)} → {escape(b)}" for a, b in change.references)
+        numbers = change_numbers(change, page, ln, data)
         items.append(
-            f'<li class="change"><span class="nums">{change_numbers(change, page, ln, data)}</span> '
+            f'<li class="change"{_filtered(change, "reference")}><span class="nums">{numbers}</span> '
             f'<span class="refs">{escape(t["changes_reference_label"])}{t["colon"]} {refs}</span></li>\n'
         )
     return Markup(f'<ol class="changes compact">\n{"".join(items)}</ol>\n')

@@ -32,9 +32,20 @@ _MONTHS = {
 
 WORDS: dict[str, dict[str, str]] = {
     "fr": {
-        "site": "Règles de Magic",
         "colon": "\u00a0:",
         "brand": "Règles MTG",
+        "cr_page": "Toutes les règles sur une page",
+        "cr_title": "Les Règles complètes sur une page",
+        "cr_intro": (
+            "Toutes les règles et le glossaire sur une seule page, pour chercher avec Ctrl+F ou imprimer. Chaque "
+            "numéro mène à la page de sa règle ; le texte est en français là où la traduction le donne, sinon en "
+            "anglais."
+        ),
+        "entry_cr": "toutes les règles et le glossaire, pour Ctrl+F et l’impression",
+        "meta_site": (
+            "Les Règles complètes de Magic: The Gathering en français et en anglais, côte à côte : chaque règle, le "
+            "glossaire, les FAQ et les cartes, reliés, avec les changements de chaque édition."
+        ),
         "skip": "Aller au contenu",
         "site_nav": "Site",
         "menu": "Menu",
@@ -349,6 +360,15 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_renumberings_hint": "même texte, nouveau numéro ; les suites de règles voisines sont regroupées",
         "changes_moved": "Déplacées",
         "changes_by_section": "Par section",
+        "changes_pronouns": "Pronoms seulement",
+        "changes_pronouns_hint": "« they » pour « he or she », « their » pour « his or her »…",
+        "changes_filter": "Filtrer les changements",
+        "changes_filter_section": "Section",
+        "changes_filter_all": "toutes",
+        "changes_filter_rule": "Règle",
+        "changes_filter_minor": "Montrer les changements des seuls pronoms ou renvois",
+        "changes_shown": "{n} montrés",
+        "outline": "Plan",
         "changes_section_pick": "Section",
         "changes_section_all": "Toutes les sections",
         "changes_open_all": "Tout déplier",
@@ -375,9 +395,19 @@ WORDS: dict[str, dict[str, str]] = {
         "kinds_merged": "fusionnées",
     },
     "en": {
-        "site": "Magic Rules",
         "colon": ":",
         "brand": "MTG Rules",
+        "cr_page": "All rules on one page",
+        "cr_title": "The Comprehensive Rules on one page",
+        "cr_intro": (
+            "Every rule and the glossary on one page, to search with Ctrl+F or to print. Each number leads to its "
+            "rule’s page."
+        ),
+        "entry_cr": "every rule and the glossary, for Ctrl+F and printing",
+        "meta_site": (
+            "The Magic: The Gathering Comprehensive Rules in French and English, side by side: every rule, the "
+            "glossary, set FAQs and cards, linked, with what changed in each edition."
+        ),
         "skip": "Skip to content",
         "site_nav": "Site",
         "menu": "Menu",
@@ -681,6 +711,15 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_renumberings_hint": "same text, new number; runs of neighbouring rules are grouped",
         "changes_moved": "Moved",
         "changes_by_section": "By section",
+        "changes_pronouns": "Pronouns only",
+        "changes_pronouns_hint": "“they” for “he or she”, “their” for “his or her”…",
+        "changes_filter": "Filter the changes",
+        "changes_filter_section": "Section",
+        "changes_filter_all": "all",
+        "changes_filter_rule": "Rule",
+        "changes_filter_minor": "Show the changes only of pronouns or of references",
+        "changes_shown": "{n} shown",
+        "outline": "Outline",
         "changes_section_pick": "Section",
         "changes_section_all": "All sections",
         "changes_open_all": "Open all",

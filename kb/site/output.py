@@ -20,6 +20,7 @@ from pathlib import Path
 from kb import __version__
 from kb.model import Diagnostic, card_name
 from kb.model.base import KnowledgeBase
+from kb.model.errors import KbError
 from kb.sources import file_slug, slug
 from kb.sources.paths import PROJECT, TEMPLATES
 
@@ -35,7 +36,7 @@ NAME_MAX = 200
 """Longest `--out` name used as is in the names of its temporary siblings (`.NAME.new-PID`)."""
 
 
-class SiteError(Exception):
+class SiteError(KbError):
     """The site could not be built; the message says why in one line."""
 
 
@@ -78,18 +79,35 @@ def templates_hash() -> str:
     return digest.hexdigest()
 
 
-def stamp_for(content_hash: str) -> dict:
-    """What a site built now from content with this hash records, the languages aside."""
-    return {"content_hash": content_hash, "kb_version": __version__, "templates_hash": templates_hash()}
+def stamp_for(content_hash: str, base_url: str | None = None, api: bool = False) -> dict:
+    """What a site built now from content with this hash (for this address, `--base-url`; with the JSON API or not)
+    records, the languages aside."""
+    return {
+        "content_hash": content_hash,
+        "kb_version": __version__,
+        "templates_hash": templates_hash(),
+        "base_url": base_url,
+        "api": api,
+    }
 
 
-def site_is_current(out: Path, content_hash: str, force: bool = False) -> bool:
-    """Whether the site in `out` was built from this content by this kb version with these templates (and, unless
-    `force`, from content without errors: a site forced out of erroneous content is rebuilt, so the errors stop it)."""
+def built_for(out: Path) -> tuple[str | None, bool]:
+    """(the address the site in `out` was built for, `kb build --base-url`, or None; whether it holds the JSON API)."""
+    stamp = _stamp(out)
+    found = stamp.get("base_url")
+    return (found if isinstance(found, str) else None), stamp.get("api", True) is not False
+
+
+def site_is_current(
+    out: Path, content_hash: str, force: bool = False, base_url: str | None = None, api: bool = False
+) -> bool:
+    """Whether the site in `out` was built from this content by this kb version with these templates for this address
+    (and, unless `force`, from content without errors: a site forced out of erroneous content is rebuilt, so the
+    errors stop it)."""
     stamp = _stamp(out)
     if stamp.get("forced") and not force:
         return False
-    return all(stamp.get(key) == value for key, value in stamp_for(content_hash).items())
+    return all(stamp.get(key, False) == value for key, value in stamp_for(content_hash, base_url, api).items())
 
 
 def check_out(out: Path, content: Path | None = None) -> Path:

@@ -21,6 +21,7 @@ from kb.site.editions import numbering_of, stale_diffs, today_row
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, counted, lang_label, long_date, words
 from kb.site.numbering import own_numbers
+from kb.site.onepage import whole_glossary, whole_rules
 from kb.site.output import Job
 from kb.site.parts import part_title, part_words
 from kb.site.render import cite_flag
@@ -104,6 +105,7 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
                                                             if ui not in p.titles)}),
         Job("glossary.html", "glossary.html", {"title": t["glossary"], "current": "glossary",
                                                "terms": _has_terms(data, ui)}),
+        Job("cr.html", "cr.html", {"title": t["cr_title"], "current": "cr"}, partial(_whole, data, ui)),
         Job("sources.html", "sources.html", {"title": t["sources_title"], "current": "sources",
                                              "loaded": loaded_items(data, ui)}),
         Job("report.html", "report.html", {"title": t["report_title"], "current": "report",
@@ -143,6 +145,11 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
                    "card_rulings": faq_rulings(data, info, by_name)}  # fmt: skip
             jobs.append(Job(part.path, "faq.html", ctx, partial(_quoted, data, part.notes)))
     return jobs  # then the card pages (`Plan`)
+
+
+def _whole(data: SiteData, ui: str) -> dict:
+    """The one-page CR's context, made as it is rendered: every rule, then the glossary (`kb.site.onepage`)."""
+    return {"rules": whole_rules(data, ui), "glossary": whole_glossary(data, ui)}
 
 
 def _quoted(data: SiteData, notes) -> dict:

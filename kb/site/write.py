@@ -8,16 +8,18 @@ replaced, nor the content or project folder.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kb.model.base import KnowledgeBase
 from kb.site import labels, render
 from kb.site.gather import SiteData, gather, search_langs, site_langs
 from kb.site.labels import UI_LANGS, other_ui
+from kb.site.meta import page_meta, sitemap
 from kb.site.output import (
     STAMP,
     Job,
@@ -56,6 +58,8 @@ class BuildReport:
     """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
     replaced: tuple[str, ...] = ()
     """Files of the previous site no build wrote, at paths this build writes: the new pages replaced them."""
+    extras: int = 0
+    """Files written beside the pages (`build_site`'s `extras`: the JSON API)."""
 
 
 class _NoBar:
@@ -78,11 +82,17 @@ def build_site(
     search: bool = True,
     forced: bool = False,
     jobs: int = 1,
+    extras: Iterable[tuple[str, str]] = (),
+    base_url: str | None = None,
+    api: bool = False,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
     `forced`: the content has errors and the build was asked for anyway (the stamp says so). `jobs`: with more than
-    one, the search index is made in a worker process while the pages render (`searchpages.make_index`).
+    one, the search index is made in a worker process while the pages render (`searchpages.make_index`). `extras`:
+    more files, (path from the site's root, text), written in the same build (the JSON API, made by `kb.export.api`);
+    `api`: they are the JSON API (the stamp says so). `base_url`: the address the site will be served from (canonical
+    addresses, the site map); links stay relative.
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
@@ -99,7 +109,8 @@ def build_site(
         jobs_ = plan(data)
         bar = progress(length=len(jobs_) + 1) if progress else _NoBar()
         with bar:
-            write_pages(data, jobs_, new, bar, forced)
+            write_pages(data, jobs_, new, bar, forced, base_url, api)
+            written = write_extras(new, extras)
             if index is not None:
                 waiting = time.perf_counter()
                 write_search(new, index(), data, search_entries(kb))
@@ -117,7 +128,8 @@ def build_site(
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({_why(err)}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
-    return BuildReport(Path(out), len(jobs_), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+    report = BuildReport(Path(out), len(jobs_), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+    return replace(report, extras=written)
 
 
 def _why(err: Exception) -> str:
@@ -132,13 +144,23 @@ def _why(err: Exception) -> str:
     return f"{type(err).__name__}: {err}"
 
 
-def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: bool = False) -> None:
-    """Render every job into the new folder, copy the static files, write the stamp and jump map."""
+def write_pages(
+    data: SiteData,
+    jobs: Iterable[Job],
+    new: Path,
+    bar,
+    forced: bool = False,
+    base_url: str | None = None,
+    api: bool = False,
+) -> None:
+    """Render every job into the new folder, copy the static files, write the stamp, the jump map and the site map
+    (`base_url`: the site's address, for canonical addresses)."""
     from kb.site.templating import environment
 
     new.mkdir(parents=True, exist_ok=True)
     write_jumps(new, *jump_map(data))  # first: the maps are let go before the pages render
     env = environment()
+    pages: list[str] = []
     cache = render.RenderCache()  # rule texts rendered once for both interface trees and nearby previews
     folders: set[Path] = set()
     for job in jobs:
@@ -157,12 +179,44 @@ def write_pages(data: SiteData, jobs: Iterable[Job], new: Path, bar, forced: boo
             data.miscited,
             job.context.get("ui", ""),
         )
-        html = env.get_template(job.template).render(**job.values(), **where, ln=linker, data=data, kb=data.kb)
+        context = {**job.values(), **where, "ln": linker, "data": data, "kb": data.kb, "base_url": base_url}
+        meta = page_meta(data, job, job.context.get("ui") or UI_LANGS[0])
+        html = env.get_template(job.template).render(**context, page_path=job.path, meta=meta)
+        if job.path.endswith(".html") and job.path != "404.html":
+            pages.append(job.path)
         target.write_text(render.localise(html, job.context.get("ui") or UI_LANGS[0]), encoding="utf-8")
         bar.update(1)
+    (new / "sitemap.xml").write_text(sitemap(pages, base_url), encoding="utf-8")
     shutil.copytree(TEMPLATES / "static", new / "static")
-    stamp = {**stamp_for(data.kb.content_hash), "langs": data.langs, "forced": forced}
+    stamp = {**stamp_for(data.kb.content_hash, base_url, api), "langs": data.langs, "forced": forced}
     (new / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def write_extras(new: Path, files: Iterable[tuple[str, str]]) -> int:
+    """Write more files into the new site, each (a relative path under it, its text); return how many. A path that
+    leaves the site or lands on a file already written is a `SiteError`. Thousands of small files: each is written
+    with one `open` that also refuses an existing file (a third of `Path.write_text`'s cost)."""
+    folders: set[str] = set()
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    count = 0
+    for path, text in files:
+        if path.startswith("/") or ".." in Path(path).parts:
+            raise SiteError(f"site not built: {path} cannot be written into the site (it leads outside it)")
+        target = os.path.join(new, path)
+        folder = os.path.dirname(target)
+        if folder not in folders:
+            os.makedirs(folder, exist_ok=True)
+            folders.add(folder)
+        try:
+            fd = os.open(target, flags, 0o666)
+        except FileExistsError:
+            raise SiteError(f"site not built: {path} would be written twice") from None
+        try:
+            os.write(fd, text.encode("utf-8"))
+        finally:
+            os.close(fd)
+        count += 1
+    return count
 
 
 def write_jumps(new: Path, jump: dict, cards: dict[str, str]) -> None:

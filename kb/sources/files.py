@@ -13,6 +13,7 @@ from hashlib import sha256
 from pathlib import Path
 
 from kb.model import Diagnostic, SourceText
+from kb.model.errors import KbError
 
 LANG_DIR = re.compile(r"^[a-z]{2}$")
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -33,8 +34,10 @@ _LATIN1_FALLBACK = "kb-latin1"
 codecs.register_error(_LATIN1_FALLBACK, _undefined_as_latin1)
 
 
-class ContentError(Exception):
+class ContentError(KbError):
     """A content folder or file that cannot be read at all."""
+
+    status = 2
 
 
 def ignored_entries(content: Path) -> list[Diagnostic]:

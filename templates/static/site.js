@@ -248,6 +248,58 @@
     });
   }
 
+  /* A long page's "outline" button: to the outline, opened (on a phone it starts folded). */
+  function initOutline() {
+    document.querySelectorAll("a.to-outline").forEach(function (a) {
+      a.addEventListener("click", function () {
+        var target = document.getElementById(a.getAttribute("href").slice(1));
+        var details = target && target.closest("details");
+        if (details) { details.open = true; }
+      });
+    });
+  }
+
+  /* A changes page's filters: one section, one rule and its subrules, and the changes only of pronouns or of
+     references (hidden until asked for, as `kb diff` lists them only with --all). */
+  function initChangeFilter() {
+    var form = document.querySelector("form.change-filter");
+    if (!form) { return; }
+    form.hidden = false;
+    var items = Array.prototype.slice.call(document.querySelectorAll("li.change[data-n]"));
+    function under(number, rule) {
+      if (number === rule) { return true; }
+      if (number.indexOf(rule) !== 0) { return false; }
+      var rest = number.slice(rule.length);
+      return rule.indexOf(".") < 0 ? rest.charAt(0) === "." : /^[a-z]+$/.test(rest);
+    }
+    function apply() {
+      var section = form.elements.section.value, rule = form.elements.rule.value.trim().replace(/\.$/, "");
+      var minor = form.elements.minor.checked, shown = 0;
+      items.forEach(function (li) {
+        var numbers = li.getAttribute("data-n").split(" ");
+        var ok = (minor || !li.hasAttribute("data-minor")) &&
+          (!section || numbers.some(function (n) { return n.charAt(0) === section; })) &&
+          (!rule || numbers.some(function (n) { return under(n, rule); }));
+        li.hidden = !ok;
+        if (ok) { shown++; }
+      });
+      document.querySelectorAll("ol.changes").forEach(function (ol) {
+        var any = ol.querySelector("li.change:not([hidden])") !== null;
+        ol.hidden = !any;
+        var head = ol.previousElementSibling;
+        if (head && head.classList.contains("change-rule")) { head.hidden = !any; }
+      });
+      document.querySelectorAll("section.change-section, #references").forEach(function (s) {
+        var box = s.tagName === "SECTION" ? s : s.closest("section");
+        if (box) { box.hidden = box.querySelector("li.change:not([hidden])") === null; }
+      });
+      form.elements.shown.value = form.getAttribute("data-shown").replace("{n}", shown);
+    }
+    form.addEventListener("input", apply);
+    form.addEventListener("submit", function (e) { e.preventDefault(); });
+    apply();
+  }
+
   /* A typed number that a translation numbers otherwise (French 120.4, today's 121.4; today's 120.4 is another
      rule): offer both, the interface's reading first (kb/site/numbering.py ships the map in jump.json). */
   var jumps = null;
@@ -352,7 +404,8 @@
   }
 
   function init() {
-    initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); initNumberBox();
+    initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); initOutline();
+    initChangeFilter(); initNumberBox();
     initPlaceholder(); initGlossaryFilter(); initSpy();
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }

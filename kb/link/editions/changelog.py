@@ -105,6 +105,63 @@ def references_followed(old: str, new: str, renumbered: dict[str, str]) -> tuple
     return tuple(followed.items()) if followed and fold(mapped) == fold(new) else None
 
 
+_GENDERED = re.compile(r"\b(?:himself or herself|his or hers|his or her|him or her|he or she)\b", re.IGNORECASE)
+_NEUTRAL = {
+    "himself or herself": "themselves",
+    "his or hers": "theirs",
+    "his or her": "their",
+    "him or her": "them",
+    "he or she": "they",
+}
+"""The gendered pairs the rules replaced by singular `they` (2017 on), and what each became."""
+_THEY_VERB = re.compile(r"\b(they )([\w’']+)", re.IGNORECASE)
+_AGREEMENT = {
+    "is": "are",
+    "has": "have",
+    "was": "were",
+    "does": "do",
+    "doesn’t": "don’t",
+    "doesn't": "don't",
+    "isn’t": "aren’t",
+    "isn't": "aren't",
+    "hasn’t": "haven’t",
+    "hasn't": "haven't",
+    "wasn’t": "weren’t",
+    "wasn't": "weren't",
+}
+"""A verb after `he or she` and after `they`: the same verb."""
+
+
+def pronouns_only(old: str, new: str, renumbered: dict[str, str] | None = None) -> bool:
+    """Whether a text changed only by writing `they`, `their`, `them` for `he or she`, `his or her`, `him or her` (the
+    verb agreeing: `he or she controls` -> `they control`), and by following renumbered rules it cites."""
+    lower = old.lower()
+    if " or she" not in lower and " or her" not in lower:  # most texts: no pair to write otherwise
+        return False
+    if renumbered:
+        old = _REFERENCE.sub(lambda m: renumbered.get(m.group(0), m.group(0)), old)
+    if fold(old) == fold(new):
+        return False
+    return _neutral(old) == _neutral(new)
+
+
+def _neutral(text: str) -> str:
+    """A text with its gendered pairs written as `they` and the verbs after `they` in one form, folded and lowercase."""
+    text = _GENDERED.sub(lambda m: _NEUTRAL[m.group(0).lower()], text)
+    return fold(_THEY_VERB.sub(lambda m: m.group(1) + _verb(m.group(2).lower()), text)).lower()
+
+
+def _verb(word: str) -> str:
+    """A verb after `they`, agreeing as with a plural subject (`controls` -> `control`; `is` -> `are`)."""
+    if word in _AGREEMENT:
+        return _AGREEMENT[word]
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if re.search(r"(?:ss|sh|ch|x|o)es$", word):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
 def section_of(number: str) -> str:
     """The section a rule belongs to (`702.9b` -> `7`)."""
     return number[:1]

@@ -12,6 +12,7 @@ from kb.link.editions import changelog
 from kb.link.editions.lineage import word_diff
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
+from kb.model.errors import KbError
 from kb.model.links import Edition
 from kb.model.numbers import parent_of, sort_key
 
@@ -42,6 +43,9 @@ class Change:
     """(old, new) cited numbers of a `reference` change."""
     text: str = ""
     """The rule's text, for an added or removed rule."""
+    minor: str = ""
+    """`pronoun` for a `wording` change that only writes `they` for `he or she` (`their` for `his or her`…), and may
+    follow renumbered rules it cites besides (`changelog.pronouns_only`); "" otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +82,10 @@ class EditionDiff:
         return changelog.runs([(c.old, c.new) for c in self.changes if c.kind == "renumbering"])
 
 
-class HistoryError(ValueError):
+class HistoryError(KbError, ValueError):
     """Two editions cannot be compared (unknown, other languages, not linked); the message says why."""
+
+    status = 2
 
 
 def rule_text(rule: Rule) -> str:
@@ -121,9 +127,27 @@ def _walk(chain, start: int, stop: int, number: str) -> list[tuple[str, float, b
     return frontier
 
 
+_COMPARED: dict[tuple[int, str, str], tuple[KnowledgeBase, EditionDiff]] = {}
+"""(id of a knowledge base, old, new edition) -> (the knowledge base, kept so its id stays its own; their diff): a
+build compares consecutive editions twice (the changes pages, the API's editions)."""
+
+
 def compare(kb: KnowledgeBase, old_name: str, new_name: str) -> EditionDiff:
-    """Compare two editions of one language through lineage."""
+    """Compare two editions of one language through lineage (the last few comparisons kept: a knowledge base
+    never changes)."""
     old, new = find_edition(kb, old_name), find_edition(kb, new_name)
+    kept = _COMPARED.get((id(kb), old.id, new.id))
+    if kept is not None and kept[0] is kb:
+        return kept[1]
+    diff = _compare(kb, old, new)
+    if len(_COMPARED) >= 8:
+        _COMPARED.clear()
+    _COMPARED[(id(kb), old.id, new.id)] = (kb, diff)
+    return diff
+
+
+def _compare(kb: KnowledgeBase, old: Edition, new: Edition) -> EditionDiff:
+    """`compare` of two editions found."""
     chain = kb.links.lineage.get(old.lang)
     if old.lang != new.lang:
         raise HistoryError(f"{old.id} and {new.id} are in different languages; compare editions of one language")
@@ -182,7 +206,8 @@ def _read(changes: list[Change], old: Edition, new: Edition) -> tuple[list[Chang
         if kind == "wording" and _moved(c.old, c.new, renumbered):
             kind = "moved"
         diff = changelog.folded_diff(before, after)
-        out.append(Change(c.status, c.old, c.new, True, diff, c.confidence, kind, refs or ()))
+        minor = "pronoun" if kind == "wording" and changelog.pronouns_only(before, after, renumbered) else ""
+        out.append(Change(c.status, c.old, c.new, True, diff, c.confidence, kind, refs or (), minor=minor))
     return out, typography
 
 
