@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import codecs
-import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -15,16 +13,20 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kb.sources import atomic
 from kb.sources.paths import default_content
+from kb.sources.text import json_dumps
 
 if TYPE_CHECKING:
     from kb.model import Diagnostic
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""Control characters (C0 but tab and newline, DEL, C1): a terminal would act on them (`\\x1b]0;…\\x07`)."""
+BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""Bidirectional controls: a terminal obeys them (U+202E turns the rest of a line around), so a text can hide what
+it says."""
+CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI}]")
+"""Control characters (C0 but tab and newline, DEL, C1) and bidirectional controls: a terminal would act on them
+(`\\x1b]0;…\\x07`)."""
 NAMED = {"\r": "\\r", "\n": "\\n"}
-JSON_UNSAFE = re.compile(r"[\x7f-\x9f]")
-"""What json.dumps leaves raw (it escapes C0 itself); C1 `\\x9b` is a terminal's control sequence introducer."""
 
 
 def _content_default(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
@@ -50,10 +52,16 @@ def printable(text: str, newlines: bool = True) -> str:
     Tabs stay; newlines stay unless `newlines` is False (one diagnostic, one line).
     """
     pattern = CONTROL if newlines else _CONTROL_AND_NEWLINE
-    return pattern.sub(lambda m: NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+    return pattern.sub(_escaped, text)
 
 
-_CONTROL_AND_NEWLINE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+def _escaped(m: re.Match[str]) -> str:
+    """A control character as the escape that shows it (`\\x1b`, `\\u202e`)."""
+    char = m.group()
+    return NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+_CONTROL_AND_NEWLINE = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f{BIDI}]")
 
 
 def echo(text: str = "", err: bool = False, newlines: bool = True) -> None:
@@ -69,7 +77,8 @@ def locator(kb) -> Callable[[Diagnostic], str]:
 
     def located(diag: Diagnostic) -> str:
         full = parent / diag.path
-        if not diag.path or (not full.exists() and Path(diag.path).exists()):  # a linked file, named as it opens
+        # os.path.exists, not Path.exists: a folder that can be listed but not entered answers False, not an error
+        if not diag.path or (not os.path.exists(full) and os.path.exists(diag.path)):  # a linked file, as it opens
             return diag.format()
         try:
             near = os.path.relpath(full)
@@ -86,12 +95,10 @@ def counted(n: int, word: str) -> str:
 
 
 def json_text(payload: object, indent: int | None = 1, stdout: bool = True) -> str:
-    """JSON as kb prints it: UTF-8 text, with DEL and C1 controls escaped too (json.dumps escapes only C0); ASCII
+    """JSON as kb prints it (`kb.sources.text.json_dumps`: DEL, C1 and bidirectional controls escaped too); ASCII
     alone (every other character escaped) when it goes to a standard output that cannot hold all of Unicode (a
     Latin-1 terminal): the same JSON, never a crash. `stdout`: the text goes to the standard output."""
-    ascii_only = stdout and not unicode_stream(sys.stdout)
-    text = json.dumps(payload, ensure_ascii=ascii_only, indent=indent)
-    return JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return json_dumps(payload, indent, ascii_only=stdout and not unicode_stream(sys.stdout))
 
 
 def unicode_stream(stream) -> bool:
@@ -139,16 +146,9 @@ def _loading(loader, content: Path | None):
     return kb
 
 
-def _umask() -> int:
-    """The process umask (read by setting it and putting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_whole(where: Path | int, text: str) -> None:
     """Write a text to a descriptor (1, 2: the standard output or error) or a device as it is, or to a file replaced
-    whole (a new file beside it, renamed over it): a reader never sees half of it, a failure leaves it as it was."""
+    whole (`kb.sources.atomic`): a reader never sees half of it, a failure leaves it as it was."""
     if where in (1, 2):
         stream = sys.stdout if where == 1 else sys.stderr
         stream.write(text)
@@ -158,12 +158,4 @@ def write_whole(where: Path | int, text: str) -> None:
         with open(where, "w", encoding="utf-8", closefd=not isinstance(where, int)) as handle:
             handle.write(text)
         return
-    fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{where.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
-        os.replace(tmp, where)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic.write_text(where, text)

@@ -24,8 +24,8 @@ from kb.search.store import (
     IndexDamaged,
     IndexNotWritable,
     commit,
-    current,
     index_root,
+    live,
     prepare,
     read_tables,
     write_tables,
@@ -66,9 +66,9 @@ def publish(root: Path, key: str, items: Iterable, lexicon=None, numbering: dict
 
 
 def live_folder(root: Path, key: str) -> Path | None:
-    """The folder of the live index under `root` when it is the one `key` names, else None."""
-    live = current(root)
-    return root / live[1] if live and live[0] == key and (root / live[1]).is_dir() else None
+    """The folder of the live index under `root` when it is the one `key` names and its seal checks out, else None;
+    IndexDamaged (then rebuilt) when its seal does not check out (`kb.search.store.live`)."""
+    return live(root, key)
 
 
 def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
@@ -124,10 +124,13 @@ def index_job(content: Path, kb, items: list) -> IndexJob:
     """What makes the index of the current editions of `content` up to date, from the knowledge base's entries
     (`items`, every one)."""
     root, key = index_root(content), index_key(content, kb)
-    live = live_folder(root, key)
+    try:
+        made = live_folder(root, key)
+    except IndexDamaged:  # rebuilt, as `kb search` rebuilds it
+        made = None
     langs = _entry_langs(items)
-    if live is not None:
-        return IndexJob(root, key, live, [], None, {}, langs)
+    if made is not None:
+        return IndexJob(root, key, made, [], None, {}, langs)
     return IndexJob(root, key, None, items, kb.lexicon, own_numbering(kb), langs)
 
 
@@ -175,6 +178,9 @@ def open_index(content: Path, kb=None, every: bool = False) -> SearchIndex:
     for attempt in range(3):
         try:
             folder = ensure_index(content, kb, every)
+        except IndexDamaged as err:  # its pointer removed: rebuilt at the next attempt
+            notice = f"{_one_line(err)}; rebuilt it"
+            continue
         except IndexNotWritable as err:
             kb = kb if kb is not None else _load(content)
             return memory_index(_entries(kb), kb.lexicon, str(err), own_numbering(kb), every)
@@ -186,7 +192,7 @@ def open_index(content: Path, kb=None, every: bool = False) -> SearchIndex:
             if attempt == 2:
                 raise IndexDamaged(f"the search index in {folder} cannot be read: {err}") from err
             notice = f"the search index in {folder} was damaged ({_one_line(err)}); rebuilt it"
-            (index_root(content, every) / "CURRENT").unlink(missing_ok=True)
+            (folder.parent / "CURRENT").unlink(missing_ok=True)
             continue
         index.notice = notice
         return index
