@@ -5,12 +5,12 @@ from __future__ import annotations
 import itertools
 import shutil
 import sys
-import textwrap
 from pathlib import Path
 
 import click
 
 from kb.commands.options import content_option, echo, json_text, load_or_exit, printable
+from kb.sources.text import wrap
 
 LABELS = {
     "fr": {
@@ -55,20 +55,20 @@ def rule_lines(kb, rule, width: int) -> list[str]:
     if rule.title:
         out.append(printable(rule.title, newlines=False))
     for para in rule.text.split("\n") if rule.text else []:
-        out += textwrap.wrap(printable(para), width) or [""]
+        out += wrap(printable(para), width) or [""]
     for ex in rule.examples:
-        out += textwrap.wrap(printable(f"{lab['example']}: {ex}", newlines=False), width, subsequent_indent="  ")
+        out += wrap(printable(f"{lab['example']}: {ex}", newlines=False), width, subsequent_indent="  ")
     if rule.children:
-        out += textwrap.wrap(f"{lab['children']}: {', '.join(rule.children)}", width)
+        out += wrap(f"{lab['children']}: {', '.join(rule.children)}", width)
     refs = [_cited(kb, rule, r, lab) for r in kb.references(rule)]
     if refs:
-        out += textwrap.wrap(f"{lab['refs']}: {', '.join(refs)}", width)
+        out += wrap(f"{lab['refs']}: {', '.join(refs)}", width)
     cited = [r.number for r in kb.cited_by(rule)]
     if cited:
-        out += textwrap.wrap(f"{lab['cited']}: {', '.join(cited)}", width)
+        out += wrap(f"{lab['cited']}: {', '.join(cited)}", width)
     rulings = [_mention_label(kb, item) for item in kb.rule_mentions.get((rule.lang, rule.number), ())]
     if rulings:
-        out += textwrap.wrap(printable(f"{lab['rulings']}: {'; '.join(rulings)}", newlines=False), width)
+        out += wrap(printable(f"{lab['rulings']}: {'; '.join(rulings)}", newlines=False), width)
     return out
 
 
@@ -197,7 +197,7 @@ def show_rule(kb, number: str, as_json: bool, history: bool = False, lang: str |
         cols = []
         for each in langs:
             rule = found.get(each)
-            cols.append(rule_lines(kb, rule, width) if rule else textwrap.wrap(_absent(kb, number, each, lang), width))
+            cols.append(rule_lines(kb, rule, width) if rule else wrap(_absent(kb, number, each, lang), width))
         echo("\n".join(side_by_side(cols, width)))
     else:
         blocks = ["\n".join(rule_lines(kb, r, min(total, 100))) for r in found.values()]
@@ -283,7 +283,7 @@ def show_card(kb, query: str, as_json: bool) -> int:
     mentioned = [_mention_label(kb, item) for item in kb.card_mentions.get(card.id, ())]
     if mentioned:
         label = printable("Cité dans · Mentioned in: " + "; ".join(mentioned), newlines=False)
-        echo("\n" + textwrap.fill(label, width))
+        echo("\n" + "\n".join(wrap(label, width)))
     return 0
 
 
