@@ -37,7 +37,7 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
     except SiteError as err:
         echo(f"kb: {err}", err=True, newlines=False)
         sys.exit(1)
-    if kb is None and not strict and _up_to_date(out, content, force):
+    if kb is None and not strict and up_to_date(out, content, force):
         clean_leftovers(target)  # a killed build's half-written folder beside it
         echo(f"{out} is up to date (built from this content by this kb version with these templates).")
         return
@@ -68,7 +68,7 @@ def build_or_exit(content: Path | None, out: Path, kb=None, strict: bool = False
         echo(f"kb: warning: replaced by the new site's pages: {_some(report.replaced)}", err=True)
 
 
-def _up_to_date(out: Path, content: Path | None, force: bool = False) -> bool:
+def up_to_date(out: Path, content: Path | None, force: bool = False) -> bool:
     """Whether `out` holds a site built from this content, kb version and templates, untouched since: nothing to do.
 
     A site built with --force from content with errors is up to date only for another --force: without it, the
