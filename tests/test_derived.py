@@ -14,8 +14,6 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
-from kb.sources import atomic
-from kb.sources.bounded import NotRegular, TooLarge, read_regular
 
 from .conftest import CONTENT, write
 
@@ -138,6 +136,8 @@ def test_a_stamp_or_manifest_that_is_a_fifo_or_dev_zero_is_refused(golden, tmp_p
 
 
 def test_bounded_reads_refuse_what_is_not_a_small_regular_file(tmp_path):
+    from kb.sources.bounded import NotRegular, TooLarge, read_regular
+
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "zero").symlink_to("/dev/zero")
     big = tmp_path / "sparse"
@@ -192,6 +192,8 @@ def test_a_damaged_index_is_rebuilt_by_kb_build(golden, tmp_path, damage):
 
 
 def test_atomic_writes_replace_whole_and_clean_what_dead_writers_left(tmp_path):
+    from kb.sources import atomic
+
     target = write(tmp_path / "out.json", "old")
     dead = write(tmp_path / ".out.json.tmp-999999999-abcd1234", "half")
     mine = write(tmp_path / f".out.json.tmp-{os.getpid()}-abcd1234", "being written")

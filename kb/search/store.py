@@ -19,9 +19,7 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import stat
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,7 +27,7 @@ from hashlib import sha256
 from pathlib import Path
 
 from kb.link.cache import signing_key
-from kb.sources import atomic, content_hash
+from kb.sources import atomic, content_hash, workers
 from kb.sources.bounded import open_regular, read_regular
 from kb.sources.paths import build_dir, user_cache
 
@@ -54,8 +52,6 @@ LIVE = re.compile(r"idx-[0-9a-f]+-\d+-[0-9a-f]+")
 """The name of a live index folder: the only thing `CURRENT` may name (no `/`, no `..`)."""
 BUILDING = re.compile(r"tmp-[0-9a-f]+-(?P<pid>\d+)-[0-9a-f]+")
 """An index folder being written by process `pid` (`prepare`)."""
-GUARD = 0.2
-"""Seconds between two checks, in a build's worker process, that the build is still there."""
 
 
 class IndexDamaged(ValueError):
@@ -146,7 +142,7 @@ def _prepare(root: Path, key: str, write: Callable[[Path], None]) -> Path:
     with _unless_written(root, tmp):
         tmp.mkdir(parents=True)
         atomic.remove_stale(root, BUILDING)  # builds killed before they were done
-        _guard_worker(tmp)
+        workers.remove_when_orphaned(tmp)  # in a build's worker: removed if the build is killed
         write(tmp)
     return tmp
 
@@ -288,21 +284,3 @@ def read_tables(folder: Path) -> dict:
     if hashlib.sha256(text).hexdigest().encode() != digest:
         raise IndexDamaged(f"{TABLES} does not match its checksum")
     return json.loads(text)
-
-
-def _guard_worker(folder: Path) -> None:
-    """In a build's worker process (a child `multiprocessing` started), check every GUARD seconds that the build that
-    started it is still there; when it is gone (killed), remove the index folder this process was writing and stop at
-    once, rather than finish a job nobody waits for. A SIGALRM timer: the worker's only thread is the one working."""
-    pool = sys.modules.get("multiprocessing")  # imported by the worker's own start; never imported here
-    if pool is None or pool.parent_process() is None:
-        return
-    parent = os.getppid()
-
-    def orphaned(signum, frame) -> None:
-        if os.getppid() != parent:
-            shutil.rmtree(folder, ignore_errors=True)
-            os._exit(1)
-
-    signal.signal(signal.SIGALRM, orphaned)
-    signal.setitimer(signal.ITIMER_REAL, GUARD, GUARD)

@@ -8,6 +8,7 @@ replaced, nor the content or project folder.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
@@ -47,6 +48,7 @@ from kb.site.searchpages import (
 )
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
+from kb.sources.workers import stop_with_parent
 
 CARD_SHARD_BYTES = 8_000
 """About how large a shard of the card names the search box jumps to is."""
@@ -106,9 +108,14 @@ def build_site(
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
         # The search index's documents, then the site's postings, while the data gather and pages render: a worker
-        # of its own (started afresh, not forked: it inherits no pipe of ours), gone after its one job, so a killed
-        # build leaves it behind no longer than that job.
-        worker = ProcessPoolExecutor(max_workers=1, max_tasks_per_child=1) if langs else nullcontext()
+        # of its own (started afresh, not forked: it inherits no pipe of ours), gone after its one job, and gone
+        # within a fraction of a second of a killed build (`stop_with_parent`: else, killed before its job was
+        # sent, it would wait for ever).
+        worker = (
+            ProcessPoolExecutor(1, max_tasks_per_child=1, initializer=stop_with_parent, initargs=(os.getpid(),))
+            if langs
+            else nullcontext()
+        )
         with worker as pool:
             items = search_entries(kb) if langs else []
             job = index_job(kb, items) if langs else None
