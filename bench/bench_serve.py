@@ -1,13 +1,16 @@
-"""Benchmark: `kb serve` under 200 looping clients, and against idle and half-sent sockets (loopback only).
+"""Benchmark: `kb serve` under 200 looping clients, and with 300 idle and slow sockets held open (loopback only).
 
-Run: python bench/bench_serve.py [--site DIR] [--seconds 20]   (about 40 s in all; prints figures)
+Run: python bench/bench_serve.py [--site DIR] [--seconds 20]   (about 70 s in all; prints figures)
 
 Without --site, the four seed files of the bundled content are built into a temporary site. The server (`kb serve`'s)
 runs in its own process, the clients in this one (asyncio, one task per client), so that they do
 not share an interpreter lock. Phase 1: 200 clients, each sending GET after GET of the site's pages for a fixed
 time; requests per second, latency p50 / p99 / max and failures (no complete 200 reply within 10 s). Phase 2:
 50 sockets opened and left idle (half of them after half a request), while one client keeps asking for pages;
-when the server closes the idle ones, and how fast the normal requests are answered meanwhile.
+when the server closes the idle ones, and how fast the normal requests are answered meanwhile. Phase 3 (issue 44's
+target): 300 sockets held open the whole time (each opened again as soon as the server closes it: a third silent,
+a third after half a request, a third trickling a byte every second), while 200 clients loop as in phase 1; the
+other clients' requests per second, p50 and p99 (target: p99 under 1 s), and how often the held sockets were closed.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ SEEDS = (
 )
 CLIENTS = 200
 IDLE = 50
+HELD = 300
+"""Sockets held open during phase 3."""
 CLIENT_TIMEOUT = 10.0
 """Seconds a client waits for a whole reply before counting a failure."""
 
@@ -171,6 +176,56 @@ async def idle_test(port: int, paths: list[str]) -> None:
     )
 
 
+async def held_socket(port: int, kind: int, until: float, closed: list[int]) -> None:
+    """Keep one socket open until `until`: silent, half a request, or a byte a second; open it again when the server
+    closes it (counted in `closed`)."""
+    request = b"GET /index.html HTTP/1.0\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
+    while time.perf_counter() < until:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            if kind == 1:
+                writer.write(request[:30])
+            sent = 0
+            while time.perf_counter() < until:
+                if kind == 2 and sent < len(request):
+                    writer.write(request[sent : sent + 1])
+                    sent += 1
+                try:
+                    async with asyncio.timeout(1.0):
+                        if not await reader.read(65536):
+                            break  # closed by the server
+                except TimeoutError:
+                    continue
+            closed.append(kind)
+        except OSError:
+            closed.append(kind)
+        finally:
+            writer.close()
+
+
+async def held_test(port: int, paths: list[str], seconds: float) -> None:
+    """Phase 3: HELD idle and slow sockets held open while CLIENTS clients loop."""
+    until = time.perf_counter() + 2 + seconds
+    closed: list[int] = []
+    holders = [asyncio.create_task(held_socket(port, k % 3, until, closed)) for k in range(HELD)]
+    await asyncio.sleep(2)  # every socket open first
+    times: list[float] = []
+    failures: list[str] = []
+    start = time.perf_counter()
+    await asyncio.gather(*(looping_client(port, paths, until, times, failures) for _ in range(CLIENTS)))
+    wall = time.perf_counter() - start
+    await asyncio.gather(*holders)
+    print(f"{HELD} sockets held open (a third silent, a third half-sent, a third a byte a second), {CLIENTS} clients")
+    if times:
+        print(f"  {len(times)} requests, {len(times) / wall:.0f} requests/s")
+        print(f"  latency p50 {ms(percentile(times, 0.5))}, p99 {ms(percentile(times, 0.99))}, max {ms(max(times))}")
+    print(f"  failures: {len(failures)}; held sockets closed by the server and opened again: {len(closed)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--site", type=Path, help="an already built site folder (default: build the seeds)")
@@ -187,6 +242,7 @@ def main() -> None:
             paths = page_paths(site)
             asyncio.run(load_test(port, paths, min(args.seconds, 30.0)))
             asyncio.run(idle_test(port, paths))
+            asyncio.run(held_test(port, paths, min(args.seconds, 30.0)))
         finally:
             server.terminate()
             server.wait(10)

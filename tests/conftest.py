@@ -69,3 +69,29 @@ def jump_of(site: Path) -> dict:
     for path, anchored in jump["numbers"]["pages"].items():
         numbers.update((n, f"{path}#{n}") for n in anchored)
     return {**jump, "numbers": numbers, "cards": cards}
+
+
+NOBODY = 65534
+"""The user the permission tests run kb as when they run as root (root reads and removes anything)."""
+
+
+def run_kb_as_user(args: list[str], root: Path, timeout: float = 300):
+    """Run `python -m kb ARGS` as an ordinary user, in the folder `root` (made theirs when the tests run as root, with
+    an interpreter that user can run: the virtual environment's may sit in root's home)."""
+    import os
+    import site
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HOME": str(root), "XDG_CACHE_HOME": str(root / "cache")}
+    user = {}
+    python = sys.executable
+    if os.geteuid() == 0:
+        for path in [root, *root.rglob("*")]:
+            os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
+        python = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *site.getsitepackages()])
+        user = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    else:
+        env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([python, "-m", "kb", *args], capture_output=True, env=env, cwd=root, timeout=timeout, **user)

@@ -20,7 +20,7 @@ from kb.model import Card, Face, FaqNote, Ruling, SourceRef
 from kb.search import index as S
 from kb.search.build import engine_of, publish_index
 from kb.search.entries import Vocabulary, entries
-from kb.search.store import SPARE
+from kb.search.store import SPARE, current
 from kb.sources import fold
 
 from .conftest import CONTENT, ROOT
@@ -514,9 +514,11 @@ def test_note_title_ranks_high(bundled):
     assert "fr/faq-discorde-2006#guildes" in ids(bundled.search("Guildes"))[:3]
 
 
-def test_unwritable_build_folder_searches_in_memory(tmp_path):
+def test_unwritable_build_folder_searches_in_memory(tmp_path, monkeypatch):
     content = make_seeds(tmp_path)
     (tmp_path / ".kb").write_text("a file where the build folder should be")
+    (tmp_path / "no-cache").write_text("a file where the user's cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "no-cache"))  # no fallback either
     index = S.open_index(content)
     assert index.unsaved.startswith(f"cannot write the search index in {S.index_root(content)}: ")
     assert ids(index.search("120.2a")) == ["120.2a"]
@@ -711,7 +713,7 @@ def test_current_edition_by_default_another_on_request(two_editions):
     assert all("2015" not in r.id for r in index.search("storm", limit=50))
     assert not S.index_root(two_editions, every=True).exists()  # the index of every edition: built when asked
     old = index.search("storm edition:2015-09-26")
-    assert S.current(S.index_root(two_editions, every=True)) is not None
+    assert current(S.index_root(two_editions, every=True)) is not None
     assert old[0].id in ("702.39@en:2015-09-26", "en/cr-en-20150926#storm")
     assert old[0].editions == {"en": "en:2015-09-26"}
     assert index.search("storm", edition="en:2015-09-26")[0].id == old[0].id

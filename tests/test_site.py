@@ -215,11 +215,11 @@ def test_a_rule_page_explains_the_marks_its_text_holds_under_it(site_bundled):
     assert '<span class="ref-other" data-lang="en">603</span></span> renvoi à une règle absente de ce texte' in legend
     assert '<span class="ref-dated">509.2</span></span> numéro d’une ancienne numérotation' in legend
     assert '<span class="ref-miscited">701.21</span><span class="cite-flag">≠</span>' in legend
-    assert "lex-mark" not in legend  # no printed-card term on the page: not explained
+    assert "terme français non officiel" in legend  # the French name of 703's title (unofficial): explained
     assert "Key to the marks" in read(site_bundled, "en/rules/703.html")
     assert '<aside class="marks"' not in read(site_bundled, "en/rules/702.html")  # no mark, no key
     damage = read(site_bundled, "fr/rules/120.html")  # 120. Damage · Blessures*: the star explained under the text
-    assert "terme relevé sur les cartes imprimées" in damage.split('<aside class="marks"')[1]
+    assert "terme français non officiel" in damage.split('<aside class="marks"')[1]
     assert "officielle des règles" not in damage.split('<div class="run')[0]  # not before the rule's text
 
 
@@ -963,24 +963,29 @@ def test_seal_tells_an_untouched_site_from_an_edited_one(tmp_path):
 
 
 MARK = (
-    '<abbr class="lex-mark" lang="fr" title="terme relevé sur les cartes imprimées, pas la traduction officielle">'
-    "*</abbr></span>"
+    '<abbr class="lex-mark" lang="fr" title="terme français non officiel (cartes imprimées ou terminologie de kb), '
+    'pas la traduction officielle">*</abbr>'
 )
 
 
 def _lex(term: str) -> str:
     """A French term from printed cards set beside English text, as the French interface marks it."""
-    return f'<span class="lex"> · <i lang="fr">{term}</i>{MARK}'
+    return f'<span class="lex"> · <i lang="fr">{term}</i>{MARK}</span>'
+
+
+def _first(term: str, english: str) -> str:
+    """A French name (the terminology's or the printed cards') set before an English title, marked."""
+    return f'<span lang="fr">{term}</span>{MARK}<span class="lex-orig"> · <span lang="en">{english}</span></span>'
 
 
 def test_keywords_are_listed_with_their_french_names_from_the_lexicon(site_bundled):
     french = read(site_bundled, "fr/rules/702.html")
     toc = french.split('<nav class="onpage"')[1].split("</nav>")[0]
-    assert f'<span class="toc-num">702.2</span> <span lang="en">Deathtouch</span>{_lex("Contact mortel")}' in toc
+    assert f'<span class="toc-num">702.2</span> {_first("Contact mortel", "Deathtouch")}' in toc
     assert f"<p>Trample{_lex('Piétinement')}</p>" in _row(french, "702.19")  # the row itself: `Trample · Piétinement*`
     key = french.split('<aside class="marks"')[1]  # the legend, once, under the text with the page's other marks
     assert french.count("pas la traduction officielle des règles") == 1 and "officielle des règles" in key
-    assert "Soif de sang" not in french  # Bloodthirst: one card of evidence, an unsure entry, left out
+    assert _first("Soif de sang", "Bloodthirst") in french  # the lexicon unsure of it, the terminology names it
     english = read(site_bundled, "en/rules/702.html")
     toc = english.split('<nav class="onpage"')[1].split("</nav>")[0]
     assert '<span class="toc-num">702.2</span> <span lang="en">Deathtouch</span></a>' in toc
@@ -989,7 +994,7 @@ def test_keywords_are_listed_with_their_french_names_from_the_lexicon(site_bundl
 
 def test_card_types_and_glossary_get_french_terms_marked_as_printed(site_bundled):
     contents = read(site_bundled, "fr/contents.html")
-    assert f'<span class="toc-title toc-wide" lang="en">Creatures{_lex("Créature")}</span>' in contents
+    assert f'<span class="toc-title toc-wide">{_first("Créatures", "Creatures")}</span>' in contents
     assert "pas la traduction officielle des règles" in contents
     assert "Planeswalkers</span><span class" not in contents  # `Planeswalker` would only repeat the English
     glossary = read(site_bundled, "fr/glossary.html")
@@ -1007,7 +1012,7 @@ def test_the_labelling_hook_takes_other_labels(bundled_kb):
     page = next(p for p in data.rule_pages if p.head == "702")
     assert dict(page.toc)["702.2"] == {"en": "Deathtouch"}
     html = rows.toc_list(page.toc, "fr", words("fr"), data.rule_labels)
-    assert f'<span lang="en">Deathtouch</span>{_lex("Toucher fatal")}' in html
+    assert _first("Toucher fatal", "Deathtouch") in html
     assert "Piétinement" not in html
 
 

@@ -236,13 +236,12 @@ def test_the_glossary_speaks_to_a_french_reader(site):
     html = (site / "fr" / "glossary.html").read_text(encoding="utf-8")
     assert '<p class="lead">Les termes du jeu tels que les Règles complètes les définissent' in html
     assert '<label for="gloss-q">Filtrer les termes</label>' in html
-    assert '<div class="entry" id="g-en-graveyard" data-find="Graveyard | cimetière">' in html
+    assert '<div class="entry" id="g-en-graveyard" data-find="Graveyard | Cimetière">' in html
     assert '<div class="entry" id="g-en-trample" data-find="Trample | Piétinement">' in html
     graveyard = html.split('id="g-en-graveyard"')[1].split("</div>")[0]
-    assert (
-        '<dd class="card-words" lang="fr">Sur les cartes en français\u00a0: '
-        '<a href="search.html?q=cimeti%C3%A8re">cimetière</a><abbr class="lex-mark"'
-    ) in graveyard
+    assert "Cimetière" in graveyard and 'class="lex-mark"' in graveyard  # the terminology's name, marked
+    damage = html.split('id="g-en-damage"')[1].split("</div>")[0]
+    assert "inflige des blessures" not in damage  # a verb phrase is no name of a term
     trample = html.split('id="g-en-trample"')[1].split("</div>")[0]
     assert "Piétinement" in trample and 'class="lex-mark"' in trample
     assert 'class="card-words"' not in (site / "en" / "glossary.html").read_text(encoding="utf-8")
@@ -251,7 +250,7 @@ def test_the_glossary_speaks_to_a_french_reader(site):
 def test_a_rule_page_title_carries_the_printed_card_term(site):
     """The browser's title of an English-only rule names it in French where French cards do, marked as such."""
     html = (site / "fr" / "rules" / "302.html").read_text(encoding="utf-8")
-    assert "<title>302. Creatures · Créature* — Règles MTG</title>" in html
+    assert "<title>302. Créatures* · Creatures — Règles MTG</title>" in html
     assert "<title>302. Creatures — MTG Rules</title>" in (site / "en" / "rules" / "302.html").read_text("utf-8")
 
 
@@ -287,12 +286,12 @@ def test_one_word_rule_titles_carry_the_noun_french_cards_print(site):
     imperative (406. Exile: « exilez ») nor a participle (115. Targets: « ciblée »)."""
     side = (site / "fr" / "rules" / "404.html").read_text(encoding="utf-8").split('<nav class="side"')[1]
     side = side.split("</nav>")[0]
-    assert '404. <span lang="en">Graveyard</span><span class="lex"> · <i lang="fr">Cimetière</i>' in side
-    assert '406. <span lang="en">Exile</span></a>' in side
+    assert '404. <span lang="fr">Cimetière</span><abbr class="lex-mark"' in side  # the French name first
+    assert '<span class="lex-orig"> · <span lang="en">Graveyard</span></span>' in side
     damage = (site / "fr" / "rules" / "120.html").read_text(encoding="utf-8")
-    assert "<title>120. Damage · Blessures* — Règles MTG</title>" in damage
+    assert "<title>120. Blessures* · Damage — Règles MTG</title>" in damage
     targets = (site / "fr" / "rules" / "115.html").read_text(encoding="utf-8")
-    assert "<title>115. Targets — Règles MTG</title>" in targets
+    assert "<title>115. Cibles* · Targets — Règles MTG</title>" in targets
 
 
 def test_the_report_writes_numbers_as_each_interface_does(site):

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import codecs
-import json
 import os
-import re
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -17,13 +14,12 @@ import click
 
 from kb.export.terminal import printable
 from kb.model.errors import KbError
+from kb.sources import atomic
 from kb.sources.paths import default_content
+from kb.sources.text import json_dumps
 
 if TYPE_CHECKING:
     from kb.model import Diagnostic
-
-JSON_UNSAFE = re.compile(r"[\x7f-\x9f]")
-"""What json.dumps leaves raw (it escapes C0 itself); C1 `\\x9b` is a terminal's control sequence introducer."""
 
 
 class Mistake(KbError):
@@ -62,7 +58,8 @@ def locator(kb) -> Callable[[Diagnostic], str]:
 
     def located(diag: Diagnostic) -> str:
         full = parent / diag.path
-        if not diag.path or (not full.exists() and Path(diag.path).exists()):  # a linked file, named as it opens
+        # os.path.exists, not Path.exists: a folder that can be listed but not entered answers False, not an error
+        if not diag.path or (not os.path.exists(full) and os.path.exists(diag.path)):  # a linked file, as it opens
             return diag.format()
         try:
             near = os.path.relpath(full)
@@ -96,12 +93,10 @@ def counted(n: int, word: str) -> str:
 
 
 def json_text(payload: object, indent: int | None = 1, stdout: bool = True) -> str:
-    """JSON as kb prints it: UTF-8 text, with DEL and C1 controls escaped too (json.dumps escapes only C0); ASCII
+    """JSON as kb prints it (`kb.sources.text.json_dumps`: DEL, C1 and bidirectional controls escaped too); ASCII
     alone (every other character escaped) when it goes to a standard output that cannot hold all of Unicode (a
     Latin-1 terminal): the same JSON, never a crash. `stdout`: the text goes to the standard output."""
-    ascii_only = stdout and not unicode_stream(sys.stdout)
-    text = json.dumps(payload, ensure_ascii=ascii_only, indent=indent)
-    return JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return json_dumps(payload, indent, ascii_only=stdout and not unicode_stream(sys.stdout))
 
 
 def unicode_stream(stream) -> bool:
@@ -143,16 +138,9 @@ def _loading(loader, content: Path | None):
     return kb
 
 
-def _umask() -> int:
-    """The process umask (read by setting it and putting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_whole(where: Path | int, text: str) -> None:
     """Write a text to a descriptor (1, 2: the standard output or error) or a device as it is, or to a file replaced
-    whole (a new file beside it, renamed over it): a reader never sees half of it, a failure leaves it as it was."""
+    whole (`kb.sources.atomic`): a reader never sees half of it, a failure leaves it as it was."""
     if where in (1, 2):
         stream = sys.stdout if where == 1 else sys.stderr
         stream.write(text)
@@ -162,12 +150,4 @@ def write_whole(where: Path | int, text: str) -> None:
         with open(where, "w", encoding="utf-8", closefd=not isinstance(where, int)) as handle:
             handle.write(text)
         return
-    fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{where.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an export is an ordinary file
-        os.replace(tmp, where)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic.write_text(where, text)

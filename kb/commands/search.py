@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import click
 
-from kb.commands.options import Mistake, content_option, echo, json_text, printable
+from kb.commands.options import Mistake, content_option, echo, printable, unicode_stream
 from kb.model.errors import KbError
+from kb.search.payload import KINDS
 
-KINDS = ["rule", "glossary", "card", "ruling", "note"]
 HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
 THROUGH = {"fr": "par traduction : {}", "en": "by translation: {}"}
 """How a result found through the lexicon says so, in the language of the words typed."""
@@ -19,7 +20,7 @@ THROUGH = {"fr": "par traduction : {}", "en": "by translation: {}"}
 @click.command("search", context_settings={"ignore_unknown_options": True})  # `-1/-1 counters`, `-word`
 @click.argument("query")
 @click.option("--lang", default=None, help="Only results in this language (one of the content's: fr, en, …).")
-@click.option("--kind", type=click.Choice(KINDS), default=None, help="Only results of this kind.")
+@click.option("--kind", type=click.Choice(list(KINDS)), default=None, help="Only results of this kind.")
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="Maximum results.")
 @click.option("--edition", default=None, help="Search this edition (id or date: 2015-09-26), not the current one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document.")
@@ -40,6 +41,7 @@ def command(
     unknown language or edition, or an unreadable content folder.
     """
     from kb.search.index import search
+    from kb.search.payload import answer_payload, payload_text
     from kb.sources.paths import default_content
 
     try:
@@ -58,11 +60,9 @@ def command(
     others = [e for e in (*index.editions[0], *index.editions[1]) if e not in searched]  # loaded, not searched
     if index.notice:
         echo(f"kb: note: {index.notice}", err=True, newlines=False)
-    if as_json:
-        payload = {"query": query, "results": [r.to_json() for r in results], "did_you_mean": corrected}
-        payload["editions"] = {"searched": list(searched), "others": list(others)}
-        payload["elsewhere"] = [{"lang": lang, "number": own, "today": today} for lang, own, today in elsewhere]
-        click.echo(json_text(payload, indent=None))
+    if as_json:  # the answer `kb serve` gives at /api/v1/search too
+        payload = answer_payload(index, query, answer)
+        click.echo(payload_text(payload, ascii_only=not unicode_stream(sys.stdout)))
         return
     if others:
         echo(f"Searched {', '.join(searched)}; also loaded: {', '.join(others)} (add edition:DATE).", err=True)

@@ -10,6 +10,7 @@ import click
 from kb.commands.building import build_or_exit, force_option, out_option
 from kb.commands.options import content_option, echo
 from kb.model.errors import KbError
+from kb.sources import ContentError, content_hash
 from kb.sources.paths import default_content
 
 
@@ -32,20 +33,24 @@ def command(content: Path | None, out: Path, port: int, host: str, force: bool) 
     unless --force). Stop with Ctrl+C.
 
     Only the site's pages are served: never a dot-file or dot-folder (`.git`, `.kb`), never a folder's listing.
-    A connection silent for 10 seconds is closed; at most 64 requests are answered at once, the others wait.
+    A connection is closed when it sends nothing for 3 seconds or its request is not whole within 10 (both counted
+    from its acceptance); a malformed request line gets a 400 at once; past 1,024 open connections, the one idle
+    longest is closed. GET /api/v1/search?q=…&lang=…&kind=…&limit=… answers what `kb search --json` prints.
     """
     from kb.site.output import built_for, site_is_current
+    from kb.site.seal import untouched
     from kb.site.serve import make_server, url_of
-    from kb.sources import ContentError, content_hash
 
+    report = lambda message: echo(f"kb serve: {message}", err=True)  # noqa: E731 - one line, said where it is used
     try:  # listen first: a server that cannot start needs no build
-        server = make_server(out, host, port, report=lambda message: echo(f"kb serve: {message}", err=True))
+        server = make_server(out, host, port, report=report, content=content or default_content())
     except OSError as err:
         raise KbError(f"cannot listen on {host}:{port}: {err.strerror or err}; {_listen_hint(err)}") from None
     try:
         base_url, api = built_for(out)  # a site built for its address (or without the API) stays so
         try:
             current = site_is_current(out, content_hash(content or default_content()), base_url=base_url, api=api)
+            current = current and untouched(out)  # its seal checked too, as `kb build` checks it
         except ContentError:
             current = False  # loading says what is wrong with the folder
         if not current:

@@ -5,7 +5,6 @@ renumberings in runs. Text out, never printed here."""
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 
 from kb.export.terminal import PLAIN, Marks, printable, wrap_styled
@@ -13,6 +12,7 @@ from kb.link.editions.changelog import SUBSTANTIVE, runs, section_of
 from kb.link.editions.history import Change, EditionDiff, title_of
 from kb.model.base import KnowledgeBase
 from kb.model.numbers import descends
+from kb.sources.text import wrap
 
 CATEGORIES = {
     "wording": "reworded",
@@ -127,7 +127,7 @@ def _fold(line: str, width: int) -> list[str]:
     if width <= 0 or len(line) <= width:
         return [line]
     indent = " " * (len(line) - len(line.lstrip()) + 2)
-    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
+    return wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def _substantive(diff: EditionDiff, kb: KnowledgeBase, changes: list[Change], width: int, marks: Marks) -> list[str]:

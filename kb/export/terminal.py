@@ -8,9 +8,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""Control characters (C0 but tab and newline, DEL, C1): a terminal would act on them (`\\x1b]0;…\\x07`)."""
-_CONTROL_AND_NEWLINE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""Bidirectional controls: a terminal obeys them (U+202E turns the rest of a line around), so a text can hide what
+it says."""
+CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI}]")
+"""Control characters (C0 but tab and newline, DEL, C1) and bidirectional controls: a terminal would act on them
+(`\\x1b]0;…\\x07`)."""
+_CONTROL_AND_NEWLINE = re.compile(rf"[\x00-\x08\x0a-\x1f\x7f-\x9f{BIDI}]")
 NAMED = {"\r": "\\r", "\n": "\\n"}
 _PIECE = re.compile(r"\S+\s*|\s+")
 
@@ -21,7 +25,13 @@ def printable(text: str, newlines: bool = True) -> str:
     Tabs stay; newlines stay unless `newlines` is False (one diagnostic, one line).
     """
     pattern = CONTROL if newlines else _CONTROL_AND_NEWLINE
-    return pattern.sub(lambda m: NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+    return pattern.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    """A control character as the escape that shows it (`\\x1b`, `\\u202e`)."""
+    char = m.group()
+    return NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
 
 
 @dataclass(frozen=True, slots=True)

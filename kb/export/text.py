@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 
 from kb.link.cards.lookup import display_name
 from kb.model import Card, Face, FaqNote, Ruling
 from kb.model.langs import ordered_langs
+from kb.sources.text import wrap
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:
     """Wrap each paragraph of a text to the width."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        lines += textwrap.wrap(paragraph, max(width, 20), initial_indent=indent, subsequent_indent=indent) or [""]
+        lines += wrap(paragraph, max(width, 20), initial_indent=indent, subsequent_indent=indent) or [""]
     return lines
 
 

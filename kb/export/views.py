@@ -5,12 +5,12 @@ another numbering (a translation's own, an older edition's) said beside it. Text
 from __future__ import annotations
 
 import itertools
-import textwrap
 
 from kb.export.terminal import printable
 from kb.model import Rule
 from kb.model.base import KnowledgeBase
 from kb.model.links import Edition
+from kb.sources.text import wrap
 
 LABELS = {
     "fr": {
@@ -84,7 +84,7 @@ def rule_view(kb: KnowledgeBase, number: str, found: dict[str, Rule], columns: i
         cols = []
         for each in langs:
             rule = found.get(each)
-            cols.append(rule_lines(kb, rule, width) if rule else textwrap.wrap(_absent(kb, number, each, lang), width))
+            cols.append(rule_lines(kb, rule, width) if rule else wrap(_absent(kb, number, each, lang), width))
         lines = side_by_side(cols, width)
     else:
         blocks = ["\n".join(rule_lines(kb, r, min(columns, 100))) for r in found.values()]
@@ -119,20 +119,20 @@ def rule_lines(kb: KnowledgeBase, rule: Rule, width: int) -> list[str]:
     if rule.title:
         out.append(printable(rule.title, newlines=False))
     for para in rule.text.split("\n") if rule.text else []:
-        out += textwrap.wrap(printable(para), width) or [""]
+        out += wrap(printable(para), width) or [""]
     for ex in rule.examples:
-        out += textwrap.wrap(printable(f"{lab['example']}: {ex}", newlines=False), width, subsequent_indent="  ")
+        out += wrap(printable(f"{lab['example']}: {ex}", newlines=False), width, subsequent_indent="  ")
     if rule.children:
-        out += textwrap.wrap(f"{lab['children']}: {', '.join(rule.children)}", width)
+        out += wrap(f"{lab['children']}: {', '.join(rule.children)}", width)
     refs = [_cited(kb, rule, r, lab) for r in kb.references(rule)]
     if refs:
-        out += textwrap.wrap(f"{lab['refs']}: {', '.join(refs)}", width)
+        out += wrap(f"{lab['refs']}: {', '.join(refs)}", width)
     cited = [r.number for r in kb.cited_by(rule)]
     if cited:
-        out += textwrap.wrap(f"{lab['cited']}: {', '.join(cited)}", width)
+        out += wrap(f"{lab['cited']}: {', '.join(cited)}", width)
     rulings = [mention_label(kb, item) for item in kb.rule_mentions.get((rule.lang, rule.number), ())]
     if rulings:
-        out += textwrap.wrap(printable(f"{lab['rulings']}: {'; '.join(rulings)}", newlines=False), width)
+        out += wrap(printable(f"{lab['rulings']}: {'; '.join(rulings)}", newlines=False), width)
     return out
 
 
@@ -243,5 +243,5 @@ def card_view(kb: KnowledgeBase, card, width: int) -> str:
     mentioned = [mention_label(kb, item) for item in kb.card_mentions.get(card.id, ())]
     if mentioned:
         label = printable("Cité dans · Mentioned in: " + "; ".join(mentioned), newlines=False)
-        text += "\n" + textwrap.fill(label, width) + "\n"
+        text += "\n" + "\n".join(wrap(label, width)) + "\n"
     return text

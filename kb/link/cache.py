@@ -7,22 +7,23 @@ Loading parses every edition and computes lineage; an unchanged content folder i
 The file is a pickle, and unpickling can run code: a cache file is only ever unpickled after its HMAC-SHA256
 checks out with a key kept in the user's own cache folder (`~/.cache/kb/cache-key`, mode 0600), never in the
 project. A cache file copied from elsewhere, edited, truncated or made by another user is ignored with a note and
-rewritten. Temporary files of a write that was killed are removed at the next write.
+rewritten. Temporary files of a write that was killed are removed at the next write (`kb.sources.atomic`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
-import os
 import pickle
+import re
 import secrets
 from functools import cache
 from pathlib import Path
 
 from kb import __version__
 from kb.model.base import KnowledgeBase
+from kb.sources import atomic
+from kb.sources.bounded import open_regular, read_regular
 from kb.sources.paths import PACKAGE, build_dir, user_cache
 
 KEEP = 4
@@ -32,6 +33,10 @@ MAGIC = b"kb-cache/2\n"
 SIGNATURE = 32
 CHUNK = 1 << 20
 """Bytes read at a time when signing a cache file."""
+MAX_BYTES = 8 << 30
+"""Largest cache file read (a card pool's is a few hundred MB): a sparse file planted there is not read through."""
+LEGACY_TEMPORARY = re.compile(r"\.tmp-(?P<pid>\d+)-[0-9a-f]+\.pickle")
+"""The temporary files of cache writes by kb before `kb.sources.atomic` (`.tmp-PID-TOKEN.pickle`)."""
 
 
 @cache
@@ -51,11 +56,11 @@ def cache_file(content: Path, content_hash: str) -> Path:
 
 
 def signing_key(create: bool = False) -> bytes | None:
-    """This user's key for cache signatures (made on first use when `create`); None when there is none."""
+    """This user's key for cache and index signatures (made on first use when `create`); None when there is none."""
     path = user_cache() / "cache-key"
     try:
-        key = path.read_bytes()
-        if len(key) == 32:
+        key = read_regular(path, SIGNATURE)
+        if len(key) == SIGNATURE:
             return key
     except OSError:
         pass
@@ -63,12 +68,8 @@ def signing_key(create: bool = False) -> bytes | None:
         return None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".cache-key-{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(secrets.token_bytes(32))
-        os.replace(tmp, path)
-        return path.read_bytes()
+        atomic.write_bytes(path, secrets.token_bytes(SIGNATURE), perms=0o600)
+        return read_regular(path, SIGNATURE)
     except OSError:
         return None
 
@@ -77,20 +78,24 @@ def read(path: Path) -> tuple[KnowledgeBase | None, str | None]:
     """The cached knowledge base (None when there is none or it is not to be trusted), and why a file that is
     there was not used (None when it was, or there is no file)."""
     try:
-        blob = path.read_bytes()
+        handle = open_regular(path, MAX_BYTES)  # never a FIFO or a link to a device: they would hang or fill memory
     except FileNotFoundError:
         return None, None
     except OSError as err:
-        return None, f"cannot read the load cache {path.name}: {err.strerror}; loading the content"
-    key = signing_key()
-    start = len(MAGIC) + SIGNATURE
-    head, signature, body = blob[: len(MAGIC)], blob[len(MAGIC) : start], memoryview(blob)[start:]  # no copy
-    if head != MAGIC or key is None or not hmac.compare_digest(signature, hmac.digest(key, body, "sha256")):
-        return None, f"the load cache {path.name} is damaged or was not written here; it is ignored and rewritten"
-    try:
-        kb = pickle.loads(body)
-    except Exception:  # signed by this user's key yet unreadable (another Python): rewritten
-        return None, f"the load cache {path.name} cannot be read; it is ignored and rewritten"
+        return None, f"cannot read the load cache {path.name}: {err.strerror or err}; loading the content"
+    with handle:
+        key = signing_key()
+        head, signature = handle.read(len(MAGIC)), handle.read(SIGNATURE)
+        signer = hmac.new(key or b"", digestmod="sha256")
+        for chunk in iter(lambda: handle.read(CHUNK), b""):  # checked before anything is unpickled
+            signer.update(chunk)
+        if head != MAGIC or key is None or not hmac.compare_digest(signature, signer.digest()):
+            return None, f"the load cache {path.name} is damaged or was not written here; it is ignored and rewritten"
+        handle.seek(len(MAGIC) + SIGNATURE)
+        try:
+            kb = pickle.load(handle)
+        except Exception:  # signed by this user's key yet unreadable (another Python): rewritten
+            return None, f"the load cache {path.name} cannot be read; it is ignored and rewritten"
     if not isinstance(kb, KnowledgeBase):
         return None, f"the load cache {path.name} holds no knowledge base; it is ignored and rewritten"
     return kb, None
@@ -101,11 +106,11 @@ def write(path: Path, kb: KnowledgeBase) -> None:
     key = signing_key(create=True)
     if key is None:
         return
-    tmp = path.parent / f".tmp-{os.getpid()}-{secrets.token_hex(4)}.pickle"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale(path.parent)
-        with tmp.open("w+b") as f:  # pickled straight into the file, signed from it: the pickle is never in memory
+        atomic.remove_stale(path.parent)  # every cache file's temporaries: a killed write's may be another content's
+        atomic.remove_stale(path.parent, LEGACY_TEMPORARY)
+        with atomic.replacing(path, "w+b") as f:  # pickled straight into the file, signed from it: never in memory
             f.write(MAGIC + bytes(SIGNATURE))
             pickle.dump(kb, f, protocol=pickle.HIGHEST_PROTOCOL)
             f.seek(len(MAGIC) + SIGNATURE)
@@ -114,33 +119,9 @@ def write(path: Path, kb: KnowledgeBase) -> None:
                 signer.update(chunk)
             f.seek(len(MAGIC))
             f.write(signer.digest())
-        os.replace(tmp, path)
     except (OSError, pickle.PicklingError, RecursionError):
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
         return
     _prune(path.parent, path)
-
-
-def _remove_stale(folder: Path) -> None:
-    """Remove the temporary files of writes whose process is gone (killed mid-write)."""
-    for tmp in folder.glob(".tmp-*.pickle"):
-        pid = tmp.name.split("-")[1]
-        if not pid.isdigit() or not _alive(int(pid)):
-            tmp.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process of this machine still runs."""
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def _prune(folder: Path, keep: Path) -> None:

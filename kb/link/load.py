@@ -19,10 +19,11 @@ from kb.link.references.citations import carry_forward, place_quotes
 from kb.link.references.rules import link_rules
 from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
+from kb.model.bounds import bounded
 from kb.model.links import Edition, edition_rules
-from kb.parse.cards.stream import file_sha256
 from kb.parse.dispatch import Parsed, content_file, parse_file
 from kb.sources import content_hash, display_path, find_sources, hash_entry, ignored_entries
+from kb.sources.files import MAX_BYTES, file_digest
 
 
 def load(content: Path, use_cache: bool = True, notices: list[str] | None = None) -> KnowledgeBase:
@@ -53,11 +54,13 @@ def load_fresh(content: Path) -> KnowledgeBase:
     cards, printings = CardMerger(), Printings()
     for lang, path in find_sources(content):
         if is_lexicon_file(path):
-            hashed = file_sha256(path)
+            try:  # as `content_hash` hashes it: a file over the size limit is not read
+                hashed = hash_entry(lang, path, file_digest(path, MAX_BYTES))
+            except OSError:
+                hashed = None
             lexicon, found = read_lexicon(path, display_path(path, content))
             parsed.diags += found
             lexicons += [lexicon] if lexicon is not None else []
-            hashed = None if hashed is None else hash_entry(lang, path, hashed)
         else:
             hashed = parse_file(content_file(lang, path, content, ids), parsed)
             for result in parsed.card_data:  # merged as they are read: a pool's reprints are let go at once
@@ -113,7 +116,7 @@ def _link(
         cards=cards.cards,
         rulings=carry_forward(rulings, links.editions, links.lineage, today),
         notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon),
-        diagnostics=(*parsed.diags, *links.diagnostics, *merged, *cards.diagnostics, *named),
+        diagnostics=bounded((*parsed.diags, *links.diagnostics, *merged, *cards.diagnostics, *named)),
         cards_by_document=dict(cards.cards_by_document),
         lexicon=lexicon,
         set_names={code: name for res in parsed.card_data for code, name in sorted(res.set_names.items())},

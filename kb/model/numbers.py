@@ -19,14 +19,15 @@ NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
 IN_TEXT = re.compile(r"(?<![\w.])" + NUMBER + r"(?!\w|\.\w)")
 """A rule number standing alone in text: `704`, `120.4`; never part of `2015` or `1000` or `1.5`."""
 
-CITING = r"\(?\s*(?:(?:see|voir|cf)\.?\s+)?"
+CITING = r"(?:\(\s*)?(?:(?:see|voir|cf)\.?\s+)?"
 """What a text puts before a rule it cites (`(See rule`, `Cf. règle`): read before a typed number too."""
 TYPED_PATTERN = (
-    r"^\s*" + CITING + r"(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|r|section)\s*\.?\s*)?"
-    r"(\d{3}(?:[.,]\d+[a-zA-Z]?)?|\d)\.?\s*\)?\s*$"
+    r"^\s*" + CITING + r"(?:(?:cr|comprehensive\s+rules?|rules?|r[èe]gles?|r|section)\s*(?:\.\s*)?)?"
+    r"(\d{3}(?:[.,]\d+[a-zA-Z]?)?|\d)\.?\s*(?:\)\s*)?$"
 )
-"""What a user types for a rule number, or copies from a text (`(See rule 702.19b)`, `cf. règle 504.1`, the French
-decimal comma `702,19`); group 1 is the number. Plain syntax shared with JavaScript."""
+r"""What a user types for a rule number, or copies from a text (`(See rule 702.19b)`, `cf. règle 504.1`, the French
+decimal comma `702,19`); group 1 is the number. Plain syntax shared with JavaScript. No two runs of white space
+touch (`\s*\.?\s*` would try every split of a long run between them: four seconds for 4,000 spaces)."""
 _TYPED = re.compile(TYPED_PATTERN, re.IGNORECASE)
 _CANONICAL = re.compile(r"(\d)|(\d{3})(?:\.(\d+)([a-z]?))?")
 
@@ -52,18 +53,28 @@ _SECTION = re.compile(r"\d")
 _RULE = re.compile(r"\d{3}")
 
 
+MAX_DIGITS = 18
+"""Digits read as a number in a part of a rule number; a longer part (a typo, or a text made to hurt: Python refuses
+to read more than 4,300 digits) sorts after every shorter one, by its length."""
+
+
+def digits(part: str) -> int:
+    """A part of a rule number as an integer, however many digits it has (see MAX_DIGITS)."""
+    return int(part) if len(part) <= MAX_DIGITS else 10**MAX_DIGITS + len(part)
+
+
 def sort_key(number: str) -> tuple[int, int, int]:
     """Order rule numbers: section 1 < rule 100 < 100.1 < 100.1a < 100.2 < 101."""
     m = _SORTABLE.fullmatch(number)
     if not m:
         return (0, 0, 0)
-    head = int(m.group(1))
+    head = digits(m.group(1))
     if len(m.group(1)) == 1:
         return (head * 100, -2, -1)
     if m.group(2) is None:
         return (head, -1, -1)
     letter = m.group(3)
-    return (head, int(m.group(2)), LETTERS.find(letter) if letter else -1)
+    return (head, digits(m.group(2)), LETTERS.find(letter) if letter else -1)
 
 
 def kind_of(number: str) -> str:
@@ -128,8 +139,8 @@ def number_range(first: str, last: str) -> tuple[str, ...]:
     if num and re.fullmatch(r"\d+", last):
         last = f"{num.group(1)}.{last}"
     if num and re.fullmatch(r"\d{3}\.\d+", last) and rule_of(last) == num.group(1):
-        lo, hi = int(num.group(2)), int(last.split(".")[1])
-        if 0 < hi - lo < 100:
+        lo, hi = digits(num.group(2)), digits(last.split(".")[1])
+        if 0 < hi - lo < 100 and hi < 10**MAX_DIGITS:
             return tuple(f"{num.group(1)}.{k}" for k in range(lo, hi + 1))
     if re.fullmatch(r"\d{3}", first) and re.fullmatch(r"\d{3}", last) and 0 < int(last) - int(first) < 100:
         return tuple(str(k) for k in range(int(first), int(last) + 1))

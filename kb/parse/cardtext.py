@@ -23,7 +23,7 @@ COST_LINE = re.compile(r"^(?:\{[^{}\s]+\})+$")
 SYMBOL = re.compile(r"\{[^{}\s]+\}")
 PT_LINE = re.compile(r"^([0-9*X+\-½]+)\s*/\s*([0-9*X+\-½]+)$")
 REMINDER = re.compile(r"\(([^()]+)\)")
-TYPE_SPLIT = re.compile(r"\s*(?:—|–|--|:|\s-\s)\s*")
+TYPE_SPLIT = re.compile(r"(?<!\s)\s*(?:—|–|--|:|\s-\s)\s*")  # from a run's start: linear over long runs
 CARD_TYPES = {
     "creature",
     "artefact",

@@ -140,4 +140,4 @@ def obsolete_mark(lang: str) -> re.Pattern[str]:
     markers = markers_for(lang)
     if markers is None or not markers.obsolete:
         return NEVER
-    return re.compile(rf"\s*[(（](?:{markers.obsolete})[)）]\s*$", re.I)
+    return re.compile(rf"(?<!\s)\s*[(（](?:{markers.obsolete})[)）]\s*$", re.I)  # from a run's start: linear

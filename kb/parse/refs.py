@@ -47,6 +47,14 @@ def _either(*patterns: str) -> str:
     return "|".join(f"(?:{p})" for p in patterns if p)
 
 
+MAX_ITEMS = 200
+"""Items read in one list of cited rules (`rules 100.1, 100.2 and 100.3`): the pattern's memory grows with them."""
+MAX_CITED = 1_000
+"""Rule numbers read in one text (its ranges expanded); what comes after stays text. A rule of the official editions
+cites at most a few dozen: a text of ranges (`100.1-99, ` over and over) would make a hundred numbers of every
+eight characters."""
+
+
 def _compile(tables: tuple[Markers, ...]) -> _Grammar:
     """The grammar with the words of `tables` (words apart when they all write them so)."""
     spaced = all(t.spaced for t in tables)
@@ -66,7 +74,7 @@ def _compile(tables: tuple[Markers, ...]) -> _Grammar:
     plain = rf"(?:{num}|{sect})(?:{to}{end})?"
     sections = _either(*(t.section for t in tables))
     return _Grammar(
-        ref=re.compile(rf"{keyword}(?P<items>{plain}(?:{sep}{plain})*)", re.IGNORECASE),
+        ref=re.compile(rf"{keyword}(?P<items>{plain}(?:{sep}{plain}){{0,{MAX_ITEMS}}})", re.IGNORECASE),
         item=re.compile(rf"(?P<first>{num}|{sect})(?:{to}(?P<last>{end}))?", re.IGNORECASE),
         section=re.compile(sections, re.IGNORECASE) if sections else NEVER,
         hint=re.compile(keywords, re.IGNORECASE),
@@ -111,6 +119,7 @@ def find_references(text: str, lang: str | None = None) -> list[RefMatch]:
     words = grammar(lang)
     if not words.hint.search(text):  # most texts cite nothing: skip the full grammar
         return found
+    cited = 0
     for ref in words.ref.finditer(text):
         base = ref.start("items")
         sections_allowed = bool(words.section.fullmatch(ref.group("keyword")))
@@ -121,6 +130,9 @@ def find_references(text: str, lang: str | None = None) -> list[RefMatch]:
             if not sections_allowed:
                 targets = tuple(t for t in targets if len(t) > 1)
             found.append(RefMatch(base + item.start(), base + item.end(), targets))
+            cited += len(targets)
+            if cited >= MAX_CITED:  # the rest of the text stays text: no rule cites thousands
+                return found
     return found
 
 

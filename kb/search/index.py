@@ -14,7 +14,7 @@ from pathlib import Path
 from kb.search.engine import Answer, Engine, Export
 from kb.search.query import Item, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
-from kb.search.store import IndexDamaged, IndexNotWritable, current, index_root, read_tables
+from kb.search.store import IndexDamaged, IndexNotWritable, index_root, live, read_tables
 from kb.search.store import index_key as _index_key
 
 __all__ = [
@@ -46,9 +46,9 @@ def index_key(content: Path, kb=None, every: bool = False) -> str:
 
 
 def live_folder(root: Path, key: str) -> Path | None:
-    """The folder of the live index under `root` when it is the one `key` names, else None."""
-    live = current(root)
-    return root / live[1] if live and live[0] == key and (root / live[1]).is_dir() else None
+    """The folder of the live index under `root` when it is the one `key` names and its seal checks out, else None;
+    IndexDamaged (then rebuilt) when its seal does not check out (`kb.search.store.live`)."""
+    return live(root, key)
 
 
 def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
@@ -72,6 +72,10 @@ def open_index(content: Path, kb=None, every: bool = False) -> Engine:
     for attempt in range(3):
         try:
             folder = ensure_index(content, kb, every)
+        except IndexDamaged as err:  # its seal does not hold: its pointer removed, made again at the next attempt
+            notice = f"{_one_line(err)}; rebuilt it"
+            (index_root(content, every) / "CURRENT").unlink(missing_ok=True)
+            continue
         except IndexNotWritable as err:
             return _temporary(content, kb, str(err), others, every)
         try:

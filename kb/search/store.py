@@ -1,34 +1,64 @@
-"""Index life cycle: one slot per content folder under the build folder, keyed by a hash, switched atomically.
+"""Index life cycle: one slot per content folder under the build folder, keyed by a hash, switched atomically, sealed.
 
 Pure Python (no whoosh): `kb.search.index` passes the function that writes an index into a folder.
+
+Whoosh unpickles what an index folder holds (its schema, its segments, stored fields), and unpickling runs code: an
+index is opened only once its seal checks out (`unsealed`), an HMAC-SHA256, under the key of the load cache (kept in
+the user's own cache folder), of every file's name, size and SHA-256. A folder planted in, copied into or damaged in
+the build folder (a shared folder, a restored CI cache, a repository that carries `.kb/`) fails it and is rebuilt.
+The pointer to the live folder (`CURRENT`) names a folder of the slot and nothing else. When the build folder cannot
+hold an index (read-only, full, a file in the way), the slot moves to the user's own cache folder.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import re
 import secrets
 import shutil
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from hashlib import sha256
 from pathlib import Path
 
+from kb.link.cache import signing_key
 from kb.model.errors import KbError
-from kb.sources import content_hash
-from kb.sources.paths import build_dir
+from kb.sources import atomic, content_hash, workers
+from kb.sources.bounded import open_regular, read_regular
+from kb.sources.paths import build_dir, user_cache
 
 SPARE = 2
 """Young superseded index folders kept (another process may be about to point to one); older ones go."""
 YOUNG = 60
 """Seconds during which a superseded index folder may still be another process's fresh build."""
 ABANDONED = 3600
-"""Seconds after which an unfinished build (`tmp-`) or pointer (`CURRENT.`) is abandoned."""
-
-
+"""Seconds after which an unfinished build (`tmp-`) or pointer (`CURRENT.`) is abandoned whatever its process (an id
+that another process now has)."""
 TABLES = "tables.json"
+SEAL = "kb-seal.json"
+"""The index folder's seal: each file's name, size and SHA-256, and their HMAC under the user's key."""
+MAX_POINTER = 4096
+"""Largest `CURRENT` read."""
+MAX_TABLES = 1 << 30
+"""Largest `tables.json` read (a card pool's is tens of MB)."""
+MAX_SEAL = 16 << 20
+"""Largest seal read."""
+CHUNK = 1 << 20
+LIVE = re.compile(r"idx-[0-9a-f]+-\d+-[0-9a-f]+")
+"""The name of a live index folder: the only thing `CURRENT` may name (no `/`, no `..`)."""
+BUILDING = re.compile(r"tmp-[0-9a-f]+-(?P<pid>\d+)-[0-9a-f]+")
+"""An index folder being written by process `pid` (`prepare`)."""
+
+
+EXPORT_FOLDER = "export"
+"""The folder of an index's exported postings and documents (what the engine reads)."""
+EXPORT_MANIFEST = "manifest.json"
+"""Its list of files with their SHA-256, sealed with the index."""
 
 
 class IndexDamaged(KbError, ValueError):
@@ -51,23 +81,49 @@ def index_root(content: Path, every: bool = False) -> Path:
     return build_dir(content) / "index" / f"{content.resolve().name}-{tag}{'-every' if every else ''}"
 
 
+def fallback_root(root: Path) -> Path:
+    """Where a slot goes when its build folder cannot hold it: the user's own cache folder."""
+    return user_cache() / "index" / root.name
+
+
 def index_key(content: Path, version: str, files: str | None = None) -> str:
     """Hash of the content files (`files`: their hash when the caller has it), the kb code and the index version:
     the index is reused while it holds."""
     digest = sha256(f"{version}\0{files or content_hash(content)}\0".encode())
     for path in sorted(Path(__file__).parent.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.name} {stat.st_size} {stat.st_mtime_ns}\0".encode())
+        stat_ = path.stat()
+        digest.update(f"{path.name} {stat_.st_size} {stat_.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 
 def current(root: Path) -> tuple[str, str] | None:
-    """(key, folder name) of the live index, from the pointer file."""
+    """(key, folder name) of the live index, from the pointer file: a regular file of a few bytes naming a folder of
+    the slot, else None."""
     try:
-        key, name = (root / "CURRENT").read_text().split()
+        key, name = read_regular(root / "CURRENT", MAX_POINTER).decode("ascii").split()
     except (OSError, ValueError):
         return None
-    return key, name
+    return (key, name) if LIVE.fullmatch(name) else None
+
+
+def live(root: Path, key: str) -> Path | None:
+    """The folder of the live index of the slot (or of its fallback in the user's cache) when it is the one `key`
+    names and its seal checks out; None when there is none. IndexDamaged (its pointer removed, so that it is
+    rebuilt) when its seal does not check out."""
+    for where in (root, fallback_root(root)):
+        pointer = current(where)
+        if pointer is None or pointer[0] != key:
+            continue
+        folder = where / pointer[1]
+        try:
+            why = unsealed(folder)
+        except FileNotFoundError:  # pruned by a concurrent rebuild
+            return None
+        if why is not None:
+            (where / "CURRENT").unlink(missing_ok=True)
+            raise IndexDamaged(f"the search index is damaged or was not written here: it {why} ({folder})")
+        return folder
+    return None
 
 
 def publish(root: Path, key: str, write: Callable[[Path], None]) -> Path:
@@ -76,26 +132,49 @@ def publish(root: Path, key: str, write: Callable[[Path], None]) -> Path:
 
 
 def prepare(root: Path, key: str, write: Callable[[Path], None]) -> Path:
-    """Write a new index into a folder of its own under `root`, not live yet (`commit` makes it live)."""
+    """Write a new index into a folder of its own under `root` (or its fallback, when `root` cannot hold it), not
+    live yet (`commit` makes it live)."""
+    try:
+        return _prepare(root, key, write)
+    except IndexNotWritable:
+        fallback = fallback_root(root)
+        if fallback == root or fallback in root.parents:
+            raise
+        try:
+            return _prepare(fallback, key, write)
+        except IndexNotWritable:
+            pass
+        raise
+
+
+def _prepare(root: Path, key: str, write: Callable[[Path], None]) -> Path:
+    """`prepare` in one slot."""
     tmp = root / f"tmp-{key[:12]}-{os.getpid()}-{secrets.token_hex(3)}"
     with _unless_written(root, tmp):
         tmp.mkdir(parents=True)
+        atomic.remove_stale(root, BUILDING)  # builds killed before they were done
+        workers.remove_when_orphaned(tmp)  # in a build's worker: removed if the build is killed
         write(tmp)
     return tmp
 
 
 def commit(root: Path, key: str, tmp: Path, write: Callable[[Path], None] | None = None) -> Path:
-    """Finish an index `prepare` wrote (`write` adds to its folder), then switch the pointer to it atomically;
-    prune old versions. The folder is removed when it cannot be finished."""
+    """Finish an index `prepare` wrote (`write` adds to its folder), seal it, then switch the pointer to it atomically;
+    prune old versions. The folder is removed when it cannot be finished. `root`: the slot `prepare` was given (the
+    folder may have gone to its fallback)."""
+    root = tmp.parent
     tag = tmp.name.removeprefix("tmp-")
     final = root / f"idx-{tag}"
+    key_ = signing_key(create=True)
+    if key_ is None:
+        abandon(tmp)
+        raise IndexNotWritable(f"cannot sign the search index: no key in {user_cache()}, which must be writable")
     with _unless_written(root, tmp):
         if write is not None:
             write(tmp)
+        seal(tmp, key_)
         os.replace(tmp, final)
-        pointer = root / f"CURRENT.{tag}"
-        pointer.write_text(f"{key} {final.name}\n")
-        os.replace(pointer, root / "CURRENT")
+        atomic.write_text(root / "CURRENT", f"{key} {final.name}\n")
     prune(root, final.name)
     return final
 
@@ -123,9 +202,12 @@ def _unless_written(root: Path, tmp: Path) -> Iterator[None]:
 
 
 def prune(root: Path, keep: str) -> None:
-    """Remove superseded index folders (all but SPARE young ones) and builds abandoned for an hour."""
-    live = current(root)
-    spared = {keep, live[1] if live else keep}
+    """Remove superseded index folders (all but SPARE young ones), builds whose process is gone, and builds and
+    pointers abandoned for an hour."""
+    atomic.remove_stale(root, BUILDING)
+    atomic.remove_stale(root)  # a pointer's temporary file
+    live_ = current(root)
+    spared = {keep, live_[1] if live_ else keep}
     aged = []
     for child in root.iterdir():
         try:
@@ -134,21 +216,71 @@ def prune(root: Path, keep: str) -> None:
             continue
         if child.name.startswith("idx-") and child.name not in spared:
             aged.append((age, child))
-        elif age > ABANDONED and child.name.startswith(("tmp-", "CURRENT.")):
-            _remove(child)
+        elif age > ABANDONED and child.name.startswith(("tmp-", "CURRENT.", ".CURRENT.")):
+            atomic.remove(child)
     aged.sort(key=lambda pair: pair[0])
     young = [child for age, child in aged if age <= YOUNG][:SPARE]
     for _, child in aged:
         if child not in young:
-            _remove(child)
+            atomic.remove(child)
 
 
-def _remove(path: Path) -> None:
-    """Delete a folder or file, ignoring one already gone."""
-    if path.is_dir():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)
+def seal(folder: Path, key: bytes) -> None:
+    """Write the seal of an index folder: every file in it, signed with the user's key."""
+    files = _listing(folder)
+    body = json.dumps(files, sort_keys=True, separators=(",", ":"))
+    mac = _mac(key, body)
+    (folder / SEAL).write_text(json.dumps({"files": files, "hmac": mac}) + "\n", encoding="utf-8")
+
+
+def unsealed(folder: Path) -> str | None:
+    """Why an index folder is not to be opened (its seal missing, not written here, or not matching its files), or
+    None when its seal checks out. FileNotFoundError when the folder is gone."""
+    if not stat.S_ISDIR(os.lstat(folder).st_mode):
+        return "is not a folder"
+    key = signing_key()
+    try:
+        sealed = json.loads(read_regular(folder / SEAL, MAX_SEAL))
+        files, mac = sealed["files"], sealed["hmac"]
+        body = json.dumps(files, sort_keys=True, separators=(",", ":"))
+    except FileNotFoundError:
+        return "has no seal (written by another kb, or damaged)"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "has a damaged seal"
+    if key is None or not isinstance(mac, str) or not hmac.compare_digest(mac, _mac(key, body)):
+        return "was not written here (its seal does not check out)"
+    try:
+        found = _listing(folder)
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
+    return None if found == files else "was changed since it was written (its files do not match its seal)"
+
+
+def _mac(key: bytes, body: str) -> str:
+    """The seal's signature of its list of files."""
+    return hmac.new(key, body.encode(), "sha256").hexdigest()
+
+
+def _listing(folder: Path) -> dict[str, list]:
+    """Name -> [size, SHA-256] of every file of an index folder but its seal, and of the export folder's manifest
+    (which holds the SHA-256 of each of its files, checked as each is read: `kb.search.engine.Export`); OSError for
+    anything else that is not a regular file (another folder, a link, a FIFO)."""
+    found = {}
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name == SEAL:
+            continue
+        path = entry.path
+        if entry.name == EXPORT_FOLDER and entry.is_dir(follow_symlinks=False):
+            path = os.path.join(entry.path, EXPORT_MANIFEST)
+        elif entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+            raise OSError(f"{entry.name} is not a regular file")
+        digest = sha256()
+        with open_regular(path) as handle:
+            for chunk in iter(lambda handle=handle: handle.read(CHUNK), b""):
+                digest.update(chunk)
+            size = handle.tell()
+        found[os.path.relpath(path, folder)] = [size, digest.hexdigest()]
+    return found
 
 
 def write_tables(folder: Path, info: dict) -> None:
@@ -160,7 +292,7 @@ def write_tables(folder: Path, info: dict) -> None:
 def read_tables(folder: Path) -> dict:
     """Read `tables.json` back; IndexDamaged when it is missing, cut or altered."""
     try:
-        blob = (folder / TABLES).read_bytes()
+        blob = read_regular(folder / TABLES, MAX_TABLES)
     except OSError as err:
         raise IndexDamaged(f"cannot read {TABLES}: {err.strerror}") from err
     text, _, digest = blob.rstrip(b"\n").rpartition(b"\n")

@@ -13,8 +13,9 @@ import re
 from kb.model import Card
 from kb.model.base import KnowledgeBase
 
-_PAIR = re.compile(r"([^\W\d_][\w’'-]*(?: [\w’'-]+){0,3})/([^\W\d_][\w’'-]*(?: [\w’'-]+){0,3})")
-"""`Coup/Fuite`, `Résolu/Déterminé`: up to four words each side of a slash (the names are the pair's ends)."""
+_PAIR = re.compile(r"(?<![\w’'-])([^\W\d_][\w’'-]*(?: [\w’'-]+){0,3})/([^\W\d_][\w’'-]*(?: [\w’'-]+){0,3})")
+"""`Coup/Fuite`, `Résolu/Déterminé`: up to four words each side of a slash (the names are the pair's ends). A pair
+starts where a word starts: a long word is not scanned again from each of its letters."""
 
 
 def faq_names(kb: KnowledgeBase) -> dict[str, dict[str, tuple[str, ...]]]:

@@ -162,27 +162,41 @@ def card_index_jobs(data: SiteData, ui: str, indexes: CardIndexes) -> list[Job]:
                "pw": part_words(ui), "sets": sets, "set_code": "", "set_name": "",
                "set_links": set_links(sets, "", named)}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
-    for (file, code), (index, links) in zip(sets, by_set.values(), strict=True):
+    for at, ((file, code), (index, links)) in enumerate(zip(sets, by_set.values(), strict=True)):
         shown = f"{named[code]} ({code})" if code in named else code
+        nearby, more = _nearby(sets, at), f"{t['by_set']} ({len(sets)})" if len(sets) > SETS_LISTED else ""
         ctx = {"title": f"{t['card_index']} — {shown}", "current": "cards", "index": index, "links": links, "part": 1,
                "parts": [], "pw": part_words(ui), "sets": sets, "set_code": code, "set_name": named.get(code, ""),
-               "set_links": set_links(sets, code, named)}  # fmt: skip
+               "set_links": set_links(nearby, code, named, more)}  # fmt: skip
         jobs.append(Job(file, "cards.html", ctx))
     return jobs
 
 
-def set_links(sets: list[tuple[str, str]], current: str, names: Mapping[str, str]) -> Markup:
-    """The links to every set's page (a pool has hundreds, on each page of the index), each by its code and, when a
-    card data file gave it, its name (`DIS` Dissension); the current one marked."""
+SETS_LISTED = 61
+"""Sets a set's page links to: all of them when there are no more, else the nearest ones and the card index's list
+of every set (each set's page listing every set would make the site grow with the square of their number)."""
+
+
+def _nearby(sets: list[tuple[str, str]], at: int) -> list[tuple[str, str]]:
+    """The sets around the one at `at` (all of them when there are at most SETS_LISTED)."""
+    if len(sets) <= SETS_LISTED:
+        return sets
+    start = min(max(0, at - SETS_LISTED // 2), len(sets) - SETS_LISTED)
+    return sets[start : start + SETS_LISTED]
+
+
+def set_links(sets: list[tuple[str, str]], current: str, names: Mapping[str, str], more: str = "") -> Markup:
+    """The links to the sets' pages (a pool has hundreds, on each page of the index), each by its code and, when a
+    card data file gave it, its name (`DIS` Dissension); the current one marked; `more`: the words of a last link,
+    to the card index's list of every set."""
     marks = {current: ' aria-current="page"'}
-    return Markup(
-        "".join(
-            f'<li><a href="{escape(file)}"{marks.get(code, "")}><span class="set-code">{escape(code)}</span>'
-            + (f' <span class="set-name" lang="en">{escape(names[code])}</span>' if code in names else "")
-            + "</a></li>"
-            for file, code in sets
-        )
+    links = "".join(
+        f'<li><a href="{escape(file)}"{marks.get(code, "")}><span class="set-code">{escape(code)}</span>'
+        + (f' <span class="set-name" lang="en">{escape(names[code])}</span>' if code in names else "")
+        + "</a></li>"
+        for file, code in sets
     )
+    return Markup(links + (f'<li><a href="cards.html#sets-h">{escape(more)}</a></li>' if more else ""))
 
 
 def ui_first(by_lang: dict, ui: str) -> dict:

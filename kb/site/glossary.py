@@ -70,8 +70,10 @@ def see_links(kb: KnowledgeBase, entries: dict[str, list[tuple[str, int]]]) -> d
     found = {}
     for lang, shown in entries.items():
         terms = _terms(kb.glossary, shown)
+        lengths = term_lengths(terms)  # once per language: per entry, the glossary's size squared
         for anchor, index in shown:
-            spans = tuple(s for s in see_spans(kb.glossary[index].definition, lang, terms) if s[2] != anchor)
+            spans = see_spans(kb.glossary[index].definition, lang, terms, lengths)
+            spans = tuple(s for s in spans if s[2] != anchor)
             if spans:
                 found[index] = spans
     return found
@@ -105,14 +107,26 @@ def _see(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] 
     return see, cites, joins
 
 
-def see_spans(text: str, lang: str, terms: dict[str, str]) -> list[tuple[int, int, str]]:
+MAX_TERM = 200
+"""Longest name a `See` sends to (the glossary's longest headword has under 60 characters): each `See` tries each
+length of name, from the longest."""
+
+
+def term_lengths(terms: dict[str, str]) -> list[int]:
+    """The lengths of the terms' names a `See` may send to, longest first."""
+    return sorted({len(name) for name in terms if len(name) <= MAX_TERM}, reverse=True)
+
+
+def see_spans(
+    text: str, lang: str, terms: dict[str, str], lengths: list[int] | None = None
+) -> list[tuple[int, int, str]]:
     """(start, end, anchor) of the terms a text sends to: after each `See`, the longest term, then each term
-    joined to it (`See also Dependency, Timestamp Order`)."""
+    joined to it (`See also Dependency, Timestamp Order`); `lengths`: `term_lengths(terms)`, when already made."""
     found = _see(lang)
     if found is None or not terms:
         return []
     see, cites, joins = found
-    lengths = sorted({len(name) for name in terms}, reverse=True)
+    lengths = term_lengths(terms) if lengths is None else lengths
     spans = []
     for m in see.finditer(text):
         pos = m.end()

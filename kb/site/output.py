@@ -7,7 +7,6 @@ anything else in the folder (`CNAME`, `.git`, a user's files) is carried over in
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import re
@@ -21,7 +20,8 @@ from kb import __version__
 from kb.model import Diagnostic, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.errors import KbError
-from kb.sources import file_slug, slug
+from kb.sources import atomic, file_slug, slug
+from kb.sources.bounded import read_regular
 from kb.sources.paths import PROJECT, TEMPLATES
 
 STAMP = "kb-site.json"
@@ -34,6 +34,10 @@ LEGACY_OUTPUT = re.compile(
 replaced, anything else is kept."""
 NAME_MAX = 200
 """Longest `--out` name used as is in the names of its temporary siblings (`.NAME.new-PID`)."""
+MAX_STAMP = 1 << 20
+"""Largest stamp read back (a few hundred bytes when kb wrote it)."""
+MAX_MANIFEST = 1 << 30
+"""Largest manifest read back (a card pool's site lists a few hundred thousand files: tens of MB)."""
 
 
 class SiteError(KbError):
@@ -61,12 +65,18 @@ def left_behind(out: Path) -> str:
     return "the previous site is untouched" if (Path(out) / STAMP).is_file() else f"nothing was written to {out}"
 
 
+def read_json(path: Path, limit: int) -> object:
+    """A JSON file a build wrote, read back as a regular file within `limit` bytes (never a FIFO or a link to a
+    device planted in its place); None when it cannot be read or is no JSON."""
+    try:
+        return json.loads(read_regular(path, limit))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
 def _stamp(out: Path) -> dict:
     """The site's stamp, or {} when there is none or it is unreadable."""
-    try:
-        stamp = json.loads((Path(out) / STAMP).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    stamp = read_json(Path(out) / STAMP, MAX_STAMP)
     return stamp if isinstance(stamp, dict) else {}
 
 
@@ -191,13 +201,11 @@ def write_manifest(new: Path) -> list[str]:
     return files
 
 
-def _built_files(out: Path) -> set[str] | None:
+def built_files(out: Path) -> list[str] | None:
     """The files an earlier build says it wrote into `out`, or None when it left no readable manifest."""
-    try:
-        files = json.loads((out / MANIFEST).read_text(encoding="utf-8")).get("files")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return set(files) if isinstance(files, list) and all(isinstance(f, str) for f in files) else None
+    manifest = read_json(out / MANIFEST, MAX_MANIFEST)
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    return files if isinstance(files, list) and all(isinstance(f, str) for f in files) else None
 
 
 def carry_over(old: Path, new: Path) -> tuple[list[str], list[str]]:
@@ -209,7 +217,8 @@ def carry_over(old: Path, new: Path) -> tuple[list[str], list[str]]:
     kept: list[str] = []
     clashing: list[str] = []
     if (old / STAMP).is_file():
-        for path in _foreign(old, _built_files(old)):
+        built = built_files(old)
+        for path in _foreign(old, None if built is None else set(built)):
             _carry(old / path, new / path, path, kept, clashing)
     return kept, clashing
 
@@ -263,8 +272,11 @@ def _link_or_copy(src: str | Path, dst: str | Path) -> None:
 
 
 def swap(new: Path, out: Path) -> None:
-    """Put the new site in place of the old one (two renames beside it), then delete the old one."""
+    """Put the new site in place of the old one (two renames beside it), then delete the old one (what resists is
+    removed at the next build: `clean_leftovers`)."""
     old = sibling(out, "old")
+    if old.exists() or old.is_symlink():
+        atomic.remove(old)  # left by an earlier build of this very process
     if out.exists():
         out.rename(old)
     try:
@@ -273,36 +285,23 @@ def swap(new: Path, out: Path) -> None:
         if old.exists():
             old.rename(out)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    atomic.remove(old)
+
+
+LEFTOVER = r"\.{name}\.(?P<kind>new|old)-(?P<pid>\d+)"
+"""The temporary siblings of an output folder (`sibling`), `{name}` its escaped short name."""
 
 
 def clean_leftovers(out: Path) -> None:
     """Delete the `.NAME.new-PID` and `.NAME.old-PID` folders of builds that died before cleaning up; but when the
     site itself is missing, a build having died between the two renames of `swap`, put its old site back first
     (the newest, if several): it holds the previous site and the user's own files."""
-    name = _short_name(out.name)
-    pattern = re.compile(rf"\.{re.escape(name)}\.(new|old)-(\d+)")
-    dead = []
-    for path in out.parent.glob(f".{glob.escape(name)}.*-*") if out.parent.is_dir() else ():
-        m = pattern.fullmatch(path.name)
-        if m and path.is_dir() and not path.is_symlink() and not _alive(int(m.group(2))):
-            dead.append((m.group(1), path))
-    olds = sorted((p for kind, p in dead if kind == "old" and (p / STAMP).is_file()), key=lambda p: p.stat().st_mtime)
+    pattern = re.compile(LEFTOVER.format(name=re.escape(_short_name(out.name))))
+    dead = [p for p in atomic.stale(out.parent, pattern) if p.is_dir() and not p.is_symlink()]
+    olds = [p for p in dead if pattern.fullmatch(p.name).group("kind") == "old" and (p / STAMP).is_file()]
+    olds.sort(key=lambda p: p.stat().st_mtime)
     if olds and not out.exists() and not out.is_symlink():
         olds[-1].rename(out)
-    for _, path in dead:
+    for path in dead:
         if path.exists():
-            shutil.rmtree(path, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    """Whether another process with this id runs (a build that may still use its temporary folders)."""
-    if pid == os.getpid():
-        return False  # left by an earlier build of this very process
-    try:
-        os.kill(pid, 0)
-    except (ProcessLookupError, OverflowError):
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True
+            atomic.remove(path)

@@ -62,11 +62,13 @@ class Plan:
 
 
 def page_title(data: SiteData, page, ui: str) -> str:
-    """A rule page's title (`302. Creatures · Créature*`): its number, its title, and the interface's printed-card
-    term when the title is in another language (marked as the page explains)."""
+    """A rule page's title (`302. Créatures* · Creatures`): its number, the interface's name for it first when its
+    title is in another language (unofficial: marked as the page explains), and its title."""
     shown, lang = page.title_in(ui)
     term = data.rule_labels.get((ui, page.head)) if lang != ui else None
-    return f"{page.head}. {shown}".rstrip(". ") + (f" · {term}*" if term else "")
+    if term:  # the interface's name first (unofficial: marked), the title after it
+        return f"{page.head}. {term}* · {shown}"
+    return f"{page.head}. {shown}".rstrip(". ")
 
 
 def _has_terms(data: SiteData, ui: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import secrets
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -179,13 +180,16 @@ def number_page(number: str) -> str | None:
     return f"rules/{head}.html" if len(head) == 3 else None
 
 
-_TIP = re.compile("\x1e([a-z_]+)((?:\x1f[^\x1e\x1f]*)*)\x1e")
+_NONCE = secrets.token_hex(8)
+"""A secret of this process inside every tooltip mark: a text holding kb's mark characters (`\\x1e`, `\\x1f`) can
+neither break a page nor put kb's words in it (the sources replace them too, with a warning)."""
+_TIP = re.compile(f"\x1e{_NONCE}([a-z_]+)((?:\x1f[^\x1e\x1f]*)*)\x1e")
 
 
 def tip(key: str, *args: str) -> str:
     """A reference's tooltip (`REF_WORDS[…][key]`) as a mark that `localise` writes in the page's interface language:
     the renderings of texts are shared by both interface trees, their tooltips are each tree's own."""
-    return "\x1e" + key + "".join("\x1f" + str(escape(arg)) for arg in args) + "\x1e"
+    return f"\x1e{_NONCE}{key}" + "".join("\x1f" + str(escape(arg)) for arg in args) + "\x1e"
 
 
 def localise(html: str, ui: str) -> str:

@@ -272,10 +272,16 @@ def marks_legend(html: str, terms: bool, ui: str, t: dict[str, str]) -> Markup:
 
 
 def titled(title: str, lang: str, term: str | None, ui: str, t: dict[str, str]) -> Markup:
-    """A title in its language (its mana symbols drawn), with the interface's printed-card term beside it when it is
-    in another language."""
-    extra = lex_term(term, ui, t) if term and lang != ui else ""
-    return Markup(f'<span lang="{escape(lang)}">{with_symbols(title, ui)}</span>{extra}')
+    """A title in its language (its mana symbols drawn); when it is in another language than the interface's and the
+    interface's language has a name for it (the terminology's or the printed cards', unofficial), that name first,
+    marked, and the title after it."""
+    if term and lang != ui:
+        return Markup(
+            f'<span lang="{escape(ui)}">{escape(term)}</span><abbr class="lex-mark" lang="{escape(ui)}" '
+            f'title="{escape(t["lex_mark"])}">*</abbr><span class="lex-orig"> · <span lang="{escape(lang)}">'
+            f"{with_symbols(title, ui)}</span></span>"
+        )
+    return Markup(f'<span lang="{escape(lang)}">{with_symbols(title, ui)}</span>')
 
 
 def side_list(section: dict, current: str, ui: str, t: dict[str, str], labels: dict[tuple[str, str], str]) -> Markup:

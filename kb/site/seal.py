@@ -10,7 +10,7 @@ import json
 from hashlib import sha256
 from pathlib import Path
 
-from kb.site.output import MANIFEST, STAMP
+from kb.site.output import MAX_STAMP, STAMP, built_files, read_json
 
 
 def seal(site: Path) -> None:
@@ -22,23 +22,22 @@ def seal(site: Path) -> None:
 
 def untouched(site: Path) -> bool:
     """Whether every file the last build wrote is still there, as it was written (its seal holds)."""
-    try:
-        stamp = json.loads((Path(site) / STAMP).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
+    stamp = read_json(Path(site) / STAMP, MAX_STAMP)
     found = _signature(Path(site))
     return isinstance(stamp, dict) and found is not None and stamp.get("seal") == found
 
 
 def _signature(site: Path) -> str | None:
     """Hash of the manifest's files (name, size, modification time), or None when one is missing or unreadable."""
+    files = built_files(site)
+    if files is None:
+        return None
+    digest = sha256()
     try:
-        files = json.loads((site / MANIFEST).read_text(encoding="utf-8"))["files"]
-        digest = sha256()
         for name in sorted(files):
             if name != STAMP:
                 info = (site / name).stat()
                 digest.update(f"{name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError):
         return None
     return digest.hexdigest()

@@ -6,6 +6,7 @@ results in `kb search` and in the browser. Each result links to the page (and an
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from kb.site.labels import UI_LANGS
 from kb.sources import fold
+from kb.sources.workers import stop_with_parent
 
 if TYPE_CHECKING:
     from kb.site.gather import SiteData
@@ -59,16 +61,23 @@ def make_index(kb, jobs: int = 1) -> Callable[[], Path] | None:
     here, it is up to date and `index_folder` gives it)."""
     from kb.search.build import make_in  # late: importing the site must not load the search package
     from kb.search.index import index_key, index_root, live_folder
+    from kb.search.store import IndexDamaged
 
     content = Path(kb.content)
     root, key = index_root(content), index_key(content, kb)
-    live = live_folder(root, key)
+    try:
+        live = live_folder(root, key)
+    except IndexDamaged:  # its seal does not hold (damaged, or not written here): made again
+        (root / "CURRENT").unlink(missing_ok=True)
+        live = None
     if live is not None:
         return lambda: live
     if jobs <= 1:
         made = make_in(None, root, key, kb)
         return lambda: made
-    pool = ProcessPoolExecutor(max_workers=1, max_tasks_per_child=1)
+    # gone within a fraction of a second of a killed build (`stop_with_parent`: else, killed before its job was sent,
+    # it would wait for ever)
+    pool = ProcessPoolExecutor(1, max_tasks_per_child=1, initializer=stop_with_parent, initargs=(os.getpid(),))
     future = make_in(pool, root, key, kb)
     pool.shutdown(wait=False)
 

@@ -62,11 +62,24 @@ def keyword_rules(kb: KnowledgeBase) -> dict[str, str]:
     return found
 
 
+def name_labels(kb: KnowledgeBase, concepts: tuple[str, ...]) -> dict[tuple[str, str], str]:
+    """(language, number or folded glossary term) -> the name the terminology gives a concept of these kinds (`rule`,
+    `section`, `glossary`) in a language its texts lack (`kb.names`: printed names win over curated ones there)."""
+    found = {}
+    for key, name in getattr(kb, "names", {}).items():
+        lang, concept, ident = key.split(":", 2)
+        if concept in concepts and name.names:
+            found[(lang, ident)] = name.names[0]
+    return found
+
+
 def lexicon_labels(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
-    """("fr", number) -> the French term of a keyword or card-type rule the French text lacks, from sure entries."""
+    """(language, number) -> the name of a rule or section in a language whose text lacks its title: the
+    terminology's (`kb.names`), else for a keyword or card-type rule the French term of the lexicon's sure entries."""
+    names = name_labels(kb, ("rule", "section"))
     sure = _sure(kb)
     if sure is None:
-        return {}
+        return names
     keywords = keyword_rules(kb)
     types = {
         number: rule.title
@@ -88,7 +101,7 @@ def lexicon_labels(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
             same = term and term.casefold() in (english.casefold(), english.casefold().rstrip("s"))
             if term and not same:  # `Flash · Flash` would only say the same twice
                 found[("fr", number)] = term
-    return found
+    return {**found, **names}
 
 
 def _nouns(kb: KnowledgeBase) -> dict[tuple[str, str], str]:
@@ -131,17 +144,20 @@ def _lookup(sure: dict[tuple[str, str], str], english: str, category: str) -> st
 def glossary_labels(kb: KnowledgeBase) -> dict[tuple[str, int], str]:
     """("fr", index in `kb.glossary` of an English entry) -> its French headword: a keyword ability, a card type
     or subtype printed on cards. Only where no French glossary is loaded."""
-    sure = _sure(kb)
-    if sure is None or any(entry.lang == "fr" for entry in kb.glossary):
+    if any(entry.lang == "fr" for entry in kb.glossary):
         return {}
-    keywords = {fold(name).strip() for name in keyword_rules(kb).values()}
+    sure = _sure(kb) or {}
+    names = name_labels(kb, ("glossary",))
+    keywords = {fold(name).strip() for name in keyword_rules(kb).values()} if sure else set()
     found = {}
     for index, entry in enumerate(kb.glossary):
         if entry.lang != "en":
             continue
         key = fold(entry.term).strip()
         categories = (("keyword",) if key in keywords else ()) + HEADWORD_CATEGORIES
-        term = next((sure[(key, c)] for c in categories if (key, c) in sure), None)
+        term = names.get(("fr", fold(entry.term))) or next(
+            (sure[(key, c)] for c in categories if (key, c) in sure), None
+        )
         if term and term.casefold() != entry.term.casefold():
             found[("fr", index)] = term
     return found

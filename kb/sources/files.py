@@ -14,6 +14,7 @@ from pathlib import Path
 
 from kb.model import Diagnostic, SourceText
 from kb.model.errors import KbError
+from kb.sources.bounded import TooLarge, open_regular, read_all
 
 LANG_DIR = re.compile(r"^[a-z]{2}$")
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -188,14 +189,41 @@ def hash_entry(lang: str, path: Path, sha256_hex: str) -> bytes:
 
 
 def content_hash(content: Path) -> str:
-    """Hash of every content file's name and bytes, without parsing (the same as KnowledgeBase.content_hash)."""
+    """Hash of every content file's name and bytes, without parsing (the same as KnowledgeBase.content_hash): each
+    file read in chunks, one over MAX_BYTES only when it is MTGJSON v5 card data (streamed, of any size)."""
     digest = sha256()
     for lang, path in find_sources(content):
         try:
-            digest.update(hash_entry(lang, path, sha256(path.read_bytes()).hexdigest()))
+            digest.update(hash_entry(lang, path, file_digest(path, None if streamed(path) else MAX_BYTES)))
         except OSError:
-            continue  # unreadable: load() skips it too (with an error diagnostic)
+            continue  # unreadable or too large: load() skips it too (with an error diagnostic)
     return digest.hexdigest()
+
+
+def file_digest(path: Path, limit: int | None = None) -> str:
+    """The SHA-256 of a regular file read in chunks (`limit`: its largest size); OSError when it cannot be read."""
+    digest = sha256()
+    with open_regular(path, limit) as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def streamed(path: Path) -> bool:
+    """Whether a content file is read as a stream (MTGJSON v5 card data: a `.json` file whose first key is `meta` or
+    `data`), so that no size bounds it."""
+    if path.suffix.lower() != ".json":
+        return False
+    try:
+        with open_regular(path) as f:
+            head = f.read(64)
+    except OSError:
+        return False
+    return MTGJSON5_HEAD.match(head.removeprefix(codecs.BOM_UTF8)) is not None
+
+
+MTGJSON5_HEAD = re.compile(rb'\s*\{\s*"(?:meta|data)"')
+"""How an MTGJSON v5 file begins (its keys sorted: `data` or `meta` first)."""
 
 
 def decode(raw: bytes) -> tuple[str, str]:
@@ -310,11 +338,14 @@ def read_source(
     """Read and decode one file; return the text (None if unreadable) and diagnostics (`check_language`: whether
     to say so when its text reads as another language than its folder's)."""
     try:
-        raw = path.read_bytes()
+        with open_regular(path, MAX_BYTES) as handle:  # the size checked before a byte is read
+            raw = read_all(handle, MAX_BYTES)
+    except TooLarge as err:
+        return None, [Diagnostic("error", shown, 0, f"file is {err.size} bytes, over the {MAX_BYTES} limit; split it")]
     except OSError as err:
         return None, [Diagnostic("error", shown, 0, f"cannot read file: {err.strerror}")]
-    if len(raw) > MAX_BYTES:
-        return None, [Diagnostic("error", shown, 0, f"file is {len(raw)} bytes, over the {MAX_BYTES} limit; split it")]
+    if len(raw) > MAX_BYTES:  # grew while it was read
+        return None, [Diagnostic("error", shown, 0, f"file is over the {MAX_BYTES} limit; split it")]
     digest = sha256(raw).hexdigest()
     try:
         text, encoding, how = _decode_file(raw)
@@ -327,6 +358,9 @@ def read_source(
         text = INVALID_BYTES.sub(_replacement, text)
     if MOJIBAKE.search(text):
         diags += _mojibake_lines(split_lines(text), shown)
+    if CONTROLS.search(text):
+        diags += _control_lines(split_lines(text), shown)
+        text = CONTROLS.sub("\ufffd", text)
     if check_language and (other := other_language(text, lang)) is not None:
         message = (
             f"this text reads as {LANGUAGE_NAMES[other]}, not {LANGUAGE_NAMES[lang]} (its commonest words), but it "
@@ -335,7 +369,47 @@ def read_source(
         diags.append(Diagnostic("error", shown, 0, message))
     if not unicodedata.is_normalized("NFC", text):  # most files are: spare a copy of a large text
         text = unicodedata.normalize("NFC", text)
+    if path.suffix.lower() == ".txt":
+        text, found = shaped(text, shown)
+        diags += found
+        if text is None:
+            return None, diags
     return SourceText(shown, lang, split_lines(text), encoding, digest), diags
+
+
+MANY_LINES = 10_000
+"""Lines a text file may have whatever their length (the official rules have about 9,000)."""
+MIN_AVERAGE = 24
+"""Characters a line of a text file of more than MANY_LINES lines averages at least, blank lines counted (the
+official rules: about 100): each line costs kb a few hundred bytes, whatever its length."""
+MAX_LINE = 100_000
+"""Longest line of a text file kept whole (a paragraph of the rules has at most a few thousand characters)."""
+_LONG_LINE = re.compile(f"(?<![^\r\n])[^\r\n]{{{MAX_LINE + 1},}}")
+"""A line longer than MAX_LINE, from its start (tried from each character of a long line, a match would scan the
+rest of the line each time)."""
+
+
+def shaped(text: str, shown: str) -> tuple[str | None, list[Diagnostic]]:
+    """A text file's text within its shape budget: None (and an error) when it has too many short lines for a rules
+    or FAQ text; its longest lines cut at MAX_LINE characters (and a warning)."""
+    count = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+    if count > MANY_LINES and len(text) < MIN_AVERAGE * count:
+        message = (
+            f"{count:,} lines of {len(text) / count:.1f} characters on average: not a rules or FAQ text (one of more "
+            f"than {MANY_LINES:,} lines averages at least {MIN_AVERAGE}); not read: remove it from the content folder"
+        )
+        return None, [Diagnostic("error", shown, 0, message)]
+    if len(text) <= MAX_LINE or not _LONG_LINE.search(text):
+        return text, []
+    first, cut, parts, at = 0, 0, [], 0
+    for m in _LONG_LINE.finditer(text):
+        if not cut:
+            first = 1 + sum(text.count(end, 0, m.start()) for end in ("\n", "\r")) - text.count("\r\n", 0, m.start())
+        cut += 1
+        parts += [text[at : m.start() + MAX_LINE], "…"]
+        at = m.end()
+    message = f"{cut:,} lines of more than {MAX_LINE:,} characters, cut there (the first here); break them into lines"
+    return "".join([*parts, text[at:]]), [Diagnostic("warning", shown, first, message)]
 
 
 def _decode_file(raw: bytes) -> tuple[str, str, str]:
@@ -380,6 +454,23 @@ def other_language(text: str, lang: str, sample: int = 200_000) -> str | None:
 
 MOJIBAKE = re.compile("Ã[\u00a0-\u00bf\u0152\u0153\u0160\u0161\u017d\u017e\u2013-\u203a\u20ac\u2122]|â€|Â[«»°\u00a0]")
 """UTF-8 read as Latin-1 or cp1252 and saved again: `Ã©` for `é`, `â€™` for `’`, `Â«` for `«`."""
+
+
+CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Control characters a text has no use for (all of C0 but tab and the line ends, and DEL): among them those kb marks
+its own tooltips with in a page (`\\x1e`, `\\x1f`). Each is replaced by U+FFFD, with a warning."""
+
+
+def _control_lines(lines: tuple[str, ...], shown: str) -> list[Diagnostic]:
+    """One warning at the first line holding a control character, counting the others."""
+    bad = [number for number, line in enumerate(lines, 1) if CONTROLS.search(line)]
+    found = CONTROLS.search(lines[bad[0] - 1]).group()
+    more = f" (and {len(bad) - 1} more lines)" if len(bad) > 1 else ""
+    message = (
+        f"control character U+{ord(found):04X}{more} replaced by U+FFFD: a text has no use for it; remove it from "
+        "the file"
+    )
+    return [Diagnostic("warning", shown, bad[0], message)]
 
 
 def _mojibake_lines(lines: tuple[str, ...], shown: str) -> list[Diagnostic]:

@@ -2,13 +2,15 @@
 
 `fold` is what matching compares (case, accents, apostrophes, spaces); `search_fold` also splits elisions
 (`l’étape` -> `l etape`); `slug` makes ASCII ids for files and anchors, `file_slug` bounded ones for file names;
-`unique` makes ids unique.
+`unique` makes ids unique; `wrap` wraps text for a terminal.
 The site's JavaScript folds the same way (`templates/static/search.js`, tested against these cases).
 """
 
 from __future__ import annotations
 
+import json
 import re
+import textwrap
 import unicodedata
 from functools import lru_cache
 from hashlib import sha256
@@ -123,3 +125,41 @@ def stem_fr(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
+
+
+class _Wrapper(textwrap.TextWrapper):
+    """`textwrap`, a word of many lines cut into pieces of ten lines or more first: textwrap cuts such a word one line
+    at a time, copying the rest of it each time (a 50 MB word took minutes). Each piece is longer than a line, so
+    textwrap fills the lines exactly as it would with the whole word."""
+
+    def _split(self, text: str) -> list[str]:
+        chunks = super()._split(text)
+        piece = 10 * max(1, self.width)
+        if all(len(chunk) <= 2 * piece for chunk in chunks):
+            return chunks
+        return [part for chunk in chunks for part in _pieces(chunk, piece)]
+
+
+def _pieces(chunk: str, size: int) -> list[str]:
+    """A chunk cut into pieces of `size` characters, the last one taking the rest (between one and two sizes)."""
+    if len(chunk) <= 2 * size:
+        return [chunk]
+    cuts = list(range(0, len(chunk) - size, size))
+    return [chunk[a:b] for a, b in zip(cuts, [*cuts[1:], len(chunk)], strict=True)]
+
+
+def wrap(text: str, width: int = 70, **options) -> list[str]:
+    """`textwrap.wrap` in time linear in the text, however long its words."""
+    return _Wrapper(width, **options).wrap(text)
+
+
+JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""What json.dumps leaves raw (it escapes C0 itself): C1 (`\\x9b` is a terminal's control sequence introducer) and
+bidirectional controls (U+202E turns the rest of a line around)."""
+
+
+def json_dumps(payload: object, indent: int | None = 1, ascii_only: bool = False) -> str:
+    """JSON as kb writes it: UTF-8 text with C1 and bidirectional controls escaped too (`ascii_only`: every character
+    but ASCII escaped). The same data, safe to print on a terminal."""
+    text = json.dumps(payload, ensure_ascii=ascii_only, indent=indent)
+    return JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

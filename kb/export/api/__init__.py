@@ -31,6 +31,10 @@ PATHS = {
 """Each kind of file, relative to `api/v1/` (`{edition}`: a date, or `undated`)."""
 
 
+MAX_NUMBER = 64
+"""A rule number longer than this (thousands of digits after its dot: hostile content) has no file of its own."""
+
+
 def dumps(payload: Any) -> str:
     """JSON as the API writes it: compact, UTF-8."""
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -44,6 +48,8 @@ def api_files(kb: KnowledgeBase, base_url: str | None = None) -> Iterator[tuple[
     for lang, edition in kb.primary.items():
         yield _at("rules", lang=lang), dumps(records.rules_index(edition))
         for number, rule in edition.rules.items():
+            if len(number) > MAX_NUMBER:  # `kb check` warns of it; a file name holds 255 bytes
+                continue
             yield _at("rule", lang=lang, number=number), dumps(records.rule_record(index, rule))
             yield _at("trace", lang=lang, number=number), dumps(trace(kb, rule))
         yield _at("glossary", lang=lang), dumps(records.glossary_index(index, lang))

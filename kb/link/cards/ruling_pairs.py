@@ -52,7 +52,8 @@ THRESHOLD = 0.7
 """Probability under which a pair is split into two unpaired rulings (chosen on the tuning half)."""
 
 _MANA = re.compile(r"\{[^{}\s]{1,4}\}|\([A-Z0-9]/[A-Z0-9]\)")
-_PT = re.compile(r"[+\-−]?\d+/[+\-−]?\d+")
+_PT = re.compile(r"(?<!\d)[+\-−]?\d+/[+\-−]?\d+")
+"""A power/toughness; it starts where a run of digits starts (else a long run is scanned again from each digit)."""
 _RULE = re.compile(r"\b\d{3}\.\d+[a-z]?\b")
 _NUMBER = re.compile(r"\d+")
 _WORD = re.compile(r"[a-z]+")

@@ -47,7 +47,7 @@ GROUP_MIN = 0.45
 LENGTH_RATIO = 1.2
 """How much longer a French text runs than its English original (measured on the 2015 extracts: 1.1-1.3)."""
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_DIGITS = re.compile(r"\{[^{}\s]{1,6}\}|[+-]?\d+/[+-]?\d+|(?<![\w.])\d{1,2}(?![\w.])")
+_DIGITS = re.compile(r"\{[^{}\s]{1,6}\}|(?<!\d)[+-]?\d+/[+-]?\d+|(?<![\w.])\d{1,2}(?![\w.])")
 _RULE_REF = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?!\w)")
 
 

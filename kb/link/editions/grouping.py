@@ -78,6 +78,7 @@ def _place(res: RulesResult, groups: list[_Group], diags: list[Diagnostic]) -> N
     """Put a document in the group of its language and date, or start a new group."""
     doc = res.document
     numbers = {r.number: r for r in res.rules}
+    said = False
     for group in groups:
         if group.lang != doc.lang or group.date != doc.effective_date:
             continue
@@ -86,12 +87,14 @@ def _place(res: RulesResult, groups: list[_Group], diags: list[Diagnostic]) -> N
             group.docs.append(doc)
             group.rules.update(numbers)
             return
-        other = next(d for d in group.docs if group.rules[clash].document == d.id)
-        message = (
-            f"rule {clash} is also in {other.source} (same language and date); the two files are kept as "
-            "separate editions: remove one, or fix the date of one"
-        )
-        diags.append(Diagnostic("warning", doc.source, numbers[clash].source.line, message))
+        if not said:  # once, naming the first file it clashes with: not once for each (400 files, 80,000 lines)
+            said = True
+            other = next(d for d in group.docs if group.rules[clash].document == d.id)
+            message = (
+                f"rule {clash} is also in {other.source} (same language and date); the two files are kept as "
+                "separate editions: remove one, or fix the date of one"
+            )
+            diags.append(Diagnostic("warning", doc.source, numbers[clash].source.line, message))
     groups.append(_Group(doc.lang, doc.effective_date, [doc], dict(numbers)))
 
 

@@ -45,8 +45,10 @@ _TYPOGRAPHY = (("‘", "'"), ("’", "'"), ("“", '"'), ("”", '"'), ("–", "
 _RULE_NUMBER = re.compile(r"\b[1-9]\d{2}(?: \d+[a-z]?)?\b")
 """A rule number in a similarity key, where `420.5g` reads `420 5g`."""
 LETTER = re.compile(r"[^\W\d_]")
-_PLACEHOLDER = re.compile(r"\s*[\[(][^\])]*[\])]\s*\.?\s*")
-LEADING_NUMBER = re.compile(r"\s*\d{1,3}(?:\.\d+[a-z]?)?\.?\s+")
+_PLACEHOLDER = re.compile(r"(?<!\s)\s*[\[(][^\[(\])]*[\])]\s*\.?\s*")
+LEADING_NUMBER = re.compile(r"(?<!\s)\s*\d{1,3}(?:\.\d+[a-z]?)?\.?\s+")
+r"""A number and the spaces around it. Both patterns start a match only where a run of spaces starts (`(?<!\s)`),
+and a bracket holds no bracket: else a long run of spaces or brackets is scanned again from each of its characters."""
 HEAD = ("section", "rule")
 MOVE_MIN = 70
 """Token-set ratio two leftover texts need to be compared as a move (`moves`): a cheap first cut."""

@@ -19,10 +19,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from kb.sources.text import fold, stem_en, stem_fr
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_PHRASE = 5
 """Longest phrase, in words, on either side."""
@@ -125,6 +127,8 @@ def align(units: Iterable[Unit]) -> Phrases:
 def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]]:
     """IBM Model 1 of the targets given the sources: for each unit, each target word's most likely source word
     (-1: the empty word)."""
+    import numpy as np  # late: loading content that has nothing to align needs no numpy
+
     vocab: dict[str, int] = {"": 0}
     src = [[0, *(vocab.setdefault(w, len(vocab)) for w in s)] for s in sources]
     tvocab: dict[str, int] = {}
@@ -160,6 +164,8 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
 
 def _argmax_groups(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """The index of the largest value of each group of consecutive values (the first on ties)."""
+    import numpy as np  # late: loading content that has nothing to align needs no numpy
+
     best = np.maximum.reduceat(values, starts)
     is_best = values == np.repeat(best, sizes)
     positions = np.arange(len(values))

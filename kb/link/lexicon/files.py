@@ -15,6 +15,8 @@ from typing import Any
 from kb.link.lexicon.records import CATEGORIES, ExampleCard, FrenchTerm, Lexicon, LexiconEntry, Variant
 from kb.model import Diagnostic
 from kb.sources import fold
+from kb.sources.bounded import read_regular
+from kb.sources.files import MAX_BYTES
 
 
 def is_lexicon_file(path: Path) -> bool:
@@ -32,12 +34,18 @@ def is_lexicon_file(path: Path) -> bool:
 def read_lexicon(path: Path, shown: str) -> tuple[Lexicon | None, list[Diagnostic]]:
     """Read a lexicon document; a malformed one is one error naming the file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(read_regular(path, MAX_BYTES).decode("utf-8-sig"), parse_constant=_no_constant)
         return lexicon_from_json(data), []
     except (OSError, UnicodeDecodeError, RecursionError) as err:
-        return None, [Diagnostic("error", shown, 0, f"unreadable lexicon ({err}); regenerate it with kb lexicon")]
+        why = err.strerror if isinstance(err, OSError) else err
+        return None, [Diagnostic("error", shown, 0, f"unreadable lexicon ({why}); regenerate it with kb lexicon")]
     except ValueError as err:
         return None, [Diagnostic("error", shown, 0, f"malformed lexicon: {err}; regenerate it with kb lexicon")]
+
+
+def _no_constant(name: str) -> float:
+    """Refuse `NaN` and `Infinity`, which JSON does not have (Python's reader takes them)."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def combine(lexicons: Sequence[Lexicon]) -> Lexicon | None:
@@ -111,6 +119,8 @@ def _entry_from_json(data: Any, index: int) -> LexiconEntry:
         for v in _objects(data.get("variants", []), where)
     )  # a file written before variants were kept has none
     score = _field(data, "score", (int, float), where)
+    if not 0 <= score <= 1:
+        raise ValueError(f"{where}: 'score' must be between 0 and 1")
     english, evidence = _field(data, "english", str, where), _field(data, "evidence", int, where)
     sources = data.get("sources", {})  # a file written before sources were kept has none
     if not isinstance(sources, dict) or not all(

@@ -36,7 +36,7 @@ MISSING_SHOWN = 5
 CITED = re.compile(r"(?:^|\s)(?:\S*/)?(\w\w/[^\s:]+\.txt):(\d+)")
 """A line's citation of a content file: `content/fr/cr-120-piocher-une-carte.txt:27`."""
 
-OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
+OBSOLETE = re.compile(r"\(obsolete\)\s*$", re.IGNORECASE)
 """What the glossary prints after a retired term: its entry is the term's (and marked obsolete)."""
 
 Texts = Callable[[str], Iterable[str]]
@@ -128,7 +128,7 @@ def concept_key_of(lang: str, concept: str, ident: str) -> str:
 def _place(term: Term, concepts: Concepts, diags: list[Diagnostic]) -> str | None:
     """The key of the concept a line names in today's edition (a renumbered rule found by its heading), or None."""
     if term.concept == "glossary":
-        entry = concepts.glossary.get(fold(OBSOLETE.sub("", term.english)))
+        entry = concepts.glossary.get(fold(OBSOLETE.sub("", term.english).rstrip()))
         return concept_key_of(term.lang, "glossary", fold(entry.term)) if entry else None
     number = term.number or ""
     if fold(concepts.headings.get(number, "")) == fold(term.english):

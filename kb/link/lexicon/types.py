@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from kb.link.lexicon.evidence import Evidence, Hits, PrintedCard, choose, fold_word, make_entry
 from kb.link.lexicon.records import ExampleCard, LexiconEntry
 
-_TYPE_SPLIT = re.compile(r"\s*(?::|—|–|\s-\s)\s*")
+_TYPE_SPLIT = re.compile(r"(?<!\s)\s*(?::|—|–|\s-\s)\s*")  # from a run's start: linear over long runs
 
 
 _TYPE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")

@@ -15,14 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from kb.model import Card, Diagnostic, Document, Face, Printed, Ruling, SourceRef
+from kb.parse.cards.fields import checked
 from kb.parse.cards.mtgjson import CardDataResult
-from kb.parse.cards.stream import iter_cards
+from kb.parse.cards.stream import MAX_CODE, MAX_REPORTED, iter_cards
 from kb.parse.cardtext import SYMBOL, reminders
 from kb.sources import slug, unique
 
 LEXICON_FIELDS = ("name", "faceName", "keywords", "supertypes", "types", "subtypes", "originalText", "text")
 """Fields of an entry the lexicon miner reads (plus the French `foreignData`)."""
 HINT = "fix the file or download it again from mtgjson.com"
+MAX_SETS = 5_000
+"""Most distinct set codes a file's cards are printed in (MTGJSON's AllPrintings has under a thousand sets): each
+set has a page, so the site grows with them."""
 CARD_FIELDS = frozenset(
     (*LEXICON_FIELDS, "foreignData", "identifiers", "layout", "manaCost", "number", "power", "printings", "rulings")
     + ("setCode", "side", "toughness", "type")
@@ -189,8 +193,10 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
     dates: dict[str, str] = {}
     set_names: dict[str, str] = {}
     codes: set[str] = set()
+    bounds = _Bounds()
     ref = SourceRef(shown, 1)
-    for code, entry in iter_cards(path, problems, dates, CARD_FIELDS, set_names):
+    for code, raw in iter_cards(path, problems, dates, CARD_FIELDS, set_names):
+        entry = bounds.check(raw, code)
         set_code = sys.intern(code)
         codes.add(set_code)
         name = entry["name"]
@@ -215,6 +221,46 @@ def parse_mtgjson5(path: Path, lang: str, shown: str, doc_id: str) -> tuple[Card
         cards.append(card)
         rulings += found
     diags = tuple(Diagnostic("error", shown, 0, f"{problem}; {HINT}") for problem in problems)
+    diags += tuple(Diagnostic("warning", shown, 0, f"{problem}; {HINT}") for problem in bounds.said())
     document = Document(doc_id, lang, "cards", "", None, shown, layout="mtgjson5", encoding="utf-8")
-    named = {code: name for code, name in set_names.items() if code and isinstance(name, str) and name}
+    named = {code: name for code, name in set_names.items() if 0 < len(code) <= MAX_CODE and name}
     return CardDataResult(document, tuple(cards), tuple(rulings), diags, named), tuple(lexicon)
+
+
+@dataclass(slots=True)
+class _Bounds:
+    """The checks of a file's entries as they are read: each field's type (`kb.parse.cards.fields`), and the sets
+    its cards are printed in (past MAX_SETS distinct set codes in a file, only those already met are kept); the
+    problems, the wrong types listed MAX_REPORTED times at most."""
+
+    sets: dict[str, None] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    wrong: int = 0
+    over: int = 0
+
+    def check(self, raw: dict, code: str) -> dict:
+        """The entry with its wrongly typed fields left out and its printings within the file's bound."""
+        entry, wrong = checked(raw)
+        for why in wrong:
+            self.wrong += 1
+            if self.wrong <= MAX_REPORTED:
+                where = f" (set {code})" if code else ""
+                self.problems.append(f"card {entry['name'][:80]!r}{where}: {why}; left out")
+        self.sets[code] = None  # the card's own set always counts
+        if len(self.sets) > MAX_SETS and entry.get("printings"):
+            kept = [c for c in entry["printings"] if c in self.sets]
+            self.over += len(entry["printings"]) - len(kept)
+            entry["printings"] = kept
+        elif entry.get("printings"):
+            for c in entry["printings"]:
+                self.sets[c] = None
+        return entry
+
+    def said(self) -> list[str]:
+        """The problems, and a line for those not listed."""
+        said = list(self.problems)
+        if self.wrong > MAX_REPORTED:
+            said.append(f"… and {self.wrong - MAX_REPORTED:,} more fields of the wrong type, left out")
+        if self.over:
+            said.append(f"{self.over:,} printings in sets past the first {MAX_SETS:,} of this file left out")
+        return said

@@ -36,11 +36,13 @@ import decimal
 import math
 import re
 from collections.abc import Iterator
-from hashlib import sha256
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import ijson
+
+from kb.sources.bounded import open_regular
+from kb.sources.files import file_digest
 
 _BACKEND = ijson.get_backend(ijson.backend_name)
 """The backend ijson chose (the C ``yajl2_c`` when it is installed): its coroutines build cards."""
@@ -53,6 +55,11 @@ MAX_VALUES = 100_000
 """Most values (strings, numbers, lists, objects) accepted in one card (the largest of 2022 holds 323)."""
 MAX_REPORTED = 20
 """Times the same problem is listed for one file; the others are counted in one line."""
+MAX_CODE = 40
+"""Longest set code kept (MTGJSON's are 3 to 6 characters): a longer one is read as no set."""
+MAX_SET_FIELD = 300
+"""Longest set name or release date kept (MTGJSON's longest set name has under 60 characters): a set's name is shown
+on every page of its cards."""
 
 BUF_SIZE = 64 * 1024
 """Bytes read per parser call."""
@@ -120,7 +127,7 @@ def iter_cards(
     ``fields``, when given, are the only fields of a card built (the others are skipped as they are read).
     """
     try:
-        raw = open(path, "rb")  # noqa: SIM115 - closed in the finally below, also when abandoned
+        raw = open_regular(path)  # closed in the finally below, also when abandoned; never a FIFO or a device
     except OSError as exc:
         problems.append(f"cannot read: {exc.strerror or exc}")
         return
@@ -223,7 +230,10 @@ class _State:
         if at < 2 or at > 3 or keys[0] != "data":
             return
         key = keys[at - 1]
-        if event == "string" and key == "releaseDate":
+        if event == "string" and key in ("releaseDate", "name") and len(value) > MAX_SET_FIELD:
+            where = "the set file" if at == 2 else f"set {keys[1][:20]}"
+            self.problems.append(f"{where}: a '{key}' of {len(value):,} characters (at most {MAX_SET_FIELD}); left out")
+        elif event == "string" and key == "releaseDate":
             self.dates["" if at == 2 else keys[1]] = value
         elif event == "string" and key == "name":
             self.names["" if at == 2 else keys[1]] = value
@@ -233,6 +243,10 @@ class _State:
     def _cards_value(self, event: str, depth: int, code: str) -> None:
         """Start reading a cards array (`depth`: its own); report a ``cards`` value of any other kind."""
         self.saw_cards = True
+        if len(code) > MAX_CODE:
+            why = f"a set code of {len(code):,} characters (at most {MAX_CODE})"
+            self.problems.append(f"{why}; its cards are read as of no set")
+            code = ""
         self.code = code
         self.index = 0
         if event == "start_array":
@@ -292,7 +306,7 @@ class _State:
                 continue
             self.total += 1
             code = self.code or card.get("setCode")
-            yield (code if isinstance(code, str) else ""), card
+            yield (code if isinstance(code, str) and len(code) <= MAX_CODE else ""), card
 
     def report(self, kind: str, problem: str) -> None:
         """Note a problem of the current card (listed the first `MAX_REPORTED` times of its kind)."""
@@ -378,7 +392,7 @@ def is_mtgjson5(path: Path) -> bool:
     if path.suffix.lower() != ".json":
         return False
     try:
-        with path.open("rb") as f:
+        with open_regular(path) as f:
             return looks_like_mtgjson5(f.read(4096))
     except OSError:
         return False
@@ -386,11 +400,7 @@ def is_mtgjson5(path: Path) -> bool:
 
 def file_sha256(path: Path) -> str | None:
     """The SHA-256 of a file read in chunks, or None when it cannot be read."""
-    digest = sha256()
     try:
-        with path.open("rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                digest.update(chunk)
+        return file_digest(path)
     except OSError:
         return None
-    return digest.hexdigest()

@@ -1,7 +1,10 @@
 """Classify comprehensive-rules lines: an ordered table of small line rules.
 
 Splitting a document into typed lines is kept apart from building records (see `rules.py`).
-Each rule states its grammar in its docstring; the first rule that matches wins.
+Each rule states its grammar in its docstring; the first rule that matches wins. The patterns match a line without
+its trailing white space (`str.rstrip`, then `fullmatch`): a pattern ending in `(.*\\S)?\\s*$` would backtrack over a
+long run of spaces, in time growing with the square of its length. A pattern starting with white space starts only
+where a run of it starts (`(?<!\\s)`), so that even searched it is never tried from each space of a run.
 """
 
 from __future__ import annotations
@@ -47,9 +50,16 @@ class Line:
         return raw[: len(raw) - len(self.text)].strip() if self.kind in RULE_KINDS else ""
 
 
+EMPTY_LINE = Line("blank", 0, "")
+"""Every empty line (most blank lines): one object, its line number unused, so that a file of many empty lines costs
+a pointer for each."""
+
+
 def blank(raw: str, n: int) -> Line | None:
     """blank := white space only"""
-    return Line("blank", n, raw) if not raw or raw.isspace() else None
+    if not raw:
+        return EMPTY_LINE
+    return Line("blank", n, raw) if raw.isspace() else None
 
 
 def heading(raw: str, n: int, names: dict[str, str], longest: int) -> Line | None:
@@ -60,21 +70,21 @@ def heading(raw: str, n: int, names: dict[str, str], longest: int) -> Line | Non
     return Line("heading", n, raw, text=name) if name else None
 
 
-_SUBRULE = re.compile(r"^\s*(\d{3}\.\d+[a-z])(\.?)(?:\s+(.*\S))?\s*$")
+_SUBRULE = re.compile(r"(?<!\s)\s*(\d{3}\.\d+[a-z])(\.?)(?:\s+(.*\S))?")
 
 
 def subrule(raw: str, n: int) -> Line | None:
     """subrule := ddd.d+ letter [.] [text]   (`120.2a If…`; `119.1d.` is a typo kept with a warning)"""
-    m = _SUBRULE.match(raw)
+    m = _SUBRULE.fullmatch(raw.rstrip())
     return Line("subrule", n, raw, m.group(1), bool(m.group(2)), m.group(3) or "") if m else None
 
 
-_NUMBERED = re.compile(r"^\s*(\d{3}\.\d+)(\.?)(?:\s+(.*\S))?\s*$")
+_NUMBERED = re.compile(r"(?<!\s)\s*(\d{3}\.\d+)(\.?)(?:\s+(.*\S))?")
 
 
 def numbered(raw: str, n: int) -> Line | None:
     """numbered := ddd.d+ [.] [text]   (`120.1. A player…`, `120.2 Les cartes…`, `120.1.` alone)"""
-    m = _NUMBERED.match(raw)
+    m = _NUMBERED.fullmatch(raw.rstrip())
     return Line("numbered", n, raw, m.group(1), bool(m.group(2)), m.group(3) or "") if m else None
 
 
@@ -85,7 +95,7 @@ DAMAGES = {
 }
 """Each kind of damaged number, in words (for diagnostics)."""
 _DAMAGED = re.compile(
-    r"^\s*(\d{3})\.(?:\s+(\d+[a-z]?)\.?\s+(\S.*?)|(\d+[a-z]?)\.([A-Za-z“\"‘'(].*?)|([a-z])\s+(\S.*?))\s*$"
+    r"(?<!\s)\s*(\d{3})\.(?:\s+(\d+[a-z]?)\.?\s+(\S.*)|(\d+[a-z]?)\.([A-Za-z“\"‘'(].*)|([a-z])\s+(\S.*))"
 )
 
 
@@ -95,7 +105,7 @@ def damaged(raw: str, n: int) -> Line | None:
     Typos of real editions: `702. 37a Storm…` (2009), `901.4.All plane…` (2022-2025), `306.b If…` (2008).
     The number is read literally (`306.b` keeps its gap); the parser checks it against the neighbouring rules.
     """
-    m = _DAMAGED.match(raw)
+    m = _DAMAGED.fullmatch(raw.rstrip())
     if m is None:
         return None
     head, split, split_text, glued, glued_text, letter, gap_text = m.groups()
@@ -109,27 +119,27 @@ def damaged(raw: str, n: int) -> Line | None:
     return Line(kind, n, raw, number, True, body, damage=damage)
 
 
-_RULE = re.compile(r"^\s*(\d{3})\.(?:\s+(.*\S))?\s*$")
+_RULE = re.compile(r"(?<!\s)\s*(\d{3})\.(?:\s+(.*\S))?")
 
 
 def rule(raw: str, n: int) -> Line | None:
     """rule := ddd. [title]   (`120. Drawing a Card`)"""
-    m = _RULE.match(raw)
+    m = _RULE.fullmatch(raw.rstrip())
     return Line("rule", n, raw, m.group(1), True, m.group(2) or "") if m else None
 
 
-_SECTION = re.compile(r"^\s*(\d)\.\s+(\D.*\S)\s*$")
+_SECTION = re.compile(r"(?<!\s)\s*(\d)\.\s+(\D.*\S)")
 
 
 def section(raw: str, n: int) -> Line | None:
     """section := d. title   (`1. Game Concepts`); a title never starts with a digit"""
-    m = _SECTION.match(raw)
+    m = _SECTION.fullmatch(raw.rstrip())
     return Line("section", n, raw, m.group(1), True, m.group(2)) if m else None
 
 
 def example(raw: str, n: int, pattern: re.Pattern[str]) -> Line | None:
     """example := Example (in the file's language) [space] : text"""
-    m = pattern.match(raw)
+    m = pattern.fullmatch(raw.rstrip())
     return Line("example", n, raw, text=m.group(1) or "") if m else None
 
 
@@ -147,7 +157,7 @@ def line_rules(lang: str) -> tuple[LineRule, ...]:
     markers = markers_for(lang)
     names = {word: name for name in HEADINGS for word in getattr(markers, name)} if markers else {}
     examples = "|".join(map(re.escape, sorted(markers.example, key=len, reverse=True))) if markers else ""
-    pattern = re.compile(rf"^\s*(?:{examples})\s*[:：]\s*(.*\S)?\s*$") if examples else NEVER
+    pattern = re.compile(rf"(?<!\s)\s*(?:{examples})\s*[:：]\s*(.*\S)?") if examples else NEVER
     return (
         blank,
         functools.partial(heading, names=names, longest=max(map(len, names), default=-9)),

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from kb.model import Diagnostic, Document, GlossaryEntry, Rule, SourceRef, SourceText
-from kb.model.numbers import LETTERS, is_number, kind_of, parent_of, sort_key
+from kb.model.bounds import MAX_LISTED, more
+from kb.model.numbers import LETTERS, MAX_DIGITS, is_number, kind_of, parent_of, sort_key
 from kb.parse.cr.lines import DAMAGES, RULE_KINDS, Line, classify_all, next_number, text
 from kb.parse.cr.unmarked import contents_listing, mark_parts
 from kb.parse.dates import iso_date
@@ -46,6 +47,8 @@ _ENDS_PARAGRAPH = re.compile(r"[.:;!?)\]\"”»’']\s*$")
 _key = functools.lru_cache(maxsize=64)(sort_key)
 """`sort_key`, remembered a while: each rule line is ordered twice, as it is read and as its rule opens."""
 _PLACE = re.compile(r"[a-z]$|\.\d+$")
+MAX_PLACE = 5
+"""Most digits a rule number has after its dot (official editions: 3, `702.190`)."""
 """The part of a number that counts within its run: a subrule's letter, a numbered rule's number."""
 
 
@@ -65,9 +68,12 @@ class _Draft:
 
     number: str
     kind: str
-    title: str
-    paragraphs: list[str]
-    examples: list[str]
+    title: list[str]
+    """The title's lines (a title may be wrapped)."""
+    paragraphs: list[list[str]]
+    """Each paragraph's pieces (its lines, joined as `_join` says), joined once the rule is done: a rule of a million
+    wrapped lines is joined in linear time."""
+    examples: list[list[str]]
     line: int
     key: tuple[int, int, int]
     """`sort_key(number)`, computed once: every rule line is compared with the current rule."""
@@ -82,7 +88,7 @@ class _State:
     mode: str = "preamble"
     title: str = ""
     effective: str | None = None
-    intro: list[str] = field(default_factory=list)
+    intro: list[list[str]] = field(default_factory=list)
     credits: list[str] = field(default_factory=list)
     toc: set[str] = field(default_factory=set)
     toc_closed: bool = False  # the contents listed Credits: what follows is short entries, then the body
@@ -95,8 +101,13 @@ class _State:
     glossary_blocks: list[list[Line]] = field(default_factory=list)
     diags: list[Diagnostic] = field(default_factory=list)
 
+    counts: dict[str, int] = field(default_factory=dict)
+    """Diagnostics by severity, those not listed too (`kb.model.bounds`)."""
+
     def warn(self, line: int, message: str, severity: str = "warning") -> None:
-        self.diags.append(Diagnostic(severity, self.path, line, message))
+        self.counts[severity] = count = self.counts.get(severity, 0) + 1
+        if count <= MAX_LISTED:  # the others only counted: a file of duplicates would hold one record each
+            self.diags.append(Diagnostic(severity, self.path, line, message))
 
 
 def detect_layout(lines: list[Line]) -> str:
@@ -122,12 +133,16 @@ def _start_rule(st: _State, line: Line, layout: str) -> None:
         st.warn(line.lineno, f"numbered rule {number} has no dot after its number; it should read '{number}.' (kept)")
     if line.kind == "subrule" and number[-1] in "lo":
         st.warn(line.lineno, f"subrule {number}: subrule letters skip 'l' and 'o'; check the number")
+    if (places := len(number.split(".")[-1].rstrip(LETTERS))) > MAX_PLACE:
+        shown = f"{number[:12]}…" if len(number) > 16 else number
+        why = f"rule {shown} has {places:,} digits after its dot (the rules use at most {MAX_PLACE})"
+        st.warn(line.lineno, f"{why}; check the number")
     previous = st.current
     key = _key(number)
     if previous is not None and key < previous.key:
         st.warn(line.lineno, f"rule {number} is out of order: it follows {previous.number} (line {previous.line})")
-    title = line.text if line.kind in ("section", "rule") else ""
-    paragraphs = [] if line.kind in ("section", "rule") or not line.text else [line.text]
+    title = [line.text] if line.kind in ("section", "rule") and line.text else []
+    paragraphs = [] if line.kind in ("section", "rule") or not line.text else [[line.text]]
     st.current = _Draft(number, line.kind, title, paragraphs, [], line.lineno, key)
     st.drafts[number] = st.current
     st.target = "title" if line.kind in ("section", "rule") and not title else "text"
@@ -137,14 +152,16 @@ _SUSPENDED = re.compile(r"(?:and|or|et|ou)\b")
 """After `subtype-` these words keep their space: `subtype- and supertype`, `power- and/or toughness`."""
 
 
-def _join(parts: list[str], piece: str, new_paragraph: bool) -> None:
-    """Append a physical line to a list of paragraphs (hard wraps join with a space, `word-` / `part` without)."""
+def _join(parts: list[list[str]], piece: str, new_paragraph: bool) -> None:
+    """Append a physical line to a list of paragraphs, each a list of pieces `"".join` makes one (hard wraps join
+    with a space, `word-` / `part` without)."""
     if new_paragraph or not parts:
-        parts.append(piece)
-    elif parts[-1][-2:-1].isalpha() and parts[-1][-1] == "-" and piece[:1].islower() and not _SUSPENDED.match(piece):
-        parts[-1] += piece
-    else:
-        parts[-1] += " " + piece
+        parts.append([piece])
+        return
+    last = parts[-1][-1]
+    if not (last[-2:-1].isalpha() and last[-1:] == "-" and piece[:1].islower() and not _SUSPENDED.match(piece)):
+        parts[-1].append(" ")  # one string for every space: a line costs its own text alone
+    parts[-1].append(piece)
 
 
 def _continue(st: _State, line: Line) -> None:
@@ -154,7 +171,7 @@ def _continue(st: _State, line: Line) -> None:
         st.warn(line.lineno, "text outside any rule (no rule number before it); it is not part of any rule", "error")
         return
     if st.target == "title" or (draft.title and not draft.paragraphs and not st.prev_blank and not line.indented):
-        draft.title = f"{draft.title} {line.text}".strip()  # a title given on the next line, or wrapped
+        draft.title.append(line.text)  # a title given on the next line, or wrapped
         st.target = "text"
         return
     if st.target == "example" and not st.prev_blank:
@@ -167,8 +184,10 @@ def _continue(st: _State, line: Line) -> None:
     _join(draft.paragraphs, line.text, st.prev_blank or line.indented)
 
 
-DAMAGED_NUMBER = re.compile(r"([0-9OolI]{3,4}(?:\s?[.,]{1,2}[0-9OolI]{1,3}[a-z]?)*\.?)(?:\s+[^\W\d_]|\s*$)")
-"""What opens a line like a rule number, alone or before a word, damaged or not (`12O.2. Cards`, `121,2.`)."""
+DAMAGED_NUMBER = re.compile(r"([0-9OolI]{3,4}(?:\s?[.,]{1,2}[0-9OolI]{1,3}[a-km-np-z]?)*\.?)(?:\s+[^\W\d_]|\s*$)")
+"""What opens a line like a rule number, alone or before a word, damaged or not (`12O.2. Cards`, `121,2.`). The
+subrule letter is one the rules use (no `l`, no `o`): were it any letter, `1o` would read two ways, and a line of
+`.1o.1o.1o…` would take time doubling with each `.1o`."""
 
 
 def _unreadable(written: str) -> bool:
@@ -277,7 +296,7 @@ def _successor(number: str, kind: str) -> str | None:
     numbered = number.rstrip(LETTERS)
     if kind == "numbered":
         head, tail = numbered.split(".")
-        return f"{head}.{int(tail) + 1}"
+        return f"{head}.{int(tail) + 1}" if len(tail) <= MAX_DIGITS else None
     if numbered == number:
         return number + LETTERS[0]
     letter = LETTERS.find(number[-1]) + 1
@@ -391,7 +410,7 @@ def _example(st: _State, line: Line) -> None:
     if st.current is None:
         st.warn(line.lineno, "example outside any rule (no rule number before it); it is not part of any rule", "error")
         return
-    st.current.examples.append(line.text)
+    st.current.examples.append([line.text])
     st.target = "example"
 
 
@@ -416,7 +435,8 @@ def _tail(st: _State, line: Line) -> None:
         _continue(st, line)
 
 
-_TERM_PART = re.compile(r"[“«\"]([^”»\"]+?)[,.]?[”»\"]|([^,“«\"]+)")
+_TERM_PART = re.compile(r"[“«\"]([^”»\"“«]+?)[,.]?[”»\"]|([^,“«\"]+)")
+"""A quoted name (holding no opening quote: else a run of `«` is scanned again from each), or a name up to a comma."""
 
 
 def term_parts(term: str) -> list[str]:
@@ -457,8 +477,8 @@ def _finish(st: _State, doc: Document) -> list[Rule]:
     rules = []
     for number, d in st.drafts.items():
         parent = parent_of(number)
-        text = "\n".join(clean(p) for p in d.paragraphs)
-        examples = tuple(clean(e) for e in d.examples)
+        text = "\n".join(clean("".join(p)) for p in d.paragraphs)
+        examples = tuple(clean("".join(e)) for e in d.examples)
         refs = reference_targets("\n".join((text, *examples)), doc.lang)
         refs = tuple(r for r in refs if r != number)
         rules.append(
@@ -467,7 +487,7 @@ def _finish(st: _State, doc: Document) -> list[Rule]:
                 doc.lang,
                 number,
                 d.kind,
-                clean(d.title),
+                clean(" ".join(d.title)),
                 text,
                 examples,
                 numbers.get(parent, parent),
@@ -512,7 +532,7 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
         clean(st.title) if _names_the_rules(st.title, source.lang) else "",
         st.effective,
         source.path,
-        introduction="\n\n".join(clean(p) for p in st.intro),
+        introduction="\n\n".join(clean("".join(p)) for p in st.intro),
         credits="\n".join(st.credits).strip(),
         layout=layout,
         encoding=source.encoding,
@@ -521,6 +541,7 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     glossary = _glossary(st, doc)
     if not rules:
         st.warn(0, "no rule found: a comprehensive-rules file needs lines such as '120.1. text'", "error")
+    st.diags += [more(st.path, severity, n) for severity, n in st.counts.items() if n > MAX_LISTED]
     return RulesResult(doc, tuple(rules), tuple(glossary), tuple(st.diags))
 
 

@@ -16,7 +16,7 @@ TITLE_ONE = re.compile(
     r"^(?:foire aux questions|faq)\s*:?\s*_?(.+?)_?$|^(.+?) (?:frequently asked questions|faq)$", re.IGNORECASE
 )
 AUTHORS = re.compile(r"^(?:compil[ée]e? par|compiled by)\s+(.+)$", re.I)
-CONTRIB = re.compile(r",?\s*(?:avec (?:des )?contributions? de|with contributions (?:from|by))\s+", re.I)
+CONTRIB = re.compile(r"(?<![\s,]),?\s*(?:avec (?:des )?contributions? de|with contributions (?:from|by))\s+", re.I)
 SET_SIZE = re.compile(r"(?:taille de l.extension|set size)\D*(\d+)", re.I)
 DATE_KEYS = (
     ("last_modified", re.compile(r"modifi|last modified|updated|mis a jour")),
