@@ -666,7 +666,7 @@ export class Index {
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
      through when it matches no word as typed (kb.search.index.SearchIndex._result). */
   async result(d, score, made, terms, langs, hit = null) {
-    const [key, url, titles, names, texts, editions, ctx, numbers, number] = await this.doc(d);
+    const [key, url, titles, names, texts, editions, ctx, numbers, number, unofficial] = await this.doc(d);
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
     const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");
@@ -687,7 +687,7 @@ export class Index {
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
     const translated = via ? made.flatMap((s) => s.translated) : [];
-    return { kind, id: key, number, title, titleLang, titles, names, url, langs: order, snippets, score, editions, numbers, translated };
+    return { kind, id: key, number, title, titleLang, titles, names, named: unofficial || {}, url, langs: order, snippets, score, editions, numbers, translated };
   }
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */

@@ -142,8 +142,10 @@ function resultNode(r, table) {
   const a = document.createElement("a");
   a.href = root + r.url;
   const [title, lang] = titleOf(r);
-  a.textContent = r.kind === "rule" ? `${r.number}${title ? " " + title : ""}` : title || r.id;
-  if (lang && lang !== ui) { a.lang = lang; }
+  const name = lang && lang !== ui && r.named ? r.named[ui] : null; /* the interface's unofficial name, first */
+  const shown = name ? `${name}* · ${title}` : title;
+  a.textContent = r.kind === "rule" ? `${r.number}${shown ? " " + shown : ""}` : shown || r.id;
+  if (name) { a.title = words.lex_mark || ""; } else if (lang && lang !== ui) { a.lang = lang; }
   li.appendChild(a);
   if (words[`kind_${r.kind}`]) { /* what the result is, beside its title: a card, a ruling, a glossary entry */
     const kind = document.createElement("span");
