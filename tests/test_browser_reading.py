@@ -257,9 +257,10 @@ def test_the_search_box_placeholder_is_never_cut(tab, url):
 def test_the_glossary_filters_its_terms_by_french_words(tab, url):
     go(tab, url, "fr/glossary.html")
     box = tab.locator("#gloss-q")
-    box.fill("cimetiere")  # accents aside: the word French cards print for Graveyard
-    assert tab.locator("#gloss-n").inner_text() == "1 terme trouvé"
-    assert tab.locator("#g-en-graveyard").is_visible() and not tab.locator("#g-en-library").is_visible()
+    box.fill("cimetiere")  # accents aside: Graveyard's French name, and Gravestorm's (« Déluge de cimetière »)
+    assert tab.locator("#gloss-n").inner_text() == "2 termes trouvés"
+    assert tab.locator("#g-en-graveyard").is_visible() and tab.locator("#g-en-gravestorm").is_visible()
+    assert not tab.locator("#g-en-library").is_visible()
     box.fill("piétinement")  # a printed-card name
     assert tab.locator("#g-en-trample").is_visible()
     box.fill("blessure")  # the French word for damage finds the terms made with "damage", not Damage alone

@@ -1,5 +1,5 @@
 """`kill -9` during `kb build` (issue 44, item 16 and the target of 20 of 20): the previous site whole, nothing left
-after the next build, no process of the killed build still running (its search worker stops with it)."""
+after the next build, no process of the killed build still running."""
 
 from __future__ import annotations
 

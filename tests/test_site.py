@@ -634,20 +634,6 @@ def test_a_build_failing_after_its_index_leaves_a_whole_index_the_next_build_reu
     assert list((tmp_path / ".kb").rglob("idx-*")) == [live] and (tmp_path / "site" / "search" / "core.json").exists()
 
 
-def test_a_build_with_a_worker_gives_the_same_site(tmp_path):
-    # `--jobs 2`: the index made in a worker process while the pages render; the same search files.
-    from kb.link.load import load
-    from kb.site import write as site_module
-
-    content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
-    kb = load(content)
-    site_module.build_site(kb, tmp_path / "one")
-    shutil.rmtree(tmp_path / ".kb")
-    site_module.build_site(kb, tmp_path / "two", jobs=2)
-    one = {p.name: p.read_bytes() for p in (tmp_path / "one" / "search").iterdir()}
-    assert one == {p.name: p.read_bytes() for p in (tmp_path / "two" / "search").iterdir()}
-
-
 @pytest.mark.slow
 def test_serve_builds_when_needed_then_serves(tmp_path, monkeypatch):
     from kb.cli import main
@@ -1351,38 +1337,6 @@ def _cmdline(pid: int) -> bytes:
         return Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return b""
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
-def test_a_killed_build_leaves_no_process_behind(tmp_path):
-    import contextlib
-    import signal
-    import time
-
-    shutil.copytree(CONTENT, tmp_path / "content")
-    args = [sys.executable, "-m", "kb", "build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "s")]
-    args += ["--jobs", "2"]  # the index made in a worker process
-    build = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    workers: list[int] = []
-    while not (workers and list(tmp_path.glob(".kb/index/*/tmp-*"))) and time.monotonic() < deadline:
-        workers = workers or [p for p in _children(build.pid) if b"resource_tracker" not in _cmdline(p)]
-        assert build.poll() is None, "the build ended before its search index was begun"
-        time.sleep(0.02)
-    assert workers, "the build's search worker never started"  # and it is writing the index: its job reached it
-    build.send_signal(signal.SIGKILL)
-    build.wait()
-    deadline = time.monotonic() + 60
-    try:
-        while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        # the worker ends once its jobs are done (it inherited no pipe of the build that would keep it waiting)
-        assert not any(Path(f"/proc/{p}").exists() for p in workers)
-    finally:
-        for pid in workers:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_build_killed_between_its_two_renames_loses_nothing(tmp_path):

@@ -14,19 +14,10 @@ from kb.commands.options import content_option
 @content_option
 @out_option
 @click.option("--strict", is_flag=True, help="Also stop on warnings.")
-@click.option(
-    "--jobs",
-    type=click.IntRange(1, 2),
-    default=1,
-    show_default=True,
-    help="2: make the search index in a worker process while the pages render (pays on a large card pool).",
-)
 @force_option
 @base_url_option
 @click.option("--no-api", "no_api", is_flag=True, help="Leave the JSON API (api/) out of the site.")
-def command(
-    content: Path | None, out: Path, strict: bool, jobs: int, force: bool, base_url: str | None, no_api: bool
-) -> None:
+def command(content: Path | None, out: Path, strict: bool, force: bool, base_url: str | None, no_api: bool) -> None:
     """Build the static bilingual website (rules FR | EN, glossary, FAQs, cards, offline search, the whole CR on one
     page) and its JSON API (api/v1/, described by api/openapi.json).
 
@@ -38,4 +29,4 @@ def command(
     .git, your files). The content folder, a folder inside or holding it and the project folder are always
     refused (status 1).
     """
-    build_or_exit(content, out, strict=strict, force=force, base_url=base_url, api=not no_api, jobs=jobs)
+    build_or_exit(content, out, strict=strict, force=force, base_url=base_url, api=not no_api)

@@ -55,11 +55,10 @@ def build_or_exit(
     force: bool = False,
     base_url: str | None = None,
     api: bool = True,
-    jobs: int = 1,
 ) -> None:
     """Load (unless given) and build the site with its JSON API (`kb.export.api`); a failure raises `SiteError` (one
     line, exit status 1). `base_url`: the address the site is served from (canonical addresses, the site map);
-    `api`: False leaves the API out; `jobs`: 2 makes the search index in a worker process while the pages render.
+    `api`: False leaves the API out.
 
     Content errors (warnings too when `strict`) stop the build before anything is written, unless `force`.
     """
@@ -81,7 +80,7 @@ def build_or_exit(
     tty = sys.stderr.isatty()
     progress = functools.partial(click.progressbar, label="Building site", file=sys.stderr) if tty else None
     extras = api_files(kb, base_url) if api else ()
-    report = build_site(kb, out, progress, forced=forced, extras=extras, base_url=base_url, api=api, jobs=jobs)
+    report = build_site(kb, out, progress, forced=forced, extras=extras, base_url=base_url, api=api)
     search = "without search index"
     if report.search:
         search = f"with search index, {report.search_wait:.2f} s of it after the pages"

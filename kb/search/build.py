@@ -4,25 +4,24 @@ An index is a folder: Whoosh's index of the entries (`kb.search.writer`: schema,
 (`tables.json`: vocabularies, word counts, translation tables, characteristic terms) and its export (`export/`:
 `kb.search.export`), which every query reads (`kb.search.engine`) and the site copies. It is made in a new folder
 and made live at once (`kb.search.store`), keyed by the content's hash and kb's code, so a query never sees half an
-index. `make_in` runs the making in a worker process of its own, for a build that renders its pages meanwhile.
+index.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from concurrent.futures import Executor, Future
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from kb.search.engine import MANIFEST
 from kb.search.entries import Entry, Vocabulary, entries, vocabulary
 from kb.search.export import write_core, write_documents, write_manifest, write_postings, write_words
 from kb.search.lookup import Tables
+from kb.search.store import EXPORT_FOLDER as EXPORT
+from kb.search.store import EXPORT_MANIFEST as MANIFEST
 from kb.search.store import IndexDamaged, publish, write_tables
 from kb.search.writer import entry_langs, index_tables, own_numbering, write_whoosh
 
-EXPORT = "export"
 """The export's folder inside an index's."""
 
 
@@ -75,20 +74,6 @@ def engine_of(items: list[Entry], vocabulary: Vocabulary | None = None, numberin
     engine = opened(Path(made.name))
     engine.keep = made
     return engine
-
-
-def make_in(pool: Executor | None, root: Path, key: str, kb) -> Future | Path:
-    """The index of a knowledge base made live under `root`: in a worker process of `pool` (the future of its
-    folder; the entries are made here and sent to it), else here (its folder)."""
-    items = list(entries(kb))
-    if pool is None:
-        return publish(root, key, lambda folder: make_index(folder, items, vocabulary(kb), own_numbering(kb)))
-    return pool.submit(_publish, root, key, items, vocabulary(kb), own_numbering(kb))
-
-
-def _publish(root: Path, key: str, items: list[Entry], vocabulary: Vocabulary, numbering: dict) -> Path:
-    """What a worker process runs: make an index and make it live."""
-    return publish(root, key, lambda folder: make_index(folder, items, vocabulary, numbering))
 
 
 def copy_export(index: Path, into: Path) -> None:

@@ -37,7 +37,7 @@ from kb.search.lookup import (
 )
 from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
-from kb.search.store import IndexDamaged
+from kb.search.store import EXPORT_MANIFEST, IndexDamaged
 from kb.search.text import EXACT, REFERENCE, STOP, is_stop, query_tokens
 from kb.sources.text import fnv1a
 
@@ -51,7 +51,7 @@ found through a French question's words competes with the French texts found as 
 answer is most often in the English rules alone), while in a document with both texts the words as typed lead."""
 LAST = "\uffff"
 """Ends a corrector's word list: sorts after any word, and no word of three letters or more is near it."""
-MANIFEST = "manifest.json"
+MANIFEST = EXPORT_MANIFEST
 """The export's files and their SHA-256."""
 
 

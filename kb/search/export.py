@@ -48,6 +48,7 @@ from kb.search.analysis import K1, B, lang_text, weighting
 from kb.search.entries import Entry
 from kb.search.lookup import Tables
 from kb.search.query import KINDS
+from kb.search.store import EXPORT_MANIFEST
 from kb.search.text import EXACT, STOP, SYMBOL
 from kb.search.writer import rank_data, stored_data
 from kb.sources.text import fnv1a
@@ -185,8 +186,8 @@ def write_documents(
 def write_manifest(folder: Path) -> None:
     """Write `manifest.json`: each file of the export and its SHA-256 (what reading it checks)."""
     found = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
-    found.pop("manifest.json", None)
-    _dump(folder / "manifest.json", found)
+    found.pop(EXPORT_MANIFEST, None)
+    _dump(folder / EXPORT_MANIFEST, found)
 
 
 def write_core(folder: Path, core: dict, documents: dict) -> None:

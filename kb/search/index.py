@@ -14,7 +14,7 @@ from pathlib import Path
 from kb.search.engine import Answer, Engine, Export
 from kb.search.query import Item, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
-from kb.search.store import IndexDamaged, IndexNotWritable, index_root, live, read_tables
+from kb.search.store import EXPORT_FOLDER, IndexDamaged, IndexNotWritable, index_root, live, read_tables
 from kb.search.store import index_key as _index_key
 
 __all__ = [
@@ -35,7 +35,6 @@ __all__ = [
 INDEX_VERSION = 17
 """Bump when the analysis, the schema, the tables, the export or the ranking data change: old indexes are then
 made again."""
-EXPORT = "export"
 
 
 def index_key(content: Path, kb=None, every: bool = False) -> str:
@@ -45,17 +44,11 @@ def index_key(content: Path, kb=None, every: bool = False) -> str:
     return _index_key(content, version, kb.content_hash if kb is not None else None)
 
 
-def live_folder(root: Path, key: str) -> Path | None:
-    """The folder of the live index under `root` when it is the one `key` names and its seal checks out, else None;
-    IndexDamaged (then rebuilt) when its seal does not check out (`kb.search.store.live`)."""
-    return live(root, key)
-
-
 def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
     """Folder of an up-to-date index for `content` (of every edition when `every`), made (from `kb` or a fresh
     load) when stale or missing."""
     root, key = index_root(content, every), index_key(content, kb, every)
-    folder = live_folder(root, key)
+    folder = live(root, key)  # IndexDamaged when its seal does not hold
     if folder is not None:
         return folder
     from kb.search.build import publish_index  # late: searching an index already made needs no writer
@@ -110,7 +103,7 @@ def search(content: Path, query: str, **options) -> tuple[Engine, Answer]:
 def opened(folder: Path, others=None) -> Engine:
     """The engine over an index's folder (its tables and its export's `core.json` read at once)."""
     info = read_tables(folder)
-    return Engine(Export(folder / EXPORT), info["editions"], info.get("numbering", {}), others)
+    return Engine(Export(folder / EXPORT_FOLDER), info["editions"], info.get("numbering", {}), others)
 
 
 def _temporary(content: Path, kb, why: str, others, every: bool) -> Engine:

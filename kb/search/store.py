@@ -28,7 +28,7 @@ from pathlib import Path
 
 from kb.link.cache import signing_key
 from kb.model.errors import KbError
-from kb.sources import atomic, content_hash, workers
+from kb.sources import atomic, content_hash
 from kb.sources.bounded import open_regular, read_regular
 from kb.sources.paths import build_dir, user_cache
 
@@ -153,7 +153,6 @@ def _prepare(root: Path, key: str, write: Callable[[Path], None]) -> Path:
     with _unless_written(root, tmp):
         tmp.mkdir(parents=True)
         atomic.remove_stale(root, BUILDING)  # builds killed before they were done
-        workers.remove_when_orphaned(tmp)  # in a build's worker: removed if the build is killed
         write(tmp)
     return tmp
 

@@ -6,17 +6,13 @@ results in `kb search` and in the browser. Each result links to the page (and an
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kb.site.labels import UI_LANGS
 from kb.sources import fold
-from kb.sources.workers import stop_with_parent
 
 if TYPE_CHECKING:
     from kb.site.gather import SiteData
@@ -54,57 +50,26 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
-def make_index(kb, jobs: int = 1) -> Callable[[], Path] | None:
-    """Make the content's search index live (`kb.search.build`, the one `kb search` uses), unless it is up to date:
-    in this process, or with `jobs` > 1 in a worker process of its own (started afresh, not forked; gone after its
-    one job) while the pages render. Return what gives the index's folder once it is made (None: no index to make
-    here, it is up to date and `index_folder` gives it)."""
-    from kb.search.build import make_in  # late: importing the site must not load the search package
-    from kb.search.index import index_key, index_root, live_folder
+def make_index(kb) -> Path:
+    """The content's live search index (the one `kb search` uses): the up-to-date one, else made here and made live
+    (`kb.search.index.ensure_index`); one whose seal does not hold (damaged, or not written here) made again."""
+    from kb.search.index import ensure_index  # late: importing the site must not load the search package
     from kb.search.store import IndexDamaged
 
-    content = Path(kb.content)
-    root, key = index_root(content), index_key(content, kb)
     try:
-        live = live_folder(root, key)
-    except IndexDamaged:  # its seal does not hold (damaged, or not written here): made again
-        (root / "CURRENT").unlink(missing_ok=True)
-        live = None
-    if live is not None:
-        return lambda: live
-    if jobs <= 1:
-        made = make_in(None, root, key, kb)
-        return lambda: made
-    # gone within a fraction of a second of a killed build (`stop_with_parent`: else, killed before its job was sent,
-    # it would wait for ever)
-    pool = ProcessPoolExecutor(1, max_tasks_per_child=1, initializer=stop_with_parent, initargs=(os.getpid(),))
-    future = make_in(pool, root, key, kb)
-    pool.shutdown(wait=False)
-
-    def folder() -> Path:
-        try:
-            return future.result()
-        except BrokenProcessPool as err:
-            raise SearchIndexStopped() from err
-
-    return folder
+        return ensure_index(Path(kb.content), kb)
+    except IndexDamaged:
+        return remake_index(kb)
 
 
 def remake_index(kb) -> Path:
     """Make the content's search index again, here (the live one does not read back), and make it live."""
-    from kb.search.build import make_in
+    from kb.search.build import publish_index
     from kb.search.index import index_key, index_root
 
     content = Path(kb.content)
     (index_root(content) / "CURRENT").unlink(missing_ok=True)
-    return make_in(None, index_root(content), index_key(content, kb), kb)
-
-
-class SearchIndexStopped(OSError):
-    """The worker process making the search index stopped (killed, or out of memory)."""
-
-    def __str__(self) -> str:
-        return "the search index's process stopped (killed, or out of memory); build again"
+    return publish_index(index_root(content), index_key(content, kb), kb)
 
 
 def search_entries(kb) -> list:

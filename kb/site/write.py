@@ -35,7 +35,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import SearchIndexStopped, make_index, search_entries, write_search
+from kb.site.searchpages import make_index, search_entries, write_search
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -52,8 +52,8 @@ class BuildReport:
     seconds: float
     search: bool
     search_wait: float = 0.0
-    """Of `seconds`, those the build spent on the search index after its pages: waiting for it (made alongside in a
-    worker process, with `jobs` > 1), then copying its export and writing the documents' files."""
+    """Of `seconds`, those the build spent on the search index after its pages: copying its export and writing the
+    documents' files."""
     kept: tuple[str, ...] = ()
     """Files and folders of the previous site no build wrote (CNAME, .git/, a user's files), carried over."""
     replaced: tuple[str, ...] = ()
@@ -81,18 +81,16 @@ def build_site(
     progress: Callable | None = None,
     search: bool = True,
     forced: bool = False,
-    jobs: int = 1,
     extras: Iterable[tuple[str, str]] = (),
     base_url: str | None = None,
     api: bool = False,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
-    `forced`: the content has errors and the build was asked for anyway (the stamp says so). `jobs`: with more than
-    one, the search index is made in a worker process while the pages render (`searchpages.make_index`). `extras`:
-    more files, (path from the site's root, text), written in the same build (the JSON API, made by `kb.export.api`);
-    `api`: they are the JSON API (the stamp says so). `base_url`: the address the site will be served from (canonical
-    addresses, the site map); links stay relative.
+    `forced`: the content has errors and the build was asked for anyway (the stamp says so); the search index is the
+    one `kb search` uses (`searchpages.make_index`). `extras`: more files, (path from the site's root, text), written
+    in the same build (the JSON API, made by `kb.export.api`); `api`: they are the JSON API (the stamp says so).
+    `base_url`: the address the site will be served from (canonical addresses, the site map); links stay relative.
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
@@ -104,16 +102,16 @@ def build_site(
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        index = make_index(kb, jobs) if langs else None
+        index = make_index(kb) if langs else None
         data = gather(kb)
-        jobs_ = plan(data)
-        bar = progress(length=len(jobs_) + 1) if progress else _NoBar()
+        jobs = plan(data)
+        bar = progress(length=len(jobs) + 1) if progress else _NoBar()
         with bar:
-            write_pages(data, jobs_, new, bar, forced, base_url, api)
+            write_pages(data, jobs, new, bar, forced, base_url, api)
             written = write_extras(new, extras)
             if index is not None:
                 waiting = time.perf_counter()
-                write_search(new, index(), data, search_entries(kb))
+                write_search(new, index, data, search_entries(kb))
                 search_wait = time.perf_counter() - waiting
             bar.update(1)
         write_manifest(new)
@@ -128,14 +126,12 @@ def build_site(
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({_why(err)}); {left_behind(target)}") from err
     seconds = time.perf_counter() - start
-    report = BuildReport(Path(out), len(jobs_), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
+    report = BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
     return replace(report, extras=written)
 
 
 def _why(err: Exception) -> str:
     """A failed build's cause in a reader's words: what could not be written and what to do, else the error."""
-    if isinstance(err, SearchIndexStopped):
-        return str(err)
     if isinstance(err, PermissionError) and err.filename:
         where = Path(err.filename)
         return f"permission denied on {where}: the folder {where.parent} must be writable by you"

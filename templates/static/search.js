@@ -143,9 +143,18 @@ function resultNode(r, table) {
   a.href = root + r.url;
   const [title, lang] = titleOf(r);
   const name = lang && lang !== ui && r.named ? r.named[ui] : null; /* the interface's unofficial name, first */
-  const shown = name ? `${name}* · ${title}` : title;
-  a.textContent = r.kind === "rule" ? `${r.number}${shown ? " " + shown : ""}` : shown || r.id;
-  if (name) { a.title = words.lex_mark || ""; } else if (lang && lang !== ui) { a.lang = lang; }
+  const head = r.kind === "rule" ? `${r.number} ` : "";
+  if (name) { /* `121 Piocher une carte* · Drawing a Card`: the title tagged with its own language */
+    a.textContent = `${head}${name}* · `;
+    a.title = words.lex_mark || "";
+    const original = document.createElement("span");
+    original.lang = lang;
+    original.textContent = title;
+    a.appendChild(original);
+  } else {
+    a.textContent = r.kind === "rule" ? `${r.number}${title ? " " + title : ""}` : title || r.id;
+    if (lang && lang !== ui) { a.lang = lang; }
+  }
   li.appendChild(a);
   if (words[`kind_${r.kind}`]) { /* what the result is, beside its title: a card, a ruling, a glossary entry */
     const kind = document.createElement("span");
