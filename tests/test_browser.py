@@ -466,6 +466,17 @@ def search(tab, site_url, query: str, ui: str = "fr"):
     tab.locator("#q").press("Enter")
 
 
+@pytest.mark.parametrize("tab", BOTH_WIDTHS, indirect=True)
+def test_a_result_s_english_title_comes_after_the_interface_s_unofficial_name(tab, site_url):
+    search(tab, site_url, "pioche")  # rule 121 is English-titled; the terminology names it « Piocher une carte »
+    link = tab.locator('#results > li[data-id="121"] > a')
+    link.wait_for()
+    assert link.inner_text() == "121 Piocher une carte* · Drawing a Card"
+    assert link.locator("span[lang=en]").inner_text() == "Drawing a Card" and "non officiel" in link.get_attribute(
+        "title"
+    )
+
+
 @pytest.mark.parametrize(("query", "expected"), [("pioche", "rules/121.html"), ("draw", "rules/121.html")])
 def test_word_search_finds_rules(tab, site_url, query, expected):
     search(tab, site_url, query)

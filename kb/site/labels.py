@@ -926,5 +926,7 @@ def edition_name(ui: str, lang: str, date: str | None, complete: bool, numbering
 
 
 def search_words(t: dict[str, str]) -> dict[str, str]:
-    """The interface words the search page's script shows (`js_…`, `query_…`), keys without their prefix."""
-    return {key.split("_", 1)[1]: text for key, text in t.items() if key.startswith(("js_", "query_"))}
+    """The interface words the search page's script shows (`js_…`, `query_…`), keys without their prefix, and what
+    the mark of an unofficial name says (`lex_mark`)."""
+    found = {key.split("_", 1)[1]: text for key, text in t.items() if key.startswith(("js_", "query_"))}
+    return {**found, "lex_mark": t["lex_mark"]}

@@ -142,13 +142,13 @@ function resultNode(r, table) {
   const a = document.createElement("a");
   a.href = root + r.url;
   const [title, lang] = titleOf(r);
-  const name = lang && lang !== ui && r.named ? r.named[ui] : null; /* the interface's unofficial name, first */
+  const name = lang !== ui && r.named ? r.named[ui] : null; /* the interface's unofficial name, first */
   const head = r.kind === "rule" ? `${r.number} ` : "";
   if (name) { /* `121 Piocher une carte* · Drawing a Card`: the title tagged with its own language */
     a.textContent = `${head}${name}* · `;
     a.title = words.lex_mark || "";
     const original = document.createElement("span");
-    original.lang = lang;
+    if (lang) { original.lang = lang; }
     original.textContent = title;
     a.appendChild(original);
   } else {
