@@ -392,6 +392,8 @@ def test_faq_prose_draws_symbols_and_dashes(tab, site_url):
     assert kb.faqs, "the bundled content has a FAQ"
     go(tab, site_url, "fr/index.html")
     tab.locator('main a[href^="faq/"]').first.click()
+    tab.wait_for_url("**/faq/*.html")
+    tab.wait_for_load_state()
     text = tab.locator("main").inner_text()
     assert " -- " not in text and "{3}{B}{R}" not in text and "guilde — une association" in text
     assert tab.locator('.ms[aria-label^="{B}"]').count() >= 1
@@ -526,6 +528,7 @@ def test_no_serious_accessibility_violation_on_long_pages(tab, site_url, path):
 def test_faq_page_is_accessible(tab, site_url):
     go(tab, site_url, "en/index.html")
     tab.locator('main a[href^="faq/"]').first.click()
+    tab.wait_for_url("**/faq/*.html")
     tab.wait_for_load_state()
     assert _axe(tab) == []
 

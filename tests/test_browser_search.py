@@ -35,6 +35,10 @@ def site(tmp_path_factory):
         shutil.copy(path, content / "en" / path.name)
     for path in [*(CONTENT / "fr").glob("*.txt"), *(CONTENT / "fr").glob("lexique-*.json")]:
         shutil.copy(path, content / "fr" / path.name)
+    for path in (CONTENT / "fr").glob("*.tsv"):  # the terminology and the paraphrase tables
+        shutil.copy(path, content / "fr" / path.name)
+    for path in (CONTENT / "en").glob("*.tsv"):
+        shutil.copy(path, content / "en" / path.name)
     kb = load(content)
     build_site(kb, root / "site")
     index = open_index(content, kb)
@@ -71,7 +75,8 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
     ["trample", "deathtouch trample", "storm count", "can a tapped creature block", "{T}", "bibliotheque vide",
      "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "isper", "étape de fin",
      "piétinement", "piétinement contact mortel", "forecast upkeep", "pietinnement", "declaration des bloquers",
-     "lifelnk", "pietinnement lang:en", "défausserions"],
+     "lifelnk", "pietinnement lang:en", "défausserions", "who goes first", "tuer une créature", "la pile",
+     "mal d'invocation", "can I respond when my opponent's creature goes to the graveyard"],
 )  # fmt: skip
 def test_the_site_ranks_as_the_cli(page, site, query):
     expected = [r.id for r in site[1].search(query, limit=30)]
@@ -88,6 +93,8 @@ def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
     assert "702.19" in found[:3]
     item = page.locator("#results > li[data-id='702.19']")
     assert item.locator("a").first.get_attribute("href") == "rules/702.html#702.19"
+    assert item.locator(".via").count() == 0  # found by its French name (the terminology's), not by translation
+    item = page.locator("#results > li[data-id='702.19a']")  # found only through the word's translation
     label = item.locator(".via")
     assert label.inner_text() == "par le lexique des cartes, non officiel\u00a0: piétinement → trample"
     assert "pas par une traduction officielle" in label.get_attribute("title")
@@ -95,8 +102,19 @@ def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
     direct = page.locator("#results > li[data-kind=card]").first  # its French text holds the word as typed
     assert direct.locator(".via").count() == 0 and direct.locator(".snippet[lang=fr] mark").count() > 0
     ask(page, site, "piétinement")
-    via = page.locator("#results > li[data-id='702.19'] .via").inner_text()
+    via = page.locator("#results > li[data-id='702.19a'] .via").inner_text()
     assert via == "through the card lexicon, unofficial: piétinement → trample"
+
+
+def test_players_words_found_in_the_rules_words_say_so(page, site):
+    found = ask(page, site, "tuer une créature", "fr")
+    label = page.locator(f"#results > li[data-id='{found[0]}'] .via")
+    assert label.inner_text() == (
+        "dans les mots des règles\u00a0: tuer → détruire / meurt ; "
+        "par le lexique des cartes, non officiel\u00a0: tuer → destroy / dies"
+    )
+    assert "paraphrases" in label.get_attribute("title") and "non officiel" in label.get_attribute("title")
+    assert "103.1" in ask(page, site, "who goes first")[:3]  # CR 103.1 names the starting player, not "going first"
 
 
 def test_one_result_per_rule_and_every_rule_reachable(page, site):

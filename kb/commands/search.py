@@ -15,6 +15,8 @@ from kb.search.payload import KINDS
 HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
 THROUGH = {"fr": "par traduction : {}", "en": "by translation: {}"}
 """How a result found through the lexicon says so, in the language of the words typed."""
+REWORDED = {"fr": "dans les mots des règles : {}", "en": "in the rules' words: {}"}
+"""How a result found through a paraphrase table (players' words -> the rules' wording) says so."""
 
 
 @click.command("search", context_settings={"ignore_unknown_options": True})  # `-1/-1 counters`, `-word`
@@ -105,7 +107,12 @@ def _print_result(result) -> None:
 
 
 def through(translated) -> str:
-    """`(par traduction : piétinement → trample)`: the words of a result found through the lexicon of printed cards."""
+    """`(par traduction : piétinement → trample)`: the words of a result found through the lexicon of printed cards
+    or the terminology; `(in the rules' words: go first → starting player)`: through a paraphrase table."""
     first = translated[0][0]
-    pairs = ", ".join(f"{typed} → {' / '.join(targets)}" for _, _, typed, targets in translated)
-    return "(" + THROUGH.get(first, THROUGH["en"]).format(pairs) + ")"
+    parts = []
+    for labels, same in ((REWORDED, True), (THROUGH, False)):
+        pairs = [f"{typed} → {' / '.join(targets)}" for a, b, typed, targets in translated if (a == b) == same]
+        if pairs:
+            parts.append(labels.get(first, labels["en"]).format(", ".join(pairs)))
+    return "(" + (" ; " if first == "fr" else "; ").join(parts) + ")"

@@ -287,6 +287,7 @@ class Engine:
                 KINDS[self.kinds[d]] == "card",
                 exact,
                 via=via,
+                kind=KINDS[self.kinds[d]],
             )  # fmt: skip
             for d, covered, exact, via in self._hits(chosen, scored, made)
         ]

@@ -20,15 +20,18 @@ from kb.search.analysis import lang_text
 from kb.search.text import LangText, query_tokens
 
 PAIRS = (("fr", "en"), ("en", "fr"))
-"""(source, target) languages of the tables: the lexicon is French–English."""
+"""(source, target) languages of the translation tables: the lexicon is French–English."""
+REFERENCE = "en"
+"""The language of the rules every other language's paraphrases are also translated into (through the lexicon):
+most answers to a French question are in the English rules alone."""
 COMMON = 0.1
 """An entry whose English term is one word found in more than this share of the English rules and glossary entries
 is left out of the English-to-French table (`card`, `player`, not `damage`)."""
 
 
 def lexicon_phrases(vocabulary, langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """Per language, the terms of several words (folded) of the lexicon and of the terminology (a concept's names
-    and its English heading), indexed as one token each."""
+    """Per language, the terms of several words (folded) of the lexicon, of the terminology (a concept's names
+    and its English heading) and of the paraphrase tables' rules wordings, indexed as one token each."""
     found: dict[str, set[str]] = {lang: set() for lang in langs}
     if vocabulary is None:
         return {}
@@ -37,6 +40,11 @@ def lexicon_phrases(vocabulary, langs: tuple[str, ...]) -> dict[str, frozenset[s
             key = _folded(text)
             if where in found and " " in key:
                 found[where].add(key)
+    for lang, _, wordings in vocabulary.paraphrases:
+        for text in wordings:
+            key = _folded(text)
+            if lang in found and " " in key:
+                found[lang].add(key)
     lexicon = vocabulary.lexicon
     unsure = set(lexicon.unsure()) if lexicon is not None else set()
     for entry in lexicon.entries if lexicon is not None else ():
@@ -51,10 +59,13 @@ def lexicon_phrases(vocabulary, langs: tuple[str, ...]) -> dict[str, frozenset[s
 
 
 def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[str, dict[str, int]], docs: int) -> dict:
-    """The translation tables of a vocabulary for an index: `{"fr>en": table, "en>fr": table}`, empty when it has no
-    entry (`vocab`: each language's words -> index forms; `frequency`: English words -> rules holding them; `docs`:
-    how many rules). The lexicon's sure entries and the terminology's names: a French name is translated as its
-    concept's English heading (`pile` -> `stack`), an English heading as the concept's names.
+    """The translation tables of a vocabulary for an index: `{"fr>en": table, "en>fr": table, "en>en": table,
+    "fr>fr": table}`, each left out when it has no entry (`vocab`: each language's words -> index forms;
+    `frequency`: English words -> rules holding them; `docs`: how many rules). The lexicon's sure entries and the
+    terminology's names: a French name is translated as its concept's English heading (`pile` -> `stack`), an
+    English heading as the concept's names. A language's paraphrase table maps players' phrasings to the rules'
+    wordings in the same language (`go first` -> `starting player`, « tuer » -> « détruire »); a phrasing of
+    another language than the reference's is also translated as its wordings are (« tuer » -> `destroy`).
 
     A table is `{"keys": {key: [shown, more]}, "terms": {form: [shown, more]}, "longest": words}`: `shown` are
     the translations named to the reader (each entry's printed term), `more` the other printed forms searched;
@@ -78,6 +89,12 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
         _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
         if " " in word or english.get(word, 0) <= COMMON * docs:
             _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
+    for lang, players, wordings in vocabulary.paraphrases if vocabulary is not None else ():
+        lt = lang_text(lang)
+        _add(keys.setdefault((lang, lang), {}), [players], [(w, ()) for w in wordings], lt, lt)
+        if lang != REFERENCE and (lang, REFERENCE) in keys:
+            reached = _reached(keys[lang, REFERENCE], wordings, vocab.get(lang, {}))
+            _add(keys[lang, REFERENCE], [players], reached, lt, lang_text(REFERENCE))
     found = {}
     for (source, target), table in keys.items():
         if table:
@@ -86,6 +103,25 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
                 "terms": _terms(table, vocab.get(source, {})),
                 "longest": max(len(k.split(" ")) for k in table),
             }
+    return found
+
+
+def _reached(table: dict, wordings, vocab: dict[str, list[str]]) -> list[tuple[str, tuple[str, ...]]]:
+    """What a translation table gives the wordings of a paraphrase (each by its folded key, else by the first index
+    form of a one-word wording: `détruit` as `détruire`), as (shown, more forms) targets."""
+    by_form: dict[str, list[list[str]]] = {}
+    for key, entry in table.items():
+        forms = vocab.get(key)
+        if forms:
+            by_form.setdefault(forms[0], entry)
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for wording in wordings:
+        key = _folded(wording)
+        forms = vocab.get(key, [])
+        entry = table.get(key) or (by_form.get(forms[0]) if forms else None)
+        if entry:
+            shown, more = entry
+            found += [(text, tuple(more) if k == 0 else ()) for k, text in enumerate(shown or more[:1])]
     return found
 
 
@@ -125,13 +161,16 @@ def _append(into: list[str], other: list[str], text: str) -> None:
 
 
 def _terms(table: dict, vocab: dict[str, list[str]]) -> dict[str, list[list[str]]]:
-    """First index form of each one-word key -> translations of the keys of that form."""
+    """First index form of each one-word key -> translations of the keys of that form; and, for a key of several
+    words, its words' first index forms (a word the vocabulary lacks as written) -> its translations, so that
+    `goes first` finds what `go first` does."""
     found: dict[str, list[list[str]]] = {}
     for key, (shown, more) in table.items():
-        forms = vocab.get(key)
-        if not forms:
+        words = key.split(" ")
+        forms = [vocab.get(w, [w])[0] for w in words]
+        if len(words) == 1 and words[0] not in vocab:
             continue
-        merged = found.setdefault(forms[0], [[], []])
+        merged = found.setdefault(" ".join(forms), [[], []])
         for text in shown:
             _append(merged[0], merged[1], text)
         for text in more:

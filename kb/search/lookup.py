@@ -174,6 +174,8 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
         for _, stop, source, target, entry in mine:
             if stop != end:  # a shorter run translated by another table (`main` of `main phase`): not this slot's
                 continue
+            if own not in (None, source):  # a French question's `main` is no English word to translate
+                continue
             if _add_translation(slot, entry, tables, target):
                 slot.translated.append((source, target, typed, list(entry[0] or entry[1][:1])))
         if slot.translated:  # understood by the lexicon: never "corrected"
@@ -266,7 +268,8 @@ def _add_phrase(slot: Slot, text: str, tables: Tables, langs: tuple[str, ...]) -
 
 def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tuple[int, int, str, str, list]]:
     """(start, end, source, target, table entry) of the runs of lone words a table translates into a searched
-    language, left to right, longest first; else a word by its first index form (another form of a known word)."""
+    language, left to right, longest first (as typed, else by their words' first index forms: `goes first` as
+    `go first`); else a word by its first index form (another form of a known word)."""
     spans = []
     for name, table in sorted(tables.lexicon.items()):
         source, target = name.split(">")
@@ -281,9 +284,12 @@ def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tu
             while end < len(found) and end - k < table["longest"] and found[end].word is not None:
                 end += 1
             for size in range(end - k, 0, -1):
-                key = " ".join(u.word or "" for u in found[k : k + size])
-                if key in table["keys"]:
-                    spans.append((k, k + size, source, target, table["keys"][key]))
+                words = [u.word or "" for u in found[k : k + size]]
+                key = " ".join(words)
+                forms = " ".join((tables.forms(source, w) or [w])[0] for w in words) if size > 1 else ""
+                entry = table["keys"].get(key) or table["terms"].get(forms)
+                if entry:
+                    spans.append((k, k + size, source, target, entry))
                     k += size
                     break
             else:

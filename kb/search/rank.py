@@ -59,6 +59,12 @@ CONCEPT_CREDIT = 0.5
 702.2c, on combat damage assigned by a deathtouch source, matches part of `trample` in `deathtouch trample`."""
 CITED_BONUS = 0.3
 """Score factor up to 1 + this for a rule cited by the other hits."""
+QUESTION_SLOTS = 4
+"""A query of this many slots or more is a question (`can I respond to a triggered ability`), not a keyword."""
+QUESTION_KINDS = {"card": 0.5, "ruling": 0.6, "note": 0.6}
+"""Score factor of these kinds of results for a question that names no card (no card's whole name among the best
+hits' headwords): it asks what the rules say, and a card printing its words, or a set's ruling on one card, is
+seldom the answer (a question naming the card keeps them as they are)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +86,8 @@ class Hit:
     """Per slot: whether the document holds its word as typed (not only another form of its stem)."""
     via: bool = False
     """Found only through translations of the query's words (never raised by citations)."""
+    kind: str = "rule"
+    """The document's kind (`rule`, `glossary`, `card`, `ruling`, `note`)."""
 
 
 About = Callable[[int], tuple[str, list, list, list, tuple, tuple, list]]
@@ -104,15 +112,19 @@ def rerank(
         exact = sum(w for w, e in zip(weights, h.exact, strict=True) if e)
         base.append((h, (h.score + EXACT_BONUS * exact) * share**COVERAGE_POWER * h.boost))
     base.sort(key=lambda pair: (-pair[1], pair[0].doc))
-    top = []
+    top, card_named = [], False
     for h, s in base[:RERANK] + [pair for pair in base[RERANK:] if pair[0].doc in named]:
         key, heads, sections, cites, typed, through, names = about(h.doc)
+        own = head_factor(heads, typed, through, h.whole, weights, HEAD_BONUS)
+        card_named = card_named or (h.whole and own > 1)
         factor = max(
-            head_factor(heads, typed, through, h.whole, weights, HEAD_BONUS),
+            own,
             head_factor(names, typed, through, h.whole, weights, HEAD_BONUS * NAME_SHARE),
             head_factor(sections, typed, through, h.whole, weights, SECTION_BONUS),
         )
         top.append((h, s * factor, key, cites))
+    if len(weights) >= QUESTION_SLOTS and not card_named:
+        top = [(h, s * QUESTION_KINDS.get(h.kind, 1.0), key, cites) for h, s, key, cites in top]
     return sorted(cited(top), key=lambda pair: (-pair[1], pair[0].doc))
 
 

@@ -347,6 +347,10 @@ WORDS: dict[str, dict[str, str]] = {
         "js_kind_note": "note de FAQ",
         "js_via": "par le lexique des cartes, non officiel",
         "js_via_title": "Trouvé par le lexique tiré des cartes imprimées, pas par une traduction officielle",
+        "js_via_rules": "dans les mots des règles",
+        "js_via_rules_title": (
+            "Trouvé par la table de paraphrases de kb : les mots des joueurs reliés à ceux des règles (non officiel)"
+        ),
         "query_unbalanced": 'Guillemet non fermé : fermez la phrase par " ou retirez le guillemet.',
         "query_or": "OR demande un mot de chaque côté (a OR b).",
         "query_nothing": "Rien à chercher : tapez des mots, une phrase entre guillemets ou un numéro de règle.",
@@ -699,6 +703,10 @@ WORDS: dict[str, dict[str, str]] = {
         "js_kind_note": "FAQ note",
         "js_via": "through the card lexicon, unofficial",
         "js_via_title": "Found through the lexicon mined from printed cards, not an official translation",
+        "js_via_rules": "in the rules' words",
+        "js_via_rules_title": (
+            "Found through kb's paraphrase table: players' words linked to the rules' own (unofficial)"
+        ),
         "query_unbalanced": 'Unbalanced quote: close the phrase with " or remove the quote.',
         "query_or": "OR needs a word on each side (a OR b).",
         "query_nothing": "Nothing to search for: type words, a phrase in quotes or a rule number.",

@@ -218,10 +218,20 @@ export class Index {
         let end = k;
         while (end < found.length && end - k < table.longest && found[end].word !== null) { end++; }
         let n = end - k;
-        while (n > 0 && !own(table.keys, found.slice(k, k + n).map((u) => u.word).join(" "))) { n--; }
-        if (n > 0) { spans.push([k, k + n, source, target, table.keys[found.slice(k, k + n).map((u) => u.word).join(" ")]]); k += n; continue; }
+        let entry = null;
+        for (; n > 0; n--) { /* as typed, else by the words' first index forms (kb.search.lookup._spans) */
+          const words = found.slice(k, k + n).map((u) => u.word);
+          const key = words.join(" ");
+          if (own(table.keys, key)) { entry = table.keys[key]; break; }
+          if (n > 1) {
+            const forms = [];
+            for (const w of words) { const f = await this.forms(source, w); forms.push(f.length ? f[0] : w); }
+            if (own(table.terms, forms.join(" "))) { entry = table.terms[forms.join(" ")]; break; }
+          }
+        }
+        if (n > 0) { spans.push([k, k + n, source, target, entry]); k += n; continue; }
         const forms = await this.forms(source, found[k].word);
-        const entry = forms.length && own(table.terms, forms[0]) ? table.terms[forms[0]] : null;
+        entry = forms.length && own(table.terms, forms[0]) ? table.terms[forms[0]] : null;
         if (entry && !isStop(found[k].word, "word", this.stops[source] || new Set())) { spans.push([k, k + 1, source, target, entry]); }
         k++;
       }
@@ -248,6 +258,7 @@ export class Index {
       const typed = (slot.typed = found.slice(k, end).map((u) => u.typed).join(" "));
       for (const [, stop, source, target, entry] of here) {
         if (stop !== end) { continue; } /* a shorter run another table translates (kb.search.lookup.slots) */
+        if (mine !== null && mine !== source) { continue; } /* a word of another language than the query's */
         if (await this.addTranslation(slot, entry, target)) {
           slot.translated.push([source, target, typed, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
         }
@@ -589,10 +600,16 @@ export class Index {
 
   /* Headwords, ancestors' headings and citations (kb.search.rank.rerank, second step). */
   async refine(base, weights) {
+    let cardNamed = false;
     for (const h of base) {
       [h.key, h.heads, h.sections, h.cites, h.names] = await this.rankData(h.d);
-      h.score *= Math.max(this.headFactor(h.heads, h, weights, this.c.HEAD_BONUS),
+      const byHeads = this.headFactor(h.heads, h, weights, this.c.HEAD_BONUS);
+      cardNamed = cardNamed || (this.core.kinds[h.d] === "card" && byHeads > 1);
+      h.score *= Math.max(byHeads,
         this.headFactor(h.names, h, weights, this.c.HEAD_BONUS * this.c.NAME_SHARE), this.headFactor(h.sections, h, weights, this.c.SECTION_BONUS));
+    }
+    if (weights.length >= this.c.QUESTION_SLOTS && !cardNamed) { /* a question naming no card (kb.search.rank.rerank) */
+      for (const h of base) { h.score *= own(this.c.QUESTION_KINDS, this.core.kinds[h.d]) ? this.c.QUESTION_KINDS[this.core.kinds[h.d]] : 1; }
     }
     const top = Math.max(0, ...base.map((h) => h.score));
     if (top > 0) {

@@ -19,6 +19,7 @@ const LANG_NAMES = { fr: { fr: "français", en: "anglais" }, en: { fr: "French",
 const say = {
   results: (n) => fill(n > 1 ? words.results : words.result, { n }),
   none: words.none, mean: words.mean, broken: words.broken, via: words.via, viaTitle: words.via_title,
+  viaRules: words.via_rules, viaRulesTitle: words.via_rules_title,
   other: (lang) => fill(words.other, { lang: (LANG_NAMES[ui] || LANG_NAMES.en)[lang] || lang.toUpperCase() }),
   error: (err) => (words[err.code] ? fill(words[err.code], err.values || {}) : err.message),
 };
@@ -129,9 +130,16 @@ function viaNode(translated) {
   const p = document.createElement("p");
   p.className = "via";
   p.lang = ui;
-  p.title = say.viaTitle;
-  const pairs = translated.map(([, , typed, targets]) => `${typed} → ${targets.join(" / ")}`);
-  p.textContent = `${say.via}${ui === "fr" ? "\u00a0: " : ": "}${pairs.join(", ")}`;
+  const colon = ui === "fr" ? "\u00a0: " : ": ";
+  const parts = [];
+  const titles = [];
+  for (const [label, title, same] of [[say.viaRules, say.viaRulesTitle, true], [say.via, say.viaTitle, false]]) {
+    /* a paraphrase (players' words -> the rules' wording) names its source language twice (kb search's `through`) */
+    const pairs = translated.filter(([a, b]) => (a === b) === same).map(([, , typed, targets]) => `${typed} → ${targets.join(" / ")}`);
+    if (pairs.length) { parts.push(`${label}${colon}${pairs.join(", ")}`); titles.push(title); }
+  }
+  p.title = titles.join(" ");
+  p.textContent = parts.join(ui === "fr" ? " ; " : "; ");
   return p;
 }
 
