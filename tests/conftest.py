@@ -22,6 +22,16 @@ def bundled_kb():
     return load(CONTENT)
 
 
+@pytest.fixture(scope="session")
+def bundled_site(bundled_kb, tmp_path_factory) -> Path:
+    """The bundled content built as `kb build` builds it (pages, search index, JSON API), once per test process:
+    tests read it and never change it."""
+    from kb.export.api import api_files
+    from kb.site.write import build_site
+
+    return build_site(bundled_kb, tmp_path_factory.mktemp("bundled") / "site", extras=api_files(bundled_kb)).out
+
+
 def make_2015_content(root: Path) -> Path:
     """A content folder with the 2015 English CR and the French seeds."""
     content = root / "content"

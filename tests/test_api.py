@@ -14,13 +14,9 @@ pytestmark = pytest.mark.xdist_group("api")
 
 
 @pytest.fixture(scope="module")
-def api_site(bundled_kb, tmp_path_factory) -> Path:
+def api_site(bundled_site) -> Path:
     """The bundled content built with its JSON API, as `kb build` builds it."""
-    from kb.export.api import api_files
-    from kb.site.write import build_site
-
-    out = tmp_path_factory.mktemp("api") / "site"
-    return build_site(bundled_kb, out, extras=api_files(bundled_kb)).out
+    return bundled_site
 
 
 def load(site: Path, path: str):

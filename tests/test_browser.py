@@ -7,13 +7,10 @@ search, and axe-core (vendored) with no serious or critical violation.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from tests.browsing import CHROMIUM, chromium, guard, guarded_context, guarded_page, served
 from tests.browsing import axe_violations as _axe
-from tests.conftest import CONTENT, CR2015, CR2026
 
 pytestmark = pytest.mark.browser
 if CHROMIUM is None:
@@ -29,21 +26,10 @@ PAGES = ["index.html", "contents.html", "rules/121.html", "rules/702.html", "glo
 
 
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory):
+def site_url(bundled_site, bundled_kb):
     """The bundled content (with both English editions), built and served by `kb serve`'s server on 127.0.0.1."""
-    from kb.link.load import load
-    from kb.site.write import build_site
-
-    root = tmp_path_factory.mktemp("browser")
-    content = root / "content"
-    shutil.copytree(CONTENT, content)
-    for edition in (CR2015, CR2026):
-        if not (content / "en" / edition.name).exists():
-            shutil.copy(edition, content / "en" / edition.name)
-    kb = load(content)
-    build_site(kb, root / "site")
-    with served(root / "site") as url:
-        yield url, kb
+    with served(bundled_site) as url:
+        yield url, bundled_kb
 
 
 @pytest.fixture(scope="module")

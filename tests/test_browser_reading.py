@@ -10,7 +10,6 @@ import functools
 import http.server
 import json
 import re
-import shutil
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,7 +17,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.browsing import CHROMIUM, chromium, guarded_page, served
-from tests.conftest import CONTENT, CR2015, CR2026
 
 pytestmark = pytest.mark.browser
 if CHROMIUM is None:
@@ -32,18 +30,9 @@ SUB = "/sub/path/"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The bundled content with both English editions, built."""
-    from kb.link.load import load
-    from kb.site.write import build_site
-
-    root = tmp_path_factory.mktemp("reading")
-    content = root / "content"
-    shutil.copytree(CONTENT, content)
-    for edition in (CR2015, CR2026):
-        if not (content / "en" / edition.name).exists():
-            shutil.copy(edition, content / "en" / edition.name)
-    return build_site(load(content), root / "site").out
+def site(bundled_site) -> Path:
+    """The bundled content (both English editions) as `kb build` builds it."""
+    return bundled_site
 
 
 @pytest.fixture(scope="module")

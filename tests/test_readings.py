@@ -67,10 +67,8 @@ def _parse(path: Path) -> _Links:
 
 
 @pytest.fixture(scope="module")
-def site(bundled_kb, tmp_path_factory) -> Path:
-    from kb.site.write import build_site
-
-    return build_site(bundled_kb, tmp_path_factory.mktemp("readings") / "site", search=False).out
+def site(bundled_site) -> Path:
+    return bundled_site
 
 
 @pytest.fixture(scope="module")

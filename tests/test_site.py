@@ -98,11 +98,9 @@ def _check_link(site: Path, page: Path, href: str, ids: dict[Path, set[str]]) ->
 
 
 @pytest.fixture(scope="module")
-def site_bundled(bundled_kb, tmp_path_factory) -> Path:
-    """The bundled content, built with its search index."""
-    from kb.site.write import build_site
-
-    return build_site(bundled_kb, tmp_path_factory.mktemp("bundled") / "site").out
+def site_bundled(bundled_site) -> Path:
+    """The bundled content, built with its search index (and its JSON API)."""
+    return bundled_site
 
 
 @pytest.fixture(scope="module")
