@@ -220,3 +220,48 @@ def test_the_bundled_terminology_names_every_concept_of_todays_rules_and_checks_
     ]
     assert bundled_kb.names["fr:glossary:stack"].provenance == "attested"
     assert bundled_kb.names["fr:rule:702.19"].evidence[0].source == "cards"
+
+
+def _show(content, *args):
+    from click.testing import CliRunner
+
+    from kb.cli import main
+
+    return CliRunner().invoke(main, ["show", *args, "--content", str(content)])
+
+
+def test_kb_show_a_term_in_either_language_gives_its_entry_names_and_defining_rule(tmp_path):
+    table = "glossary\tStack\tPile\tcurated\tusual French\nrule:405\tStack\tPile\tcurated\tusual French\n"
+    table += "glossary\tTrample\tPiétinement\tcurated\tusual French\n"
+    content = _content(tmp_path, table)
+    french = _show(content, "la", "PILE")  # nothing matches `la pile`: the words are the term's, not a card's
+    assert french.exit_code == 1 and "no rule number, term of the rules or card name matches 'la PILE'" in french.output
+    shown = _show(content, "pile")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    assert lines[0] == "Stack · FR Pile*"
+    assert lines[1].startswith("glossary [en] c/en/cr.txt:") and lines[2] == 'A zone. See rule 405, "Stack."'
+    assert lines[3].startswith("* FR Pile: kb's terminology, the usual term of the game, not an official translation")
+    assert "terminologie.tsv:4, c/fr/terminologie.tsv:5" in shown.output  # the glossary's and the rule's, one line
+    assert "405 [en] c/en/cr.txt:" in shown.output and "Subrules: 405.1" in shown.output
+    assert _show(content, "Piétinement").output.splitlines()[0] == "Trample · FR Piétinement*"
+    assert _show(content, "trample").output.splitlines()[0] == "Trample · FR Piétinement*"
+
+
+def test_kb_show_a_term_as_json_says_its_names_are_not_official(tmp_path):
+    import json
+
+    content = _content(tmp_path, "glossary\tStack\tPile\tcurated\tusual French\n")
+    payload = json.loads(_show(content, "pile", "--json").output)
+    assert payload["term"]["term"] == "Stack" and payload["number"] == "405"
+    assert payload["names"] == [
+        {
+            "lang": "fr",
+            "english": "Stack",
+            "names": ["Pile"],
+            "provenance": "curated",
+            "official": False,
+            "source": {"path": "c/fr/terminologie.tsv", "line": 4},
+        }
+    ]
+    assert payload["rules"]["en"]["number"] == "405" and payload["also"] == []

@@ -1,4 +1,4 @@
-"""`kb show`: a rule in every language side by side, or a card by name."""
+"""`kb show`: a rule in every language side by side, a term of the rules, or a card by name."""
 
 from __future__ import annotations
 
@@ -62,6 +62,28 @@ def _rule_json(kb, number: str, found: dict, history: bool, edition) -> dict:
     return payload
 
 
+def show_term(kb, text: str, as_json: bool) -> bool:
+    """Print the term of the rules a text names (its glossary entry, names, defining rule); whether it names one."""
+    from kb.export import views
+    from kb.export.terms import find_term, term_json, term_lines
+
+    found = find_term(kb, text)
+    if found is None:
+        return False
+    rules = views.find_rules(kb, found.number) if found.number else {}
+    if as_json:
+        payload = term_json(kb, found)
+        payload["rules"] = {lang: _rule_json(kb, found.number, rules, False, None)["rules"][lang] for lang in rules}
+        click.echo(json_text(payload))
+        return True
+    columns = shutil.get_terminal_size((100, 24)).columns
+    lines = term_lines(found, min(columns, 100))
+    if rules:
+        lines += ["", views.rule_view(kb, found.number or "", rules, columns)]
+    echo("\n".join(lines))
+    return True
+
+
 def show_card(kb, query: str, as_json: bool) -> None:
     """Print the card a name designates; none or several raise `KbError` (the candidates said)."""
     from kb.export import json as cardjson
@@ -72,7 +94,7 @@ def show_card(kb, query: str, as_json: bool) -> None:
     if not cards:
         hints = lookup.suggest_cards(kb.cards, query)
         hint = f"; did you mean: {'; '.join(lookup.display_name(c) for c in hints[:8])}?" if hints else ""
-        raise KbError(f"no rule number or card name matches '{query}'{hint}")
+        raise KbError(f"no rule number, term of the rules or card name matches '{query}'{hint}")
     if len(cards) > 1:
         names = "; ".join(" / ".join(dict.fromkeys(c.names.values())) for c in cards[:15])
         raise KbError(f"'{query}' matches several cards: {names}")
@@ -124,8 +146,9 @@ def command(
     edition: str | None,
 ) -> None:
     """Show a rule by number (120.2a, 'règle 703.4k', 'CR 120') in every language side by side,
-    with its examples, children, references and what cites it; or a card by its French or
-    English name (case- and accent-insensitive, unambiguous prefix).
+    with its examples, children, references and what cites it; a term of the rules in English or
+    French (stack, pile, 'mal d'invocation': its glossary entry, its names, the rule defining it); or
+    a card by its French or English name (case- and accent-insensitive, unambiguous prefix).
 
     Exit status: 0 when found, 1 when nothing matches, 2 when the content cannot be read or --lang names a
     language not loaded."""
@@ -145,5 +168,5 @@ def command(
         found = find_edition(kb, edition)
     if number:
         show_rule(kb, number, as_json, history, trace, lang, found)
-    else:
+    elif not show_term(kb, text, as_json):
         show_card(kb, text, as_json)
