@@ -115,6 +115,8 @@ def test_players_words_found_in_the_rules_words_say_so(page, site):
     )
     assert "paraphrases" in label.get_attribute("title") and "non officiel" in label.get_attribute("title")
     assert "103.1" in ask(page, site, "who goes first")[:3]  # CR 103.1 names the starting player, not "going first"
+    ask(page, site, "mal d'invocation", "fr")  # the word cut by its apostrophe, shown as typed
+    assert "mal d'invocation →" in page.locator("#results .via").first.inner_text()
 
 
 def test_one_result_per_rule_and_every_rule_reachable(page, site):

@@ -145,3 +145,18 @@ def test_a_question_naming_no_card_asks_the_rules_first():
     few = [R.Hit(h.doc, h.score, (1.0,), h.boost, h.whole, (False,), kind=h.kind) for h in hits]
     short = R.rerank(few, [1.0], False, lambda d: (str(d), [], [], [], (frozenset(),), (frozenset(),), []))
     assert [h.doc for h, _ in short][0] == 1
+
+
+def test_a_word_cut_by_an_apostrophe_is_shown_as_typed():
+    info = {
+        "langs": ["en", "fr"],
+        "docs": 1,
+        "vocab": {
+            "en": {"summoning sickness": ["summoning sickness"]},
+            "fr": {"mal": ["mal"], "invocation": ["invocation"]},
+        },
+        "lexicon": {"fr>en": {"keys": {"mal d invocation": [["summoning sickness"], []]}, "terms": {}, "longest": 3}},
+    }
+    tables = Tables(info, {"en": frozenset(), "fr": frozenset({"d"})})
+    [slot] = slots(parse_query("mal d’invocation"), tables, ("en", "fr"))
+    assert slot.typed == "mal d’invocation" and slot.translated[0][2] == "mal d’invocation"

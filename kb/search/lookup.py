@@ -97,6 +97,10 @@ class Unit:
     word: str | None
     """The folded word when the unit is a lone word (one the lexicon may translate), else None."""
     typed: str
+    item: int = -1
+    """The query item it is a token of (`d'invocation` gives two units of one item), -1 for a group."""
+    whole: str = ""
+    """That item as typed (`d'invocation`), when it gives several units."""
 
 
 class Tables:
@@ -135,12 +139,13 @@ class Tables:
 def units(parsed: ParsedQuery) -> list[Unit]:
     """The units of a query, in order: each token of a lone item, or a whole OR group or phrase."""
     found = []
-    for group in parsed.groups:
+    for k, group in enumerate(parsed.groups):
         if len(group) == 1 and not group[0].phrase:
             tokens = query_tokens(group[0].text)
+            whole = group[0].text if len(tokens) > 1 else ""
             for kind, text in tokens:
                 typed = group[0].text if len(tokens) == 1 else text
-                found.append(Unit(((kind, text, False),), text if kind == "word" else None, typed))
+                found.append(Unit(((kind, text, False),), text if kind == "word" else None, typed, k, whole))
             continue
         alts = []
         for item in group:
@@ -170,7 +175,7 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
             _add_phrase(slot, words, tables, langs)
         else:
             slot = _unit_slot(found[k], tables, langs, stops, own)
-        typed = slot.typed = " ".join(u.typed for u in found[k:end])
+        typed = slot.typed = typed_text(found[k:end])
         for _, stop, source, target, entry in mine:
             if stop != end:  # a shorter run translated by another table (`main` of `main phase`): not this slot's
                 continue
@@ -192,6 +197,20 @@ def slots(parsed: ParsedQuery, tables: Tables, langs: tuple[str, ...]) -> list[S
         return kept
     named = [Slot(s.text, True, names=[s.text]) for s in made[:MAX_SLOTS]]
     return named
+
+
+def typed_text(run: list[Unit]) -> str:
+    """A run of units as typed: an item cut into several units shown whole when the run holds all of them
+    (« mal d'invocation », not « mal d invocation »)."""
+    shown: list[str] = []
+    for k, unit in enumerate(run):
+        mine = [u for u in run if u.item == unit.item]
+        whole = unit.whole and len(mine) == len(query_tokens(unit.whole))
+        if not whole:
+            shown.append(unit.typed)
+        elif k == 0 or run[k - 1].item != unit.item:
+            shown.append(unit.whole)
+    return " ".join(shown)
 
 
 def add_concepts(

@@ -192,11 +192,13 @@ export class Index {
 
   units(parsed) {
     const found = [];
-    for (const group of parsed.groups) {
+    for (const [g, group] of parsed.groups.entries()) {
       if (group.length === 1 && !group[0].phrase) {
         const tokens = queryTokens(group[0].text);
+        const whole = tokens.length > 1 ? group[0].text : "";
         for (const [kind, text] of tokens) {
-          found.push({ tokens: [[kind, text, false]], word: kind === "word" ? text : null, typed: tokens.length === 1 ? group[0].text : text });
+          found.push({ tokens: [[kind, text, false]], word: kind === "word" ? text : null, typed: tokens.length === 1 ? group[0].text : text,
+            item: g, whole, size: tokens.length });
         }
         continue;
       }
@@ -255,7 +257,7 @@ export class Index {
       } else {
         slot = await this.unitSlot(found[k], langs, stops, mine);
       }
-      const typed = (slot.typed = found.slice(k, end).map((u) => u.typed).join(" "));
+      const typed = (slot.typed = typedText(found.slice(k, end)));
       for (const [, stop, source, target, entry] of here) {
         if (stop !== end) { continue; } /* a shorter run another table translates (kb.search.lookup.slots) */
         if (mine !== null && mine !== source) { continue; } /* a word of another language than the query's */
@@ -733,6 +735,17 @@ export class Index {
 
 /* kb.search.analysis.REFERENCE: the words of a cross-reference, not indexed. */
 const REFERENCE = /\b(?:(?:see|cf|voir)\W{1,3})?(?:rules?|r[eè]gles?|sections?)\s+(?=\d)/giu;
+
+/* A run of units as typed: an item cut into several units shown whole when the run holds them all
+   (kb.search.lookup.typed_text: « mal d'invocation », not « mal d invocation »). */
+function typedText(run) {
+  const shown = [];
+  run.forEach((unit, k) => {
+    const whole = unit.whole && run.filter((u) => u.item === unit.item).length === unit.size;
+    if (!whole) { shown.push(unit.typed); } else if (k === 0 || run[k - 1].item !== unit.item) { shown.push(unit.whole); }
+  });
+  return shown.join(" ");
+}
 
 function correctedQuery(parsed, made) {
   const fixes = new Map(made.filter((s) => s.fixed).map((s) => [s.text, s.fixed]));
