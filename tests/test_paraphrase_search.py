@@ -160,3 +160,9 @@ def test_a_word_cut_by_an_apostrophe_is_shown_as_typed():
     tables = Tables(info, {"en": frozenset(), "fr": frozenset({"d"})})
     [slot] = slots(parse_query("mal d’invocation"), tables, ("en", "fr"))
     assert slot.typed == "mal d’invocation" and slot.translated[0][2] == "mal d’invocation"
+
+
+def test_two_letters_swapped_in_a_short_word_are_swapped_back(engine):
+    answer = engine.search("deis")  # two edits away from `dies`, too many for four letters: a swap is one slip
+    assert answer.corrected == "dies" and answer.results[0].id.endswith("#dies")
+    assert engine.search("xq").corrected is None

@@ -49,6 +49,8 @@ ALONE = 1 / TRANSLATED
 """What a translation's score is multiplied by in a document with no text in another language: an English rule
 found through a French question's words competes with the French texts found as typed (a French reader's
 answer is most often in the English rules alone), while in a document with both texts the words as typed lead."""
+SWAP_MIN = 3
+"""Shortest word corrected by swapping two neighbouring letters back."""
 LAST = "\uffff"
 """Ends a corrector's word list: sorts after any word, and no word of three letters or more is near it."""
 MANIFEST = EXPORT_MANIFEST
@@ -548,11 +550,12 @@ class Engine:
 
     def _correct(self, slot: Slot, langs: tuple[str, ...]) -> bool:
         """Replace a slot's missing words by their spelling corrections (Whoosh's corrector over the words sharing
-        their first letter, the most common first) at one edit, else by their longest known stems (also when the
-        one-edit correction is a form of that stem), else at two edits; whether a correction was made."""
+        their first letter, the most common first) at one edit, else by two letters swapped back (`hsate`,
+        `wrad`: a transposition is two edits, too many for a short word), else by their longest known stems (also
+        when the one-edit correction is a form of that stem), else at two edits; whether a correction was made."""
         searched, langs = langs, (slot.lang,) if slot.lang else langs
         for word in slot.missing:
-            best, near = self._suggestion(word, langs, 1), None
+            best, near = self._suggestion(word, langs, 1) or self._swapped(word, langs), None
             if best and slot.stems and any(word.startswith(f) for x in langs for f in self.tables.forms(x, best)[:1]):
                 best, near = None, best  # another form of its stem (`shuffler`, `shuffles`): an inflection, not a typo
             if best is None and slot.stems:
@@ -586,6 +589,22 @@ class Engine:
                 if best is None or found > best[0]:
                     best = (found, sug)
         return best[1] if best else None
+
+    def _swapped(self, word: str, langs: tuple[str, ...]) -> str | None:
+        """The commonest word of the vocabularies that is the word with two neighbouring letters swapped (the first
+        found of equal counts, swaps left to right), or None."""
+        if len(word) < SWAP_MIN:
+            return None
+        best, most = None, 0
+        for k in range(len(word) - 1):
+            if word[k] == word[k + 1]:
+                continue
+            swapped = word[:k] + word[k + 1] + word[k] + word[k + 2 :]
+            for lang in langs:
+                count = self.tables.spelling(lang, swapped).get(swapped, 0)
+                if count > most:
+                    best, most = swapped, count
+        return best
 
     def _corrector(self, lang: str, first: str, counts: dict[str, int]):
         """Whoosh's corrector over a language's words of one first letter."""

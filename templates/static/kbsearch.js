@@ -381,7 +381,7 @@ export class Index {
     const searched = langs;
     langs = slot.lang ? [slot.lang] : langs;
     for (const word of slot.missing) {
-      let best = await this.suggestion(word, langs, 1), near = null;
+      let best = (await this.suggestion(word, langs, 1)) ?? (await this.swapped(word, langs)), near = null;
       for (const l of best !== null && slot.stems.length ? langs : []) { /* another form of its stem: an inflection */
         if ((await this.forms(l, best)).slice(0, 1).some((f) => word.startsWith(f))) { near = best; best = null; break; }
       }
@@ -419,6 +419,23 @@ export class Index {
         slot.translated.push([source, target, shown, entry[0].length ? entry[0] : entry[1].slice(0, 1)]);
       }
     }
+  }
+
+  /* The commonest word that is the word with two neighbouring letters swapped (kb.search.engine.Engine._swapped). */
+  async swapped(word, langs) {
+    const chars = [...word];
+    if (chars.length < this.c.SWAP_MIN) { return null; }
+    let best = null, most = 0;
+    for (let k = 0; k < chars.length - 1; k++) {
+      if (chars[k] === chars[k + 1]) { continue; }
+      const swapped = [...chars.slice(0, k), chars[k + 1], chars[k], ...chars.slice(k + 2)].join("");
+      for (const lang of langs) {
+        const counts = await this.shard("spell", chars[k === 0 ? 1 : 0], lang);
+        const count = own(counts, swapped) ? counts[swapped] : 0;
+        if (count > most) { best = swapped; most = count; }
+      }
+    }
+    return best;
   }
 
   async suggestion(word, langs, maxdist) {
