@@ -241,8 +241,10 @@ def test_kb_show_a_term_in_either_language_gives_its_entry_names_and_defining_ru
     lines = shown.output.splitlines()
     assert lines[0] == "Stack · FR Pile*"
     assert lines[1].startswith("glossary [en] c/en/cr.txt:") and lines[2] == 'A zone. See rule 405, "Stack."'
-    assert lines[3].startswith("* FR Pile: kb's terminology, the usual term of the game, not an official translation")
-    assert "terminologie.tsv:4, c/fr/terminologie.tsv:5" in shown.output  # the glossary's and the rule's, one line
+    said = " ".join(shown.output.split())  # as wrapped to the terminal's width
+    assert lines[3].startswith("* FR Pile: ")
+    assert "* FR Pile: kb's terminology, the usual term of the game, not an official translation" in said
+    assert "terminologie.tsv:4, c/fr/terminologie.tsv:5)" in said  # the glossary's line and the rule's: one line
     assert "405 [en] c/en/cr.txt:" in shown.output and "Subrules: 405.1" in shown.output
     assert _show(content, "Piétinement").output.splitlines()[0] == "Trample · FR Piétinement*"
     assert _show(content, "trample").output.splitlines()[0] == "Trample · FR Piétinement*"

@@ -78,8 +78,12 @@ class FormsFilter(Filter):
         self.phrases = phrases
         """Runs of folded words (space-separated) indexed as one token."""
         self.longest = max((p.count(" ") + 1 for p in phrases), default=1)
-        self.ends = frozenset(p.rsplit(" ", 1)[-1] for p in phrases)
-        """The last words of the runs: a run is looked for only where one of them is."""
+        ends: dict[str, set[int]] = {}
+        for p in phrases:
+            ends.setdefault(p.rsplit(" ", 1)[-1], set()).add(p.count(" ") + 1)
+        self.ends = {word: tuple(sorted(sizes)) for word, sizes in ends.items()}
+        """The last word of each run -> the runs' lengths: a run is looked for only where such a word ends one, and
+        only at those lengths (a thousand names end in `player`, `card` or `damage`)."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FormsFilter) and (self.lang, self.phrases) == (other.lang, other.phrases)
@@ -102,9 +106,12 @@ class FormsFilter(Filter):
                 recent.append(analyse(group_of(written), written)[1])
                 if len(recent) > longest:
                     del recent[0]
-                if recent[-1] not in ends:
+                sizes = ends.get(recent[-1])
+                if sizes is None:
                     continue
-                for n in range(2, len(recent) + 1):
+                for n in sizes:
+                    if n > len(recent):
+                        break
                     run = " ".join(recent[-n:])
                     if run in phrases:
                         t.text = run

@@ -67,7 +67,7 @@ def temporary_index(kb, every: bool = False) -> TemporaryDirectory:
 
 def engine_of(items: list[Entry], vocabulary: Vocabulary | None = None, numbering: dict | None = None, every=False):
     """An engine over an index of some entries, made in a temporary folder (removed with the engine)."""
-    from kb.search.index import opened
+    from kb.search.engine import opened  # late: making an index needs no engine
 
     made = TemporaryDirectory(prefix="kb-index-")
     make_index(Path(made.name), list(items), vocabulary, numbering or {}, every)

@@ -37,7 +37,7 @@ from kb.search.lookup import (
 )
 from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
-from kb.search.store import EXPORT_MANIFEST, IndexDamaged
+from kb.search.store import EXPORT_FOLDER, EXPORT_MANIFEST, IndexDamaged, read_tables
 from kb.search.text import EXACT, REFERENCE, STOP, is_stop, query_tokens
 from kb.sources.text import fnv1a
 
@@ -656,6 +656,12 @@ class Engine:
             kind, key, number, title, names, order, snippets, score, editions or None, translated, numbers or None,
             named or None,
         )  # fmt: skip
+
+
+def opened(folder: Path, others=None) -> Engine:
+    """The engine over an index's folder (its tables and its export's `core.json` read at once)."""
+    info = read_tables(folder)
+    return Engine(Export(folder / EXPORT_FOLDER), info["editions"], info.get("numbering", {}), others)
 
 
 def _runs(values: list[list[int]]) -> list[int]:

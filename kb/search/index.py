@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from kb.search.engine import Answer, Engine, Export
+from kb.search.engine import Answer, Engine, opened
 from kb.search.query import Item, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
-from kb.search.store import EXPORT_FOLDER, IndexDamaged, IndexNotWritable, index_root, live, read_tables
+from kb.search.store import IndexDamaged, IndexNotWritable, index_root, live
 from kb.search.store import index_key as _index_key
 
 __all__ = [
@@ -98,12 +98,6 @@ def search(content: Path, query: str, **options) -> tuple[Engine, Answer]:
         engine = open_index(content)
         engine.notice = f"the search index was damaged ({_one_line(err)}); rebuilt it"
         return engine, engine.search(query, **options)
-
-
-def opened(folder: Path, others=None) -> Engine:
-    """The engine over an index's folder (its tables and its export's `core.json` read at once)."""
-    info = read_tables(folder)
-    return Engine(Export(folder / EXPORT_FOLDER), info["editions"], info.get("numbering", {}), others)
 
 
 def _temporary(content: Path, kb, why: str, others, every: bool) -> Engine:

@@ -4,7 +4,7 @@ JSON form and files: `kb.link.lexicon.files`)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kb.sources.text import fold, stem_en, stem_fr
 
@@ -87,16 +87,34 @@ class Lexicon:
     """Entries by category (CATEGORIES order), then English term."""
     cards: int = 0
     """Distinct cards with French text the entries were mined from."""
+    _keys: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """Folded English term -> its entries' places (made once: a terminology looks up a thousand terms)."""
+    _stems: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """A word entry's English stem -> its entries' places."""
+    _unsure: tuple[LexiconEntry, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        keys: dict[str, list[int]] = {}
+        stems: dict[str, list[int]] = {}
+        for k, entry in enumerate(self.entries):
+            key = fold(entry.english)
+            keys.setdefault(key, []).append(k)
+            if entry.category == "word":
+                stems.setdefault(stem_en(key), []).append(k)
+        object.__setattr__(self, "_keys", {key: tuple(v) for key, v in keys.items()})
+        object.__setattr__(self, "_stems", {key: tuple(v) for key, v in stems.items()})
+        unsure = tuple(
+            e
+            for e in self.entries
+            if e.score < UNSURE_SCORE or e.evidence < 2 or len({gist(t.text) for t in e.french}) > 1
+        )
+        object.__setattr__(self, "_unsure", unsure)
 
     def lookup(self, english: str, category: str | None = None) -> tuple[LexiconEntry, ...]:
         """Entries for an English term (a word also by its stem: `tap` finds `tapped`), by category priority."""
         key = fold(english).strip()
-        return tuple(
-            e
-            for e in self.entries
-            if category in (None, e.category)
-            and (fold(e.english) == key or e.category == "word" and stem_en(fold(e.english)) == stem_en(key))
-        )
+        places = sorted({*self._keys.get(key, ()), *self._stems.get(stem_en(key), ())})
+        return tuple(self.entries[k] for k in places if category in (None, self.entries[k].category))
 
     def french_for(self, english: str, category: str | None = None) -> tuple[str, ...]:
         """French translations of an English term, best first."""
@@ -122,11 +140,7 @@ class Lexicon:
     def unsure(self) -> tuple[LexiconEntry, ...]:
         """Entries with a low score, a single card of evidence or conflicting translations (French terms that are
         not forms of one term: `hasard`, `aléatoire`; not `défaussez-vous`, `défausse`)."""
-        return tuple(
-            e
-            for e in self.entries
-            if e.score < UNSURE_SCORE or e.evidence < 2 or len({gist(t.text) for t in e.french}) > 1
-        )
+        return self._unsure
 
     def by_category(self) -> dict[str, int]:
         """Number of entries per category."""
