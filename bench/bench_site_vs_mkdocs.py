@@ -10,7 +10,8 @@ but kb's caches kept (`.kb/`: the parsed content and the search index of unchang
 (nothing to do); then the largest pages of the kb site are listed. kb's modules are byte-compiled first, as
 an installed package's are (see `bytecode_env`).
 
-Run: python bench/bench_site_vs_mkdocs.py [--runs 5] [--content DIR]
+Run: python bench/bench_site_vs_mkdocs.py [--runs 5] [--content DIR] [--peer CHECKOUT] (`--peer`: another kb
+checkout, with its own `.venv`, built cold from the same content in the same turns).
 Targets: kb cold / MkDocs <= 1.0 (medians); an unchanged rebuild < 0.3 s. Needs `pip install -e '.[bench]'`.
 """
 
@@ -131,8 +132,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--content", type=Path, default=None, help="content folder (default: built as described)")
+    parser.add_argument("--peer", type=Path, default=None, help="another kb checkout (with .venv) built alongside")
     args = parser.parse_args()
-    mkdocs = shutil.which("mkdocs")
+    beside = Path(sys.executable).parent / "mkdocs"  # this interpreter's virtual environment's
+    mkdocs = str(beside) if beside.is_file() else shutil.which("mkdocs")
     if mkdocs is None:
         sys.exit("mkdocs is not installed: pip install -e '.[bench]'")
     with tempfile.TemporaryDirectory() as tmp:
@@ -144,8 +147,15 @@ def main() -> None:
         kb_cmd = [sys.executable, "-m", "kb", "build", "--content", str(content), "--out", str(site)]
         md_cmd = [mkdocs, "build", "--quiet", "--clean", "--site-dir", str(tmp_path / "md-site")]
         env = bytecode_env(tmp_path / "pycache")
-        cold, md, cached, again, bare = [], [], [], [], []
+        peer_site = tmp_path / "peer-site"
+        peer_python = str(args.peer / ".venv" / "bin" / "python") if args.peer else ""
+        peer_cmd = [peer_python, "-m", "kb", "build", "--content", str(content), "--out", str(peer_site)]
+        cold, md, cached, again, bare, peer = [], [], [], [], [], []
         for _ in range(args.runs):
+            if args.peer:  # the other checkout, cold too, from the same content
+                shutil.rmtree(peer_site, ignore_errors=True)
+                shutil.rmtree(caches, ignore_errors=True)
+                peer.append(timed(peer_cmd, cwd=args.peer, env=env))
             shutil.rmtree(site, ignore_errors=True)
             shutil.rmtree(caches, ignore_errors=True)
             cold.append(timed(kb_cmd, env=env))  # everything from scratch, as MkDocs
@@ -158,6 +168,9 @@ def main() -> None:
         print(f"content: {content} ({pages} kb pages, {md_pages} MkDocs pages)")
         kb_cold = _line("kb build, cold", cold)
         md_med = _line("mkdocs build", md)
+        if peer:
+            peer_med = _line(f"peer {args.peer.name} build, cold", peer)
+            print(f"ratio kb cold / peer cold:      {kb_cold / peer_med:.2f}")
         kb_cached = _line("kb build, caches kept", cached)
         start = statistics.median(w for w, _ in bare)
         unchanged = _line("kb build, unchanged", again, f"; python -c pass {start:.2f} s")
