@@ -25,18 +25,16 @@ import numpy as np
 from kb.model.numbers import descends, sort_key
 from kb.search import rank as R
 from kb.search.lookup import (
-    CORRECT_PREFIX,
-    FUZZY_FACTOR,
     NAME_MIN,
     STEM_MIN,
     TRANSLATED,
     Alt,
     Slot,
     slots,
-    translate_missing,
 )
 from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
+from kb.search.spelling import Speller, corrected_query
 from kb.search.store import EXPORT_FOLDER, EXPORT_MANIFEST, IndexDamaged, read_tables
 from kb.search.text import EXACT, REFERENCE, STOP, is_stop, query_tokens
 from kb.sources.text import fnv1a
@@ -49,10 +47,6 @@ ALONE = 1 / TRANSLATED
 """What a translation's score is multiplied by in a document with no text in another language: an English rule
 found through a French question's words competes with the French texts found as typed (a French reader's
 answer is most often in the English rules alone), while in a document with both texts the words as typed lead."""
-SWAP_MIN = 3
-"""Shortest word corrected by swapping two neighbouring letters back."""
-LAST = "\uffff"
-"""Ends a corrector's word list: sorts after any word, and no word of three letters or more is near it."""
 MANIFEST = EXPORT_MANIFEST
 """The export's files and their SHA-256."""
 
@@ -207,7 +201,7 @@ class Engine:
         """(current edition ids, other edition ids) of the rules and glossaries loaded."""
         self.numbering: dict[str, dict[str, str | None]] = numbering
         self._others = others
-        self._correctors: dict[tuple[str, str], Any] = {}
+        self.speller = Speller(self.tables)
         self.unsaved: str | None = None
         """Why the index lives in a temporary folder only (the build folder cannot be written), else None."""
         self.notice: str | None = None
@@ -245,8 +239,8 @@ class Engine:
             if found:
                 return Answer(tuple(self.result_of(d) for d in found), None, searched, elsewhere, len(found))
         made = slots(parsed, self.tables, langs)
-        fixed = [self._correct(s, langs) for s in made if s.missing]
-        corrected = _corrected(parsed, made) if any(fixed) else None
+        fixed = [self.speller.correct(s, langs) for s in made if s.missing]
+        corrected = corrected_query(parsed, made) if any(fixed) else None
         made = [s for s in made if s.alts or s.names]
         if not made:
             return Answer((), corrected, searched, elsewhere)
@@ -546,76 +540,6 @@ class Engine:
             found += match
         return tuple(dict.fromkeys(found))
 
-    # --- spelling -----------------------------------------------------------------------------------------
-
-    def _correct(self, slot: Slot, langs: tuple[str, ...]) -> bool:
-        """Replace a slot's missing words by their spelling corrections (Whoosh's corrector over the words sharing
-        their first letter, the most common first) at one edit, else by two letters swapped back (`hsate`,
-        `wrad`: a transposition is two edits, too many for a short word), else by their longest known stems (also
-        when the one-edit correction is a form of that stem), else at two edits; whether a correction was made."""
-        searched, langs = langs, (slot.lang,) if slot.lang else langs
-        for word in slot.missing:
-            best, near = self._suggestion(word, langs, 1) or self._swapped(word, langs), None
-            if best and slot.stems and any(word.startswith(f) for x in langs for f in self.tables.forms(x, best)[:1]):
-                best, near = None, best  # another form of its stem (`shuffler`, `shuffles`): an inflection, not a typo
-            if best is None and slot.stems:
-                slot.alts += slot.stems
-                translate_missing(slot, word, near, self.tables, searched)  # translated as that form, else its stem
-                continue
-            best = best or self._suggestion(word, langs, 2)
-            if best is None:
-                continue
-            slot.fixed = best
-            for lang in langs:
-                slot.alts += [Alt(lang, (f,), FUZZY_FACTOR) for f in self.tables.forms(lang, best)[:1]]
-            translate_missing(slot, word, best, self.tables, searched)
-        slot.missing = []
-        return slot.fixed is not None
-
-    def _suggestion(self, word: str, langs: tuple[str, ...], maxdist: int) -> str | None:
-        """The commonest word of the vocabularies within `maxdist` edits of a word (then the shortest, then the
-        first in alphabetical order), or None."""
-        if len(word) < 3 * maxdist:
-            return None
-        best = None
-        for lang in langs:
-            counts = self.tables.spelling(lang, word)
-            if not counts:
-                continue
-            for sug in self._corrector(lang, word[:1], counts).suggest(
-                word, limit=1 << 30, maxdist=maxdist, prefix=CORRECT_PREFIX
-            ):
-                found = (counts.get(sug, 0), -len(sug), [-ord(c) for c in sug])
-                if best is None or found > best[0]:
-                    best = (found, sug)
-        return best[1] if best else None
-
-    def _swapped(self, word: str, langs: tuple[str, ...]) -> str | None:
-        """The commonest word of the vocabularies that is the word with two neighbouring letters swapped (the first
-        found of equal counts, swaps left to right), or None."""
-        if len(word) < SWAP_MIN:
-            return None
-        best, most = None, 0
-        for k in range(len(word) - 1):
-            if word[k] == word[k + 1]:
-                continue
-            swapped = word[:k] + word[k + 1] + word[k] + word[k + 2 :]
-            for lang in langs:
-                count = self.tables.spelling(lang, swapped).get(swapped, 0)
-                if count > most:
-                    best, most = swapped, count
-        return best
-
-    def _corrector(self, lang: str, first: str, counts: dict[str, int]):
-        """Whoosh's corrector over a language's words of one first letter."""
-        key = (lang, first)
-        if key not in self._correctors:
-            from whoosh.spelling import ListCorrector  # only a misspelt word needs it
-
-            words = sorted(w for w in counts if w[:1] == first)
-            self._correctors[key] = ListCorrector([*words, LAST])  # Whoosh's reader of the list must not run off it
-        return self._correctors[key]
-
     # --- results ------------------------------------------------------------------------------------------
 
     def result_of(self, d: int) -> SearchResult:
@@ -699,13 +623,6 @@ def _forms(found: list[list[_Term]] | None, made: list[Slot], langs: list[str]) 
 def _idf(n: int, df: int) -> float:
     """Whoosh's idf."""
     return log(n / (df + 1)) + 1
-
-
-def _corrected(parsed: ParsedQuery, made: list[Slot]) -> str:
-    """The query's words with their spelling corrections (`tramle` -> `trample`)."""
-    fixes = {s.text: s.fixed for s in made if s.fixed}
-    words = [w for g in parsed.groups for i in g for _, w in query_tokens(i.text)]
-    return " ".join(fixes.get(w, w) for w in words)
 
 
 def _narrow(from_query: tuple[str, ...], option: str | None, allowed: tuple[str, ...], name: str) -> tuple[str, ...]:

@@ -43,7 +43,7 @@ from pathlib import Path
 from whoosh.scoring import bm25
 
 from kb.model.numbers import TYPED_PATTERN
-from kb.search import engine, lookup, rank, results
+from kb.search import engine, lookup, rank, results, spelling
 from kb.search.analysis import K1, B, lang_text, weighting
 from kb.search.entries import Entry
 from kb.search.lookup import Tables
@@ -74,7 +74,8 @@ def constants() -> dict:
                 "TOP NAMED RERANK COVERAGE_POWER EXACT_BONUS HEAD_BONUS NAME_SHARE SECTION_BONUS HEAD_SHARE THROUGH",
             ),
             (rank, "CITED_BONUS CONCEPT_CREDIT QUESTION_SLOTS QUESTION_KINDS"),
-            (engine, "NAME NAME_LIMIT ALONE SWAP_MIN"),
+            (engine, "NAME NAME_LIMIT ALONE"),
+            (spelling, "SWAP_MIN"),
             (lookup, "MAX_SLOTS MAX_WORD STEM_MIN STEM_FACTOR FUZZY_FACTOR TRANSLATED NAME_MIN CORRECT_PREFIX"),
             (lookup, "CONCEPT_SLOTS CONCEPT_FACTOR"),
             (results, "SNIPPET LEAD BREAK"),
