@@ -170,6 +170,8 @@ def _terms(table: dict, vocab: dict[str, list[str]]) -> dict[str, list[list[str]
         forms = [vocab.get(w, [w])[0] for w in words]
         if len(words) == 1 and words[0] not in vocab:
             continue
+        if len(words) > 1 and forms == words:  # found by its key as it is (`kb.search.lookup._spans`)
+            continue
         merged = found.setdefault(" ".join(forms), [[], []])
         for text in shown:
             _append(merged[0], merged[1], text)

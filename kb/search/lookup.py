@@ -306,7 +306,7 @@ def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tu
                 words = [u.word or "" for u in found[k : k + size]]
                 key = " ".join(words)
                 forms = " ".join((tables.forms(source, w) or [w])[0] for w in words) if size > 1 else ""
-                entry = table["keys"].get(key) or table["terms"].get(forms)
+                entry = table["keys"].get(key) or table["terms"].get(forms) or table["keys"].get(forms)
                 if entry:
                     spans.append((k, k + size, source, target, entry))
                     k += size

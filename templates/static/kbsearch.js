@@ -228,7 +228,9 @@ export class Index {
           if (n > 1) {
             const forms = [];
             for (const w of words) { const f = await this.forms(source, w); forms.push(f.length ? f[0] : w); }
-            if (own(table.terms, forms.join(" "))) { entry = table.terms[forms.join(" ")]; break; }
+            const joined = forms.join(" ");
+            if (own(table.terms, joined)) { entry = table.terms[joined]; break; }
+            if (own(table.keys, joined)) { entry = table.keys[joined]; break; }
           }
         }
         if (n > 0) { spans.push([k, k + n, source, target, entry]); k += n; continue; }
