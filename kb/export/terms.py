@@ -9,18 +9,16 @@ terminology names.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from kb.export.terminal import printable
+from kb.link.lexicon.terminology import OBSOLETE
 from kb.model.base import KnowledgeBase
 from kb.model.records import GlossaryEntry
 from kb.model.terms import ConceptName
 from kb.sources.text import fold, wrap
 
-OBSOLETE = re.compile(r"\s*\(obsolete\)\s*$", re.IGNORECASE)
-"""What the glossary prints after a retired term."""
 UNOFFICIAL = {
     "curated": "kb's terminology, the usual term of the game, not an official translation",
     "attested": "printed by {where}; kb's terminology, not an official translation",
@@ -60,7 +58,7 @@ def find_term(kb: KnowledgeBase, text: str) -> TermFound | None:
     glossary = {}
     for entry in (g for g in kb.glossary if g.document in documents):
         for name in (entry.term, *entry.aliases):
-            glossary.setdefault(fold(OBSOLETE.sub("", name)), entry)
+            glossary.setdefault(fold(OBSOLETE.sub("", name).rstrip()), entry)
     entry = glossary.get(typed)
     number = None
     named = sorted((key for key, n in kb.names.items() if typed in {fold(x) for x in n.names}), key=_glossary_first)
