@@ -290,6 +290,7 @@ def api(port: int, query: str) -> tuple[int, bytes]:
         ("q=pioche&lang=fr&kind=rule&limit=3", ["--lang", "fr", "--kind", "rule", "--limit", "3"]),
         ("q=120.2", []),
         ("q=%22a+card%22+-library", []),
+        ("q=draw&lang=&kind=", []),  # empty filters, as a form's "any" choice sends them: none
     ],
 )
 def test_the_search_api_answers_what_kb_search_json_prints(golden_site, query, options):
