@@ -189,7 +189,9 @@ def test_hundreds_of_idle_sockets_do_not_delay_a_request(tmp_path):
             for _ in range(5):
                 start = time.monotonic()
                 assert get(port, "/").endswith(b"home")
-                assert time.monotonic() - start < 1
+                # before IDLE (3 s), when a server waiting on idle sockets would first answer; not a speed target (a
+                # loaded machine took 1.02 s): bench/bench_serve.py measures the p99 (target under 1 s)
+                assert time.monotonic() - start < 2.5
         finally:
             for sock in idle:
                 sock.close()
