@@ -73,7 +73,7 @@ def show_term(kb, text: str, as_json: bool) -> bool:
     rules = views.find_rules(kb, found.number) if found.number else {}
     if as_json:
         payload = term_json(kb, found)
-        payload["rules"] = {lang: _rule_json(kb, found.number, rules, False, None)["rules"][lang] for lang in rules}
+        payload["rules"] = _rule_json(kb, found.number or "", rules, False, None)["rules"] if rules else {}
         click.echo(json_text(payload))
         return True
     columns = shutil.get_terminal_size((100, 24)).columns

@@ -89,11 +89,12 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
         _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
         if " " in word or english.get(word, 0) <= COMMON * docs:
             _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
+    forms_of = {lang: _by_form(keys[lang, REFERENCE], vocab.get(lang, {})) for lang, ref in keys if ref == REFERENCE}
     for lang, players, wordings in vocabulary.paraphrases if vocabulary is not None else ():
         lt = lang_text(lang)
         _add(keys.setdefault((lang, lang), {}), [players], [(w, ()) for w in wordings], lt, lt)
-        if lang != REFERENCE and (lang, REFERENCE) in keys:
-            reached = _reached(keys[lang, REFERENCE], wordings, vocab.get(lang, {}))
+        if lang != REFERENCE and lang in forms_of:
+            reached = _reached(keys[lang, REFERENCE], forms_of[lang], wordings, vocab.get(lang, {}))
             _add(keys[lang, REFERENCE], [players], reached, lt, lang_text(REFERENCE))
     found = {}
     for (source, target), table in keys.items():
@@ -106,14 +107,19 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
     return found
 
 
-def _reached(table: dict, wordings, vocab: dict[str, list[str]]) -> list[tuple[str, tuple[str, ...]]]:
-    """What a translation table gives the wordings of a paraphrase (each by its folded key, else by the first index
-    form of a one-word wording: `détruit` as `détruire`), as (shown, more forms) targets."""
-    by_form: dict[str, list[list[str]]] = {}
+def _by_form(table: dict, vocab: dict[str, list[str]]) -> dict[str, list[list[str]]]:
+    """A translation table's one-word keys by their first index form (the first key of each form)."""
+    found: dict[str, list[list[str]]] = {}
     for key, entry in table.items():
         forms = vocab.get(key)
         if forms:
-            by_form.setdefault(forms[0], entry)
+            found.setdefault(forms[0], entry)
+    return found
+
+
+def _reached(table: dict, by_form: dict, wordings, vocab: dict[str, list[str]]) -> list[tuple[str, tuple[str, ...]]]:
+    """What a translation table gives the wordings of a paraphrase (each by its folded key, else by the first index
+    form of a one-word wording, `by_form`: `détruit` as `détruire`), as (shown, more forms) targets."""
     found: list[tuple[str, tuple[str, ...]]] = []
     for wording in wordings:
         key = _folded(wording)

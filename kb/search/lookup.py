@@ -101,6 +101,8 @@ class Unit:
     """The query item it is a token of (`d'invocation` gives two units of one item), -1 for a group."""
     whole: str = ""
     """That item as typed (`d'invocation`), when it gives several units."""
+    size: int = 1
+    """How many units that item gives."""
 
 
 class Tables:
@@ -145,7 +147,9 @@ def units(parsed: ParsedQuery) -> list[Unit]:
             whole = group[0].text if len(tokens) > 1 else ""
             for kind, text in tokens:
                 typed = group[0].text if len(tokens) == 1 else text
-                found.append(Unit(((kind, text, False),), text if kind == "word" else None, typed, k, whole))
+                found.append(
+                    Unit(((kind, text, False),), text if kind == "word" else None, typed, k, whole, len(tokens))
+                )
             continue
         alts = []
         for item in group:
@@ -204,8 +208,7 @@ def typed_text(run: list[Unit]) -> str:
     (« mal d'invocation », not « mal d invocation »)."""
     shown: list[str] = []
     for k, unit in enumerate(run):
-        mine = [u for u in run if u.item == unit.item]
-        whole = unit.whole and len(mine) == len(query_tokens(unit.whole))
+        whole = unit.whole and sum(u.item == unit.item for u in run) == unit.size
         if not whole:
             shown.append(unit.typed)
         elif k == 0 or run[k - 1].item != unit.item:
@@ -290,10 +293,14 @@ def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tu
     language, left to right, longest first (as typed, else by their words' first index forms: `goes first` as
     `go first`); else a word by its first index form (another form of a known word)."""
     spans = []
+    firsts: dict[str, list[str | None]] = {}  # per source language, each unit's word's first index form (once)
     for name, table in sorted(tables.lexicon.items()):
         source, target = name.split(">")
         if target not in langs:
             continue
+        if source not in firsts:
+            firsts[source] = [(tables.forms(source, u.word) or [None])[0] if u.word else None for u in found]
+        first = firsts[source]
         k = 0
         while k < len(found):
             if found[k].word is None:
@@ -305,15 +312,14 @@ def _spans(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> list[tu
             for size in range(end - k, 0, -1):
                 words = [u.word or "" for u in found[k : k + size]]
                 key = " ".join(words)
-                forms = " ".join((tables.forms(source, w) or [w])[0] for w in words) if size > 1 else ""
+                forms = " ".join(first[j] or w for j, w in enumerate(words, k)) if size > 1 else ""
                 entry = table["keys"].get(key) or table["terms"].get(forms) or table["keys"].get(forms)
                 if entry:
                     spans.append((k, k + size, source, target, entry))
                     k += size
                     break
             else:
-                forms = tables.forms(source, found[k].word or "")
-                entry = table["terms"].get(forms[0]) if forms else None
+                entry = table["terms"].get(first[k]) if first[k] else None
                 if entry and not is_stop(found[k].word or "", "word", tables.stops.get(source, frozenset())):
                     spans.append((k, k + 1, source, target, entry))
                 k += 1

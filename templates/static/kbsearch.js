@@ -211,10 +211,16 @@ export class Index {
 
   async spans(found, langs) {
     const spans = [];
+    const firsts = {}; /* per source language, each unit's word's first index form (once) */
     for (const name of Object.keys(this.core.lexicon).sort()) {
       const table = this.core.lexicon[name];
       const [source, target] = name.split(">");
       if (!langs.includes(target)) { continue; }
+      if (!own(firsts, source)) {
+        firsts[source] = [];
+        for (const u of found) { const f = u.word === null ? [] : await this.forms(source, u.word); firsts[source].push(f.length ? f[0] : null); }
+      }
+      const first = firsts[source];
       for (let k = 0; k < found.length;) {
         if (found[k].word === null) { k++; continue; }
         let end = k;
@@ -226,16 +232,13 @@ export class Index {
           const key = words.join(" ");
           if (own(table.keys, key)) { entry = table.keys[key]; break; }
           if (n > 1) {
-            const forms = [];
-            for (const w of words) { const f = await this.forms(source, w); forms.push(f.length ? f[0] : w); }
-            const joined = forms.join(" ");
+            const joined = words.map((w, j) => first[k + j] || w).join(" ");
             if (own(table.terms, joined)) { entry = table.terms[joined]; break; }
             if (own(table.keys, joined)) { entry = table.keys[joined]; break; }
           }
         }
         if (n > 0) { spans.push([k, k + n, source, target, entry]); k += n; continue; }
-        const forms = await this.forms(source, found[k].word);
-        entry = forms.length && own(table.terms, forms[0]) ? table.terms[forms[0]] : null;
+        entry = first[k] !== null && own(table.terms, first[k]) ? table.terms[first[k]] : null;
         if (entry && !isStop(found[k].word, "word", this.stops[source] || new Set())) { spans.push([k, k + 1, source, target, entry]); }
         k++;
       }
