@@ -173,7 +173,7 @@ class _Term:
 
 @dataclass(slots=True)
 class _Scored:
-    """What the re-rank reads of the documents a query matched."""
+    """What the re-rank reads of the documents a query matched (each at its place in `docs`)."""
 
     docs: np.ndarray
     """The documents matched, in document order."""
@@ -183,7 +183,25 @@ class _Scored:
     """Per slot: whether it holds the word as typed."""
     near: list[np.ndarray]
     """Per slot: the share of the slot its characteristic terms cover."""
-    found: dict[int, list[list[_Term]]] = field(default_factory=dict)
+    terms: list[list[_Term]]
+    """Per slot, its terms."""
+    inside: list[np.ndarray]
+    """Per slot, per term, per document: whether the document holds the term."""
+    via: np.ndarray
+    """Per document: whether it was found through translations only."""
+    places: dict[int, int] = field(default_factory=dict)
+    columns: list[list[list[bool]]] = field(default_factory=list)
+
+    def found(self, doc: int) -> list[list[_Term]]:
+        """Per slot, the terms a document holds (read for the few documents the re-rank and the results look at)."""
+        if not self.places:
+            self.places.update((int(d), k) for k, d in enumerate(self.docs))
+            self.columns.extend(rows.T.tolist() for rows in self.inside)
+        k = self.places[doc]
+        return [
+            [t for t, held in zip(mine, columns[k], strict=True) if held]
+            for mine, columns in zip(self.terms, self.columns, strict=True)
+        ]
 
 
 class Engine:
@@ -202,6 +220,7 @@ class Engine:
         self.numbering: dict[str, dict[str, str | None]] = numbering
         self._others = others
         self.speller = Speller(self.tables)
+        self._masks: dict[tuple[str, str], np.ndarray] = {}
         self.unsaved: str | None = None
         """Why the index lives in a temporary folder only (the build folder cannot be written), else None."""
         self.notice: str | None = None
@@ -244,16 +263,18 @@ class Engine:
         made = [s for s in made if s.alts or s.names]
         if not made:
             return Answer((), corrected, searched, elsewhere)
-        ranked, terms, total = self._ranked(parsed, made, langs, allowed)
+        ranked, terms, total = self._ranked(parsed, made, langs, allowed, limit)
         asked = [t for mine in terms for t in mine if t.field != "name"]
         results = tuple(self._result(d, score, made, langs, found, asked) for d, score, found in ranked[:limit])
         return Answer(results, corrected, searched, elsewhere, total)
 
     # --- scoring: the sum of the slots' scores, then kb's re-rank ----------------------------------------------
 
-    def _ranked(self, parsed: ParsedQuery, made: list[Slot], langs: tuple[str, ...], allowed) -> tuple[list, list, int]:
-        """(document, score, its terms per slot) best first, the terms of each slot, and how many documents
-        matched."""
+    def _ranked(
+        self, parsed: ParsedQuery, made: list[Slot], langs: tuple[str, ...], allowed, limit: int
+    ) -> tuple[list, list, int]:
+        """(document, score, its terms per slot: for the best `limit` only) best first, the terms of each slot, and
+        how many documents matched."""
         terms = [self._slot_terms(s) for s in made]
         weights = [self._weight(t) for t in terms]
         total = np.zeros(self.n)
@@ -291,10 +312,14 @@ class Engine:
         def about(doc: int) -> tuple:
             key, heads, sections, cites, named = self._rank_data(doc)
             langs = [lang for k, lang in enumerate(self.langs) if self.langs_of[doc] & (1 << k)]
-            return (key, heads, sections, cites, *_forms(scored.found[doc], made, langs), named)
+            return (key, heads, sections, cites, *_forms(scored.found(doc), made, langs), named)
 
         ranked = R.rerank(found, weights, all(s.stop for s in made), about, frozenset(int(d) for d in named))
-        return [(h.doc, score, scored.found.get(h.doc)) for h, score in ranked], terms, len(docs)
+        return (
+            [(h.doc, score, scored.found(h.doc) if k < limit else None) for k, (h, score) in enumerate(ranked)],
+            terms,
+            len(docs),
+        )
 
     def _slot_terms(self, slot: Slot) -> list[_Term]:
         """Every (field, term) a slot matches, once (a translation only when nothing else asks it): its
@@ -342,30 +367,29 @@ class Engine:
 
     def _slot_score(self, slot: Slot, terms: list[_Term]) -> tuple[np.ndarray, np.ndarray]:
         """A slot's score of every document (the best of the alternatives it holds whole: a word found in two
-        languages of a document, or through three translations, counts once) and which it matches."""
+        languages of a document, or through three translations, counts once) and which it matches. Each
+        alternative is scored over the documents holding its first form only (a term's postings, not the index)."""
         by_key = {(t.field, t.term): t for t in terms}
         best: dict[str, np.ndarray] = {}
         held = np.zeros(self.n, dtype=bool)
         for alt in slot.alts:
             parts = [by_key[(f"body_{alt.lang}", form)] for form in alt.forms]
-            factor = self._factor(alt, slot.lang)
-            present = np.ones(self.n, dtype=bool)
-            values = np.zeros(self.n)
-            for part in parts:
-                mine = np.zeros(self.n, dtype=bool)
-                mine[part.docs] = True
-                present &= mine
-                mine_scores = np.zeros(self.n)
-                mine_scores[part.docs] = part.scores
-                values += factor * mine_scores
+            docs = parts[0].docs
+            for part in parts[1:]:  # documents holding every form
+                docs = docs[np.isin(docs, part.docs, assume_unique=True)]
             if alt.via:  # a translation finds texts, never a concept's name in a language the document has no text in
-                present &= self._texts_in(alt.lang)
+                docs = docs[self._texts_in(alt.lang)[docs]]
             if alt.phrase:
-                for d in np.flatnonzero(present):
-                    present[d] = self._has_phrase(int(d), alt.lang, alt.phrase)
-            mine = np.where(present, values, 0.0)
-            best[alt.lang] = np.maximum(best[alt.lang], mine) if alt.lang in best else mine
-            held |= present
+                docs = docs[[self._has_phrase(int(d), alt.lang, alt.phrase) for d in docs]] if len(docs) else docs
+            values = np.zeros(len(docs))
+            factor = self._factor(alt, slot.lang, docs)
+            for part in parts:
+                values += factor * part.scores[np.searchsorted(part.docs, docs)]
+            lang_best = best.get(alt.lang)
+            if lang_best is None:
+                lang_best = best[alt.lang] = np.zeros(self.n)
+            lang_best[docs] = np.maximum(lang_best[docs], values)
+            held[docs] = True
         score = np.maximum.reduce(list(best.values())) if best else np.zeros(self.n)
         named = [t for t in terms if t.field == "name"]
         if named:
@@ -376,25 +400,31 @@ class Engine:
             held |= mine
         return score, held
 
-    def _factor(self, alt: Alt, lang: str | None) -> np.ndarray | float:
-        """What an alternative's scores count for in each document: a translation (`ALONE`) lifted in a document
+    def _factor(self, alt: Alt, lang: str | None, docs: np.ndarray) -> np.ndarray | float:
+        """What an alternative's scores count for in each of `docs`: a translation (`ALONE`) lifted in a document
         with no text in another language (and never counted in one with no text in its language: the name of its
         concept there is no text the query was translated to find); a word matching only a concept's name in a
         language the document has no text in (a terminology's) as a translation, unless the query is in that
         language (`main phase` is not about the French « main », a hand)."""
         if alt.via:
-            return np.where(self._alone(alt.lang), alt.factor * ALONE, alt.factor)
+            return np.where(self._alone(alt.lang)[docs], alt.factor * ALONE, alt.factor)
         if lang == alt.lang:
             return alt.factor
-        return np.where(self._texts_in(alt.lang), alt.factor, alt.factor * TRANSLATED)
+        return np.where(self._texts_in(alt.lang)[docs], alt.factor, alt.factor * TRANSLATED)
 
     def _texts_in(self, lang: str) -> np.ndarray:
-        """Which documents have a text in a language."""
-        return (self.langs_of & (1 << self.langs.index(lang))) != 0
+        """Which documents have a text in a language (worked out once per language)."""
+        found = self._masks.get(("in", lang))
+        if found is None:
+            found = self._masks[("in", lang)] = (self.langs_of & (1 << self.langs.index(lang))) != 0
+        return found
 
     def _alone(self, lang: str) -> np.ndarray:
-        """Which documents have a text in no other language than this one."""
-        return self.langs_of == (1 << self.langs.index(lang))
+        """Which documents have a text in no other language than this one (worked out once per language)."""
+        found = self._masks.get(("alone", lang))
+        if found is None:
+            found = self._masks[("alone", lang)] = self.langs_of == (1 << self.langs.index(lang))
+        return found
 
     def _named(self, made: list[Slot]) -> np.ndarray:
         """The documents whose headwords hold a form of a query word or of its translations."""
@@ -404,33 +434,46 @@ class Engine:
 
     def _scored(self, docs: np.ndarray, made: list[Slot], terms: list[list[_Term]]) -> _Scored:
         """What the re-rank reads of some documents: per slot, whether each holds a term, the word as typed, and
-        the share its characteristic terms cover; and the terms each holds."""
-        held, exact, near = [], [], []
-        found: dict[int, list[list[_Term]]] = {int(d): [] for d in docs}
+        the share its characteristic terms cover; which terms each holds; which were found through translations
+        only."""
+        places = np.full(self.n, -1, dtype=np.int64)
+        places[docs] = np.arange(len(docs))
+
+        def holding(found: np.ndarray) -> np.ndarray:
+            mine = np.zeros(len(docs), dtype=bool)
+            at = places[found]
+            mine[at[at >= 0]] = True
+            return mine
+
+        held, exact, near, inside = [], [], [], []
+        anything, direct = np.zeros(len(docs), dtype=bool), np.zeros(len(docs), dtype=bool)
         for slot, mine in zip(made, terms, strict=True):
-            inside = [np.isin(docs, t.docs) for t in mine]
-            held.append(np.logical_or.reduce(inside) if inside else np.zeros(len(docs), dtype=bool))
+            rows = np.array([holding(t.docs) for t in mine], dtype=bool).reshape(len(mine), len(docs))
+            inside.append(rows)
+            held.append(np.logical_or.reduce(rows) if len(mine) else np.zeros(len(docs), dtype=bool))
             exact_terms = {(f"body_{lang}", t) for lang, t in slot.exact}
-            typed = [m for t, m in zip(mine, inside, strict=True) if (t.field, t.term) in exact_terms]
-            exact.append(np.logical_or.reduce(typed) if typed else np.zeros(len(docs), dtype=bool))
+            typed = [k for k, t in enumerate(mine) if (t.field, t.term) in exact_terms]
+            exact.append(np.logical_or.reduce(rows[typed]) if typed else np.zeros(len(docs), dtype=bool))
             share = np.zeros(len(docs))
             for lang, term, part in slot.near:
-                share += np.where(np.isin(docs, self.export.postings(term).get(f"body_{lang}", (_NONE,))[0]), part, 0)
+                share += np.where(holding(self.export.postings(term).get(f"body_{lang}", (_NONE,))[0]), part, 0)
             near.append(share)
-            for k, d in enumerate(docs):
-                found[int(d)].append([t for t, m in zip(mine, inside, strict=True) if m[k]])
-        return _Scored(docs, held, exact, near, found)
+            anything |= held[-1]
+            own = [k for k, t in enumerate(mine) if not t.via]
+            if own:
+                direct |= np.logical_or.reduce(rows[own])
+        return _Scored(docs, held, exact, near, terms, inside, anything & ~direct)
 
     def _hits(self, docs: np.ndarray, scored: _Scored, made: list[Slot]) -> Iterable[tuple]:
         """(document, coverage per slot, the word as typed per slot, found only through translations)."""
-        for k, d in enumerate(docs):
-            covered = tuple(
-                1.0 if scored.held[s][k] else min(R.CONCEPT_CREDIT, float(scored.near[s][k])) for s in range(len(made))
-            )
-            exact = tuple(bool(scored.exact[s][k]) for s in range(len(made)))
-            every = [t for mine in scored.found[int(d)] for t in mine]
-            via = bool(every) and all(t.via for t in every)
-            yield d, covered, exact, via
+        covered = [
+            np.where(h, 1.0, np.minimum(R.CONCEPT_CREDIT, n)).tolist()
+            for h, n in zip(scored.held, scored.near, strict=True)
+        ]
+        exact = [e.tolist() for e in scored.exact]
+        return zip(
+            docs.tolist(), zip(*covered, strict=True), zip(*exact, strict=True), scored.via.tolist(), strict=True
+        )
 
     def _rank_data(self, d: int) -> tuple[str, list, list, list, list]:
         """(id, headwords, ancestors' headings, cited rules, names in languages its texts lack) of a document."""

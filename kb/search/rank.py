@@ -115,17 +115,23 @@ def rerank(
     top, card_named = [], False
     for h, s in base[:RERANK] + [pair for pair in base[RERANK:] if pair[0].doc in named]:
         key, heads, sections, cites, typed, through, names = about(h.doc)
-        own = head_factor(heads, typed, through, h.whole, weights, HEAD_BONUS)
+        words = frozenset().union(*typed, *through)  # a headword holding none of them is not named: not looked at
+        own = head_factor(_naming(heads, words), typed, through, h.whole, weights, HEAD_BONUS)
         card_named = card_named or (h.whole and own > 1)
         factor = max(
             own,
-            head_factor(names, typed, through, h.whole, weights, HEAD_BONUS * NAME_SHARE),
-            head_factor(sections, typed, through, h.whole, weights, SECTION_BONUS),
+            head_factor(_naming(names, words), typed, through, h.whole, weights, HEAD_BONUS * NAME_SHARE),
+            head_factor(_naming(sections, words), typed, through, h.whole, weights, SECTION_BONUS),
         )
         top.append((h, s * factor, key, cites))
     if len(weights) >= QUESTION_SLOTS and not card_named:
         top = [(h, s * QUESTION_KINDS.get(h.kind, 1.0), key, cites) for h, s, key, cites in top]
     return sorted(cited(top), key=lambda pair: (-pair[1], pair[0].doc))
+
+
+def _naming(heads: list, words: frozenset[str]) -> list:
+    """The headwords holding one of the words a document matches (the others cannot be named)."""
+    return [head for head in heads if not words.isdisjoint(head)] if words else []
 
 
 def head_factor(heads: list, typed: tuple, through: tuple, whole: bool, weights: list[float], bonus: float) -> float:
