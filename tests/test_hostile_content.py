@@ -158,14 +158,7 @@ def test_a_file_of_countless_short_lines_is_refused_at_once(tmp_path):
     "kind",
     [
         "cr-wrapped_lines",
-        pytest.param(
-            "cr-duplicates",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="10.3x measured once kb's own peak is read (VmHWM: 26 MB base, 108 MB for 8 MB of one rule "
-                "printed 150,000 times; the same on the branch that wrote the test); where it goes is not profiled yet",
-            ),
-        ),
+        "cr-duplicates",
         "cr-long_word",
         "faq-many_rulings",
     ],

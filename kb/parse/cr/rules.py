@@ -525,6 +525,7 @@ def parse_rules(source: SourceText, doc_id: str) -> RulesResult:
     layout = "official" if st.contents_at >= 0 else detect_layout(lines)
     _walk(st, lines, layout)
     _cut_short(st, len(lines))
+    del lines  # the classified lines are read: let them go before the rules are made of their texts
     doc = Document(
         doc_id,
         source.lang,
