@@ -463,6 +463,10 @@ def test_a_result_s_english_title_comes_after_the_interface_s_unofficial_name(ta
     assert link.locator("span[lang=en]").inner_text() == "Drawing a Card" and "non officiel" in link.get_attribute(
         "title"
     )
+    search(tab, site_url, "state-based actions")  # an untitled rule: its heading's unofficial name, then the heading
+    link = tab.locator('#results > li[data-id="704.1"] > a')
+    link.wait_for()
+    assert link.inner_text() == "704.1 Actions basées sur un état* · State-Based Actions"
 
 
 @pytest.mark.parametrize(("query", "expected"), [("pioche", "rules/121.html"), ("draw", "rules/121.html")])

@@ -262,3 +262,60 @@ def test_opened_from_disk_the_page_says_why_search_cannot_work(browser, site):
     note.wait_for(state="visible")
     assert "kb serve" in note.inner_text()
     context.close()
+
+
+def test_a_kind_filter_keeps_one_kind_as_kb_search_kind_does(page, site):
+    everything = ask(page, site, "trample")
+    page.locator("#kinds input[value=card]").check()
+    page.wait_for_function("() => new URL(location.href).searchParams.get('kind') === 'card'")
+    page.wait_for_function(
+        "() => { const els = [...document.querySelectorAll('#results > li[data-id]')];"
+        " return els.length > 0 && els.every(e => e.dataset.kind === 'card'); }"
+    )
+    cards = page.locator("#results > li[data-id]").evaluate_all("els => els.map(e => e.dataset.id)")
+    assert cards == [r.id for r in site[1].search("trample", kind="card", limit=30)]  # as kb search --kind card
+    assert cards and cards != everything[: len(cards)]
+    page.goto(page.url)  # the address keeps the filter: opened again, the same results
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'trample'")
+    assert page.locator("#kinds input[value=card]").is_checked()
+    assert page.locator("#results > li[data-id]").evaluate_all("els => els.map(e => e.dataset.id)") == cards
+
+
+def test_each_search_is_a_history_entry_and_back_restores_the_list_where_it_was(page, site):
+    page.set_viewport_size({"width": 800, "height": 500})
+    ask(page, site, "trample")
+    page.locator("#q").fill("deathtouch")
+    page.locator("#q").press("Enter")
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'deathtouch'")
+    page.evaluate("window.scrollTo(0, 300)")
+    page.wait_for_function("() => window.scrollY === 300")
+    opened = page.locator("#results > li > a").nth(6)
+    href = opened.get_attribute("href")
+    opened.click()
+    page.wait_for_url(re.compile(re.escape(href.split("#")[0])))
+    page.go_back()
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'deathtouch'")
+    page.wait_for_function("() => window.scrollY === 300")  # where the reader left the list
+    assert page.locator("#q").input_value() == "deathtouch"
+    page.go_back()  # the search before: its own entry
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'trample'")
+    assert page.locator("#q").input_value() == "trample"
+
+
+def test_back_from_a_rule_number_jumped_to_never_jumps_again(page, site):
+    page.goto(f"{site[0]}en/search.html?q=702.19")
+    page.wait_for_url(re.compile(r"rules/702\.html#702\.19$"))
+    page.go_back()
+    page.wait_for_function("() => document.getElementById('results').dataset.query === '702.19'")
+    assert page.url.endswith("search.html?q=702.19")  # the search page, its results listed: not sent forward again
+    assert page.locator("#results > li[data-id]").first.get_attribute("data-id") == "702.19"
+
+
+def test_the_empty_page_suggests_queries_that_answer(page, site):
+    page.goto(f"{site[0]}fr/search.html")
+    examples = page.locator("#search-examples a")
+    assert examples.all_inner_texts() == ["702.19", "la pile", "mal d'invocation", "qui commence la partie"]
+    examples.nth(1).click()
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'la pile'")
+    assert page.locator("#results > li[data-id]").first.get_attribute("data-id") == "405"
+    assert not page.locator("#search-examples").is_visible()  # results shown: the suggestions make way

@@ -123,7 +123,7 @@ def test_a_word_of_another_language_than_the_querys_is_not_translated():
 
 
 def _hit(doc: int, kind: str, score: float) -> R.Hit:
-    return R.Hit(doc, score, (1.0,) * 4, R.KIND_BOOSTS[kind], kind == "card", (False,) * 4, kind=kind)
+    return R.Hit(doc, score, (1.0,) * 4, R.KIND_BOOSTS[kind], (False,) * 4, kind=kind)
 
 
 def _about(heads: dict[int, list]):
@@ -142,7 +142,7 @@ def test_a_question_naming_no_card_asks_the_rules_first():
     named = R.rerank(hits, weights, False, _about({1: [["isperia"]]}))
     assert [h.doc for h, _ in named][0] == 1
     # a keyword of fewer words is no question: kinds as they are
-    few = [R.Hit(h.doc, h.score, (1.0,), h.boost, h.whole, (False,), kind=h.kind) for h in hits]
+    few = [R.Hit(h.doc, h.score, (1.0,), h.boost, (False,), kind=h.kind) for h in hits]
     short = R.rerank(few, [1.0], False, lambda d: (str(d), [], [], [], (frozenset(),), (frozenset(),), []))
     assert [h.doc for h, _ in short][0] == 1
 

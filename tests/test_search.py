@@ -771,6 +771,22 @@ def test_french_keyword_finds_the_english_rule_by_its_french_name_marked_unoffic
     assert "**trample**" in translated["snippets"]["en"].lower()
 
 
+def test_an_untitled_rule_shows_its_headings_unofficial_name(full, full_content):
+    # 704.5g is titled by its heading, State-Based Actions: the terminology's French name of 704 goes with it, marked
+    found = full.search("704.5g")
+    assert found[0].title == "State-Based Actions" and found[0].named is None
+    assert found[0].heading_named == {"fr": "Actions basées sur un état"}
+    assert full.search("704")[0].heading_named is None  # a titled rule: its own name (`named`) only
+    text = run("704.5g", "--limit", "1", "--content", str(full_content)).output
+    assert "704.5g  State-Based Actions · FR Actions basées sur un état*\n" in text
+    payload = json.loads(run("704.5g", "--limit", "1", "--json", "--content", str(full_content)).output)
+    assert payload["results"][0]["heading_named"] == {"fr": "Actions basées sur un état"}
+    # a rule naming a concept of its own shows that name, not its heading's (302.6 defines summoning sickness)
+    sick = next(r for r in full.search("summoning sickness") if r.number == "302.6")
+    assert sick.named == {"fr": "Règle du mal d’invocation"} and sick.title == "Creatures"
+    assert "302.6  Creatures · FR Règle du mal d’invocation*\n" in run("302.6", "--content", str(full_content)).output
+
+
 def test_two_french_keywords_find_both_english_rules(full):
     found = full.search("piétinement contact mortel", limit=10)
     numbers = [r.number or "" for r in found]

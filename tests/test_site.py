@@ -200,9 +200,9 @@ def test_a_french_reader_is_led_to_where_each_french_text_is_shown_today(site_bu
         assert f'{said} <a href="../rules/121.html">121</a>' in read(site_bundled, f"{ui}/rules/120.html")
     assert "numéroté 702" not in read(site_bundled, "fr/rules/702.html")  # no French 702 anywhere: nothing to say
     heading = _row(read(site_bundled, "fr/rules/703.html"), "703")  # no French heading line, French rules below
-    assert "Titre français de 703 absent de l’extrait\u202f; ses règles suivent." in heading
+    assert "Titre français officiel de 703 absent de l’extrait\u202f; ses règles suivent." in heading
     assert "non disponible" not in heading
-    assert "The French title of 703 is not in the extract" in read(site_bundled, "en/rules/703.html")
+    assert "The official French title of 703 is not in the extract" in read(site_bundled, "en/rules/703.html")
 
 
 def test_a_rule_page_explains_the_marks_its_text_holds_under_it(site_bundled):
@@ -947,8 +947,8 @@ def test_seal_tells_an_untouched_site_from_an_edited_one(tmp_path):
 
 
 MARK = (
-    '<abbr class="lex-mark" lang="fr" title="terme français non officiel (cartes imprimées ou terminologie de kb), '
-    'pas la traduction officielle">*</abbr>'
+    '<abbr class="lex-mark" lang="fr" title="terme français non officiel (relevé sur les cartes imprimées ou usuel '
+    'chez les joueurs), pas la traduction officielle">*</abbr>'
 )
 
 

@@ -93,7 +93,7 @@ def _print_result(result) -> None:
     label = printable(label, newlines=False)
     header = click.style(label, fg="cyan", bold=True)
     title = click.style(printable(result.title, newlines=False), bold=True) if result.title else ""
-    for lang, name in (result.named or {}).items():  # a terminology's name: marked as not official
+    for lang, name in (result.named or result.heading_named or {}).items():  # a terminology's: marked unofficial
         title += f" · {lang.upper()} {printable(name, newlines=False)}*"
     click.echo(f"{header}  {title}".rstrip())
     if result.translated:

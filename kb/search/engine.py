@@ -301,7 +301,6 @@ class Engine:
                 float(total[d]),
                 covered,
                 R.KIND_BOOSTS[KINDS[self.kinds[d]]],
-                KINDS[self.kinds[d]] == "card",
                 exact,
                 via=via,
                 kind=KINDS[self.kinds[d]],
@@ -491,7 +490,7 @@ class Engine:
 
     def _doc(self, d: int) -> list:
         """What a result shows of a document: id, page, titles, names, texts, editions, headings, own numbers, rule
-        number, names of its concept in languages its texts lack."""
+        number, names of its concept in languages its texts lack, names of its heading there."""
         return self.export.file(f"docs-{d // self.export.c['DOCS']}.json")[d % self.export.c["DOCS"]]
 
     # --- the parts of a query ------------------------------------------------------------------------------
@@ -605,7 +604,7 @@ class Engine:
         matches only translations of the query's words, the translations it was found through."""
         from kb.search.results import clip, highlight  # the highlighter (Whoosh's) is asked for results only
 
-        key, _, titles, names, texts, editions, ctx, numbers, number, named = self._doc(d)
+        key, _, titles, names, texts, editions, ctx, numbers, number, named, heading_named = self._doc(d)
         kind = KINDS[self.kinds[d]]
         doc_langs = [x for k, x in enumerate(self.langs) if self.langs_of[d] & (1 << k)]
         every = [t for mine in found or () for t in mine if t.field != "name"]
@@ -630,7 +629,7 @@ class Engine:
         translated = tuple((a, b, c, tuple(e)) for s in made for a, b, c, e in s.translated) if via else ()
         return SearchResult(
             kind, key, number, title, names, order, snippets, score, editions or None, translated, numbers or None,
-            named or None,
+            named or None, heading_named if kind == "rule" and not titles else None,
         )  # fmt: skip
 
 

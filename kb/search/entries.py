@@ -80,6 +80,10 @@ class Entry:
     named: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Names per language of a concept its texts in that language lack (a terminology's, never official: `Pile` for
     405 Stack): searched as a title, shown marked as such."""
+    heading_named: dict[str, str] = field(default_factory=dict)
+    """An untitled rule's heading (its nearest titled ancestor's title) named in each language its texts lack, as
+    `named` names a titled rule (« Actions basées sur un état » beside 704.5g's heading State-Based Actions): shown
+    only, never searched (a rule is not about its section's every word)."""
 
 
 def current_editions(kb) -> dict:
@@ -99,7 +103,11 @@ def rule_entries(kb) -> Iterator[Entry]:
         if per:
             entry = _rule_entry(kb, number, number, per, order, True)
             mine = {lang: n for lang, n in named.get(number, {}).items() if lang not in entry.titles}
-            yield replace(entry, named=mine) if mine else entry
+            above = _heading_number(kb, number) if not entry.titles else None
+            over = {lang: n[0] for lang, n in named.get(above, {}).items() if lang not in entry.context and n}
+            if mine or over:
+                entry = replace(entry, named=mine, heading_named=over)
+            yield entry
     yield from orphan_entries(kb)
     others = [ed for ed in kb.links.editions if ed.id not in {e.id for e in current.values()}]
     base = len(kb.numbers())
@@ -184,6 +192,19 @@ def _opened(kb, rule) -> str:
     """The heading of the rule's parent when the rule is its first child, else ''."""
     parent = kb.edition_of(rule).rules.get(rule.parent) if rule.parent else None
     return heading(parent) if parent is not None and parent.children[:1] == (rule.number,) else ""
+
+
+def _heading_number(kb, number: str) -> str | None:
+    """The number of the rule whose title an untitled rule of today's numbering shows as its heading: its nearest
+    titled ancestor in the reference language's current edition (None without one)."""
+    edition = kb.primary.get(kb.reference) if kb.reference else None
+    rules = edition.rules if edition is not None else {}
+    parent = rules[number].parent if number in rules else None
+    while parent is not None and parent in rules:
+        if heading(rules[parent]):
+            return parent
+        parent = rules[parent].parent
+    return None
 
 
 def _ancestor_titles(kb, rule) -> list[str]:

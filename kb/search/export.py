@@ -167,7 +167,7 @@ def write_documents(
             data = stored_data(e)
             texts = {lang: t[:TEXT_MAX] for lang, t in data["texts"].items()}
             row = [e.id, url, data["titles"], data["names"], texts, data["editions"], data["ctx"], data["numbers"]]
-            part.append([*row, e.number or None, data["named"]])
+            part.append([*row, e.number or None, data["named"], data["heading_named"] or None])
         _dump(folder / f"docs-{k // DOCS}.json", part)
     editions: dict[str, list[int]] = {}
     for d, e in enumerate(items):

@@ -80,14 +80,17 @@ class Hit:
     terms characterising its word)."""
     boost: float
     """The factor of the document's kind."""
-    whole: bool
-    """Whether only a whole headword counts (a card's name)."""
     exact: tuple[bool, ...]
     """Per slot: whether the document holds its word as typed (not only another form of its stem)."""
     via: bool = False
     """Found only through translations of the query's words (never raised by citations)."""
     kind: str = "rule"
     """The document's kind (`rule`, `glossary`, `card`, `ruling`, `note`)."""
+
+    @property
+    def whole(self) -> bool:
+        """Whether only a whole headword counts: a card's name (« Piétine et hurle » is not about trample)."""
+        return self.kind == "card"
 
 
 About = Callable[[int], tuple[str, list, list, list, tuple, tuple, list]]

@@ -49,6 +49,9 @@ class SearchResult:
     named: dict[str, str] | None = None
     """The concept's name in each language its texts lack (a terminology's, never official: `{"fr": "Pile"}` for
     405 Stack), else None."""
+    heading_named: dict[str, str] | None = None
+    """An untitled rule's heading (its `title`) named so (`{"fr": "Actions basées sur un état"}` for 704.5g, under
+    State-Based Actions), else None."""
 
     def to_json(self) -> dict:
         """The result as a JSON-ready dict."""
@@ -68,6 +71,8 @@ class SearchResult:
             found["numbers"] = self.numbers
         if self.named:
             found["named"] = self.named
+        if self.heading_named:
+            found["heading_named"] = self.heading_named
         if self.translated:
             found["via"] = "lexicon"
             found["translated"] = [

@@ -182,6 +182,7 @@ def stored_data(entry: Entry) -> dict:
         "editions": dict(entry.editions),
         "current": entry.current,
         "named": {lang: names[0] for lang, names in entry.named.items()},
+        "heading_named": dict(entry.heading_named),
     }
 
 

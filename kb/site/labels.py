@@ -95,7 +95,7 @@ WORDS: dict[str, dict[str, str]] = {
         "own_number": "numéro {lang} : {n}",
         "missing_page": "Texte {lang} non disponible pour la règle {n} : texte {other} ci-dessous.",
         "missing_run": "Texte {lang} non disponible pour {range} — voir le texte {other}.",
-        "missing_title_extract": "Titre {lang} de {n} absent de l’extrait ; ses règles suivent.",
+        "missing_title_extract": "Titre {lang} officiel de {n} absent de l’extrait ; ses règles suivent.",
         "missing_title": "Titre {lang} de {n} absent du texte ; ses règles suivent.",
         "moved_text": "Le texte {lang} numéroté {n} ({numbering}) est celui de la règle {today} d’aujourd’hui.",
         "removed_run": (
@@ -282,9 +282,9 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_unchanged": "Inchangées",
         "changes_text": "avec texte modifié",
         "entry_changes": "Ce qui a changé d’une édition à l’autre",
-        "lex_mark": "terme français non officiel (cartes imprimées ou terminologie de kb), "
+        "lex_mark": "terme français non officiel (relevé sur les cartes imprimées ou usuel chez les joueurs), "
         "pas la traduction officielle",
-        "lex_legend": "terme français non officiel (relevé sur les cartes imprimées ou dans la terminologie de kb), "
+        "lex_legend": "terme français non officiel (relevé sur les cartes imprimées ou usuel chez les joueurs), "
         "pas la traduction officielle des règles.",
         "marks": "Légende des signes",
         "mark_other": "renvoi à une règle absente de ce texte : le lien mène au texte {lang}.",
@@ -325,6 +325,14 @@ WORDS: dict[str, dict[str, str]] = {
         "documents": "Documents ({n})",
         "keywords_printed": "nom imprimé sur la carte",
         "search_help": "Aide à la recherche",
+        "search_kinds": "Chercher dans",
+        "search_kind_all": "tout",
+        "search_kind_rule": "règles",
+        "search_kind_glossary": "glossaire",
+        "search_kind_card": "cartes",
+        "search_kind_ruling": "décisions",
+        "search_kind_note": "notes de FAQ",
+        "search_examples": "Par exemple :",
         "search_help_text": (
             "Les résultats contenant le plus de mots viennent d’abord. Une phrase entre guillemets, "
             "« a OR b » pour l’un ou l’autre, « -mot » pour l’exclure, « lang:fr » pour une langue."
@@ -463,7 +471,7 @@ WORDS: dict[str, dict[str, str]] = {
         "own_number": "{lang} number: {n}",
         "missing_page": "No {lang} text for rule {n}: the {other} text follows.",
         "missing_run": "No {lang} text for {range} — see the {other} text.",
-        "missing_title_extract": "The {lang} title of {n} is not in the extract; its rules follow.",
+        "missing_title_extract": "The official {lang} title of {n} is not in the extract; its rules follow.",
         "missing_title": "The {lang} title of {n} is not in the text; its rules follow.",
         "moved_text": "The {lang} text numbered {n} ({numbering}) is that of today’s rule {today}.",
         "removed_run": (
@@ -644,8 +652,9 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_unchanged": "Unchanged",
         "changes_text": "with text changed",
         "entry_changes": "What changed from one edition to the next",
-        "lex_mark": "unofficial French term (printed cards or kb's terminology), not the official translation",
-        "lex_legend": "unofficial French term (found on printed cards or in kb's terminology), not the official "
+        "lex_mark": "unofficial French term (found on printed cards or in players' usage), "
+        "not the official translation",
+        "lex_legend": "unofficial French term (found on printed cards or in players' usage), not the official "
         "translation of the rules.",
         "marks": "Key to the marks",
         "mark_other": "a reference to a rule this text lacks: the link leads to the {lang} text.",
@@ -684,6 +693,14 @@ WORDS: dict[str, dict[str, str]] = {
         "documents": "Documents ({n})",
         "keywords_printed": "name printed on the card",
         "search_help": "Search help",
+        "search_kinds": "Search in",
+        "search_kind_all": "everything",
+        "search_kind_rule": "rules",
+        "search_kind_glossary": "glossary",
+        "search_kind_card": "cards",
+        "search_kind_ruling": "rulings",
+        "search_kind_note": "FAQ notes",
+        "search_examples": "For example:",
         "search_help_text": (
             "Results holding the most words come first. A phrase in quotes, “a OR b” for either, “-word” to "
             "leave a word out, “lang:en” for one language."

@@ -114,7 +114,8 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
                                            "coverage": coverage(data), "only_groups": only_groups(data),
                                            "stale": stale_diffs(data.kb), "mismatches": mismatches(data, ui)}),
         Job("search.html", "search.html", {"title": t["search"], "current": "search",
-                                           "search_langs": data.search_langs}),
+                                           "search_langs": data.search_langs,
+                                           "search_examples": search_examples(data, ui)}),
     ]  # fmt: skip
     jobs += card_index_jobs(data, ui, indexes or card_indexes(data))
     sections = {section["number"]: section for section in data.sections}
@@ -348,3 +349,18 @@ def quoted_rows(data: SiteData, notes: list) -> dict[tuple[str, str], tuple[str,
                 if row:
                     found[(note.id, quote.number)] = (row, edition.lang)
     return found
+
+
+EXAMPLES = {
+    "fr": ("702.19", "la pile", "mal d'invocation", "qui commence la partie"),
+    "en": ("702.19", "trample", "who goes first", "state-based actions"),
+}
+"""What the empty search page suggests: a rule number, the rules' words, a question (of the English rules)."""
+
+
+def search_examples(data: SiteData, ui: str) -> list[str]:
+    """The search page's examples in the interface's language: a rule number the content has; words and questions
+    when the English rules they are about are loaded."""
+    numbers = set(data.kb.numbers())
+    english = "en" in data.kb.primary
+    return [e for e in EXAMPLES.get(ui, EXAMPLES["en"]) if e in numbers or (english and not e[:1].isdigit())]

@@ -532,7 +532,7 @@ export class Index {
 
   /* `typing`: the reader is still typing (the site's results as you type): the last word, unknown, may be the
      start of a word, and stands for the index forms starting with it (never for a spelling correction). */
-  async search(text, limit = 10, typing = false) {
+  async search(text, limit = 10, typing = false, kind = null) {
     const parsed = parseQuery(text, this.core.pattern);
     if (parsed.editions.length) {
       throw new SearchError("edition", { value: parsed.editions[0] }, "edition: searches another edition; use kb search --edition");
@@ -543,7 +543,8 @@ export class Index {
       }
     }
     const langs = parsed.langs.length ? this.langs.filter((l) => parsed.langs.includes(l)) : this.langs;
-    const kinds = parsed.kinds.length ? KINDS.filter((k) => parsed.kinds.includes(k)) : KINDS;
+    /* `kind` adds to the query's own `kind:` filters, as kb search --kind does: nothing is both `kind:rule` and a card */
+    const kinds = (parsed.kinds.length ? KINDS.filter((k) => parsed.kinds.includes(k)) : KINDS).filter((k) => !kind || k === kind);
     const allowed = (d) => kinds.includes(this.core.kinds[d]) && this.core.langsOf[d].some((l) => langs.includes(l));
     if (parsed.number && kinds.includes("rule")) {
       const docs = await this.numbers(parsed, langs, allowed, limit);
@@ -707,7 +708,7 @@ export class Index {
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
      through when it matches no word as typed (kb.search.index.SearchIndex._result). */
   async result(d, score, made, terms, langs, hit = null) {
-    const [key, url, titles, names, texts, editions, ctx, numbers, number, unofficial] = await this.doc(d);
+    const [key, url, titles, names, texts, editions, ctx, numbers, number, unofficial, headingNamed] = await this.doc(d);
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
     const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");
@@ -728,7 +729,8 @@ export class Index {
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
     const translated = via ? made.flatMap((s) => s.translated) : [];
-    return { kind, id: key, number, title, titleLang, titles, names, named: unofficial || {}, url, langs: order, snippets, score, editions, numbers, translated };
+    const heading_named = kind === "rule" && !Object.keys(titles).length ? headingNamed || {} : {};
+    return { kind, id: key, number, title, titleLang, titles, names, named: unofficial || {}, heading_named, url, langs: order, snippets, score, editions, numbers, translated };
   }
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */

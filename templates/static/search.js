@@ -11,6 +11,8 @@ const ui = document.body.dataset.ui || document.documentElement.lang || "en";
 const input = document.getElementById("q");
 const statusEl = document.getElementById("search-status");
 const list = document.getElementById("results");
+const examples = document.getElementById("search-examples");
+const kindInputs = [...document.querySelectorAll('#kinds input[name="kind"]')];
 const LIMIT = 30;
 /* The page's words in its interface language (search.html: `search-words`, from kb/site/labels.py). */
 const words = JSON.parse(document.getElementById("search-words").textContent);
@@ -150,7 +152,8 @@ function resultNode(r, table) {
   const a = document.createElement("a");
   a.href = root + r.url;
   const [title, lang] = titleOf(r);
-  const name = lang !== ui && r.named ? r.named[ui] : null; /* the interface's unofficial name, first */
+  /* the interface's unofficial name, first: the concept's, else its heading's (an untitled rule's) */
+  const name = lang !== ui ? (r.named && r.named[ui]) || (r.heading_named && r.heading_named[ui]) || null : null;
   const head = r.kind === "rule" ? `${r.number} ` : "";
   if (name) { /* `121 Piocher une carte* · Drawing a Card`: the title tagged with its own language */
     a.textContent = `${head}${name}* · `;
@@ -197,14 +200,25 @@ function showStatus(text, corrected) {
   }
 }
 
+/* The kind of result asked for (the filter's buttons), or null for every kind. */
+function chosenKind() {
+  const on = kindInputs.find((x) => x.checked);
+  return on && on.value ? on.value : null;
+}
+
+function chooseKind(kind) {
+  for (const x of kindInputs) { x.checked = x.value === (kind || ""); }
+}
+
 let serial = 0;
 /* Ask the index; while typing (`typing`), the last word may be unfinished: it is read as the start of a word. */
 async function runSearch(query, typing = false, limit = LIMIT) {
   const mine = ++serial;
+  if (examples) { examples.hidden = Boolean(query.trim()); } /* the empty page suggests queries */
   if (!query.trim()) { list.textContent = ""; statusEl.textContent = ""; return; }
   let found;
   try {
-    found = await (await openIndex()).search(query, limit, typing);
+    found = await (await openIndex()).search(query, limit, typing, chosenKind());
   } catch (err) {
     if (mine !== serial) { return; }
     list.textContent = "";
@@ -236,15 +250,32 @@ async function runSearch(query, typing = false, limit = LIMIT) {
   }
 }
 
-/* The address says the question asked (to share it or come back to it). */
-function remember(query) {
+/* The address says the question asked and the kind filtered (to share it or come back to it). A question asked
+   (Enter, an example, a correction) is an entry of its own in the history; typing and filtering change the current
+   one. */
+function remember(query, entry = false) {
   const url = new URL(location.href);
   if (query.trim()) { url.searchParams.set("q", query); } else { url.searchParams.delete("q"); }
-  history.replaceState(null, "", url);
+  if (chosenKind()) { url.searchParams.set("kind", chosenKind()); } else { url.searchParams.delete("kind"); }
+  if (url.href === location.href) { return; }
+  if (entry) { history.pushState({ scroll: 0 }, "", url); } else { history.replaceState({ scroll: 0 }, "", url); }
+}
+
+/* Where the reader was on the list: kept in the history entry when a result is opened or the page left. */
+function keepScroll() {
+  history.replaceState({ ...(history.state || {}), scroll: window.scrollY }, "", location.href);
+}
+
+async function restore(scroll) {
+  const params = new URLSearchParams(location.search);
+  input.value = params.get("q") || "";
+  chooseKind(params.get("kind"));
+  await runSearch(input.value);
+  if (scroll) { window.scrollTo(0, scroll); }
 }
 
 async function go(query, jump) {
-  remember(query);
+  remember(query, true);
   if (jump) {
     const target = await jumpTarget(query);
     if (target) { location.assign(root + target); return; }
@@ -262,6 +293,17 @@ input.addEventListener("input", () => {
   clearTimeout(timer);
   timer = setTimeout(() => { remember(input.value); runSearch(input.value, true); }, 200); /* results as one types */
 });
+for (const x of kindInputs) {
+  x.addEventListener("change", () => { clearTimeout(timer); remember(input.value); runSearch(input.value); });
+}
+list.addEventListener("click", (e) => { if (e.target.closest("a")) { keepScroll(); } });
+window.addEventListener("pagehide", keepScroll);
+window.addEventListener("popstate", (e) => { clearTimeout(timer); restore(e.state && e.state.scroll); });
 
+/* Opened with a question: asked (a rule number or card name jumps to its page); come back to (Back, Forward,
+   reload), its results shown again where the reader left them, never jumped from again. */
 const initial = new URLSearchParams(location.search).get("q");
-if (initial) { input.value = initial; go(initial, true); }
+const arrival = (performance.getEntriesByType("navigation")[0] || {}).type;
+if (initial && (arrival === "back_forward" || arrival === "reload")) { restore(history.state && history.state.scroll); }
+else if (initial) { input.value = initial; chooseKind(new URLSearchParams(location.search).get("kind")); go(initial, true); }
+else { chooseKind(new URLSearchParams(location.search).get("kind")); }

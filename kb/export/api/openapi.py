@@ -248,6 +248,8 @@ def search_schema() -> dict:
             "via": S,
             "translated": arr({"type": "object"}),
             "numbers": {"type": ["object", "null"]},
+            "named": mapping(S),
+            "heading_named": mapping(S),
         },
         "required": ["kind", "id", "number", "title", "langs", "snippets", "score"],
     }
