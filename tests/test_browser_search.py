@@ -111,7 +111,7 @@ def test_players_words_found_in_the_rules_words_say_so(page, site):
     label = page.locator(f"#results > li[data-id='{found[0]}'] .via")
     assert label.inner_text() == (
         "dans les mots des règles\u00a0: tuer → détruire / meurt ; "
-        "par le lexique des cartes, non officiel\u00a0: tuer → destroy / dies"
+        "par le lexique des cartes, non officiel\u00a0: tuer → dies"  # Dies holds `dies`, not `destroy`
     )
     assert "paraphrases" in label.get_attribute("title") and "non officiel" in label.get_attribute("title")
     assert "103.1" in ask(page, site, "who goes first")[:3]  # CR 103.1 names the starting player, not "going first"

@@ -787,6 +787,17 @@ def test_an_untitled_rule_shows_its_headings_unofficial_name(full, full_content)
     assert "302.6  Creatures · FR Règle du mal d’invocation*\n" in run("302.6", "--content", str(full_content)).output
 
 
+def test_a_result_names_only_the_translations_it_was_found_by(full):
+    # « la pile »: 405 Stack by its French name; the English texts printing `pile` (a cognate: a pile of cards) were
+    # not found through `stack`, and say no translation
+    answer = full.search("la pile", limit=50)
+    assert answer[0].id == "405"
+    cognates = [r for r in answer if r.langs == ("en",) and "**pile**" in r.snippets["en"].lower()]
+    assert cognates and all(r.translated == () for r in cognates)
+    through = [r for r in answer if r.translated]
+    assert through and all(targets == ("stack",) for r in through for *_, targets in r.translated)
+
+
 def test_two_french_keywords_find_both_english_rules(full):
     found = full.search("piétinement contact mortel", limit=10)
     numbers = [r.number or "" for r in found]

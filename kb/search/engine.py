@@ -626,11 +626,38 @@ class Engine:
         title = next((t[x] for t in shown for x in order if t.get(x)), "")
         by_name = any(t.field == "name" for mine in found or () for t in mine)
         via = bool(every) and all(t.via for t in every) and not by_name
-        translated = tuple((a, b, c, tuple(e)) for s in made for a, b, c, e in s.translated) if via else ()
+        translated = self._translated(made, found) if via else ()
         return SearchResult(
             kind, key, number, title, names, order, snippets, score, editions or None, translated, numbers or None,
             named or None, heading_named if kind == "rule" and not titles else None,
         )  # fmt: skip
+
+    def _translated(self, made: list[Slot], found: list[list[_Term]]) -> tuple:
+        """The translations a result found only through them was found by: per slot, those of its translations whose
+        index forms the result holds among its translated terms (« pile » found as the English word `pile`, a
+        cognate, was not found through `stack`: no translation to name); and a paraphrase table's wordings when a
+        translation of the same words was kept (« tuer » -> « détruire », the way to `destroy`)."""
+        shown = []
+        for slot, mine in zip(made, found, strict=False):
+            held = {t.term for t in mine if t.via}
+            each = [
+                (source, target, typed, targets, tuple(x for x in targets if self._target_forms(target, x) & held))
+                for source, target, typed, targets in slot.translated
+            ]
+            through = {typed for _, _, typed, _, kept in each if kept}
+            for source, target, typed, targets, kept in each:
+                if kept or (source == target and typed in through):
+                    shown.append((source, target, typed, kept or tuple(targets)))
+        return tuple(shown)
+
+    def _target_forms(self, lang: str, text: str) -> set[str]:
+        """The index terms a translation's text may be held as: its words' first forms, and the words together (a
+        term of several words indexed as one)."""
+        words = [w for kind, w in query_tokens(text) if kind == "word"]
+        found = {" ".join(words)}
+        for w in words:
+            found.update(self.tables.forms(lang, w)[:1] or [w])
+        return found
 
 
 def opened(folder: Path, others=None) -> Engine:

@@ -728,9 +728,35 @@ export class Index {
     }
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
-    const translated = via ? made.flatMap((s) => s.translated) : [];
+    const translated = via ? await this.translatedBy(made, hit.found) : [];
     const heading_named = kind === "rule" && !Object.keys(titles).length ? headingNamed || {} : {};
     return { kind, id: key, number, title, titleLang, titles, names, named: unofficial || {}, heading_named, url, langs: order, snippets, score, editions, numbers, translated };
+  }
+
+  /* The translations a result found only through them was found by: per slot, those whose index forms it holds among
+     its translated terms (Engine._translated). */
+  async translatedBy(made, found) {
+    const shown = [];
+    for (let k = 0; k < made.length && k < found.length; k++) {
+      const held = new Set(found[k].filter((t) => t.via).map((t) => t.term));
+      const each = [];
+      for (const [source, target, typed, targets] of made[k].translated) {
+        const kept = [];
+        for (const x of targets) {
+          const words = queryTokens(x).filter(([kind]) => kind === "word").map(([, w]) => w);
+          const forms = new Set([words.join(" ")]);
+          for (const w of words) { const first = (await this.forms(target, w)).slice(0, 1); forms.add(first.length ? first[0] : w); }
+          if ([...forms].some((f) => held.has(f))) { kept.push(x); }
+        }
+        each.push([source, target, typed, targets, kept]);
+      }
+      /* a paraphrase table's wordings stay when a translation of the same words was kept: the way to it */
+      const through = new Set(each.filter(([, , , , kept]) => kept.length).map(([, , typed]) => typed));
+      for (const [source, target, typed, targets, kept] of each) {
+        if (kept.length || (source === target && through.has(typed))) { shown.push([source, target, typed, kept.length ? kept : targets]); }
+      }
+    }
+    return shown;
   }
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */
