@@ -358,11 +358,11 @@ def test_show_reads_a_number_in_the_french_text_beside_the_rule_it_is_today():
 
 def test_search_says_the_numbers_of_a_translation_numbered_otherwise():
     lines = run("search", "703.4h", "--content", str(CONTENT)).output.splitlines()
-    today = lines.index("703.4h  Turn-Based Actions")  # today's rule, beside the French rule that is it
-    assert lines[today + 1].startswith("  FR 703.4e  Tout de suite après le début de l'étape de début de combat")
-    assert lines[today + 2].startswith("  EN  Immediately after the beginning of combat step")
-    own = lines.index("703.4h (fr:undated)")  # the French text's own 703.4h, which no rule of today continues
-    assert lines[own + 1].startswith("  FR  Tout de suite après la déclaration des bloqueurs")
+    today = lines.index("1. 703.4h  Turn-Based Actions")  # today's rule, beside the French rule that is it
+    assert lines[today + 1].startswith("   FR 703.4e  Tout de suite après le début de l'étape de début de combat")
+    assert lines[today + 2].startswith("   EN  Immediately after the beginning of combat step")
+    own = lines.index("2. 703.4h (fr:undated)")  # the French text's own 703.4h, which no rule of today continues
+    assert lines[own + 1].startswith("   FR  Tout de suite après la déclaration des bloqueurs")
 
 
 def test_show_says_why_a_column_has_no_rule():

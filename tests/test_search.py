@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -437,7 +438,7 @@ def test_cli_json(bundled_content):
 def test_cli_text_output_and_options(bundled_content):
     result = run("bibliotheque", "--lang", "fr", "--kind", "rule", "--limit", "2", "--content", str(bundled_content))
     assert result.exit_code == 0
-    assert result.output.count("\n  FR  ") == 2 and "\x1b[" not in result.output
+    assert result.output.count("\n   FR  ") == 2 and "\x1b[" not in result.output
     coloured = CliRunner().invoke(main, ["search", "120.2a", "--content", str(bundled_content)], color=True)
     assert "\x1b[" in coloured.output and "120.2a" in coloured.output
 
@@ -726,11 +727,31 @@ def test_current_edition_by_default_another_on_request(two_editions):
 def test_cli_says_which_edition_it_searched(two_editions):
     result = CliRunner().invoke(main, ["search", "storm", "--limit", "1", "--content", str(two_editions)])
     assert result.exit_code == 0
-    assert "Searched en:2026-01-16; also loaded: en:2015-09-26 (add edition:DATE)." in result.output
+    assert "Searched the English rules of 2026-01-16; other editions loaded: add edition:2015-09-26." in result.output
     payload = json.loads(run("storm", "--json", "--edition", "2015-09-26", "--content", str(two_editions)).stdout)
     assert payload["editions"] == {"searched": ["en:2015-09-26"], "others": ["en:2026-01-16"]}  # loaded, not searched
     older = CliRunner().invoke(main, ["search", "storm edition:2015-09-26", "--content", str(two_editions)])
-    assert "Searched en:2015-09-26; also loaded: en:2026-01-16 (add edition:DATE)." in older.output
+    assert "Searched the English rules of 2015-09-26; other editions loaded: add edition:2026-01-16." in older.output
+
+
+def test_cli_results_are_numbered_their_labels_in_one_language_and_wrapped_on_a_terminal(full_content):
+    from kb.commands.search import _wrapped, status_line
+
+    text = run("blessures mortelles", "--limit", "12", "--content", str(full_content)).output
+    numbered = [line for line in text.splitlines() if re.match(r"^ ?\d+\. ", line)]
+    assert [int(line.split(".")[0]) for line in numbered] == list(range(1, 13))
+    assert " 1. " in text and "(by translation: blessures mortelles → lethal damage)" in text  # English by default
+    assert "par traduction" not in text and "\x1b[" not in text  # piped: no colour, labels in one language
+    french = run("tuer", "--limit", "3", "--lang", "fr", "--content", str(full_content)).output
+    assert "(dans les mots des règles : tuer → détruire)" in french  # --lang fr: the labels in French
+    lines = _wrapped("EN  " + "word " * 40 + "**trample** end", 60, "   ", "       ")
+    assert len(lines) > 2 and all(len(line) < 60 for line in lines) and lines[1].startswith("       w")
+    assert any("**trample**" in line for line in lines)  # a marked word kept whole, its marks with it
+    assert _wrapped("EN  text", 0, "   ", "       ") == ["   EN  text"]  # piped: one line
+    assert status_line(["en:2026-01-16", "fr:undated"], ["en:2015-09-26"]) == (
+        "Searched the English rules of 2026-01-16 and the French texts (undated); other editions loaded: add "
+        "edition:2015-09-26."
+    )
 
 
 # --- across languages, through the lexicon mined from printed cards ----------------------------------------

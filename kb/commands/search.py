@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 import click
@@ -14,9 +17,11 @@ from kb.search.payload import KINDS
 
 HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
 THROUGH = {"fr": "par traduction : {}", "en": "by translation: {}"}
-"""How a result found through the lexicon says so, in the language of the words typed."""
+"""How a result found through the lexicon says so: in English, in French with --lang fr."""
 REWORDED = {"fr": "dans les mots des règles : {}", "en": "in the rules' words: {}"}
 """How a result found through a paraphrase table (players' words -> the rules' wording) says so."""
+LANG_NAMES = {"en": "English", "fr": "French"}
+"""Languages named in the status line (others by their code)."""
 
 
 @click.command("search", context_settings={"ignore_unknown_options": True})  # `-1/-1 counters`, `-word`
@@ -67,7 +72,7 @@ def command(
         click.echo(payload_text(payload, ascii_only=not unicode_stream(sys.stdout)))
         return
     if others:
-        echo(f"Searched {', '.join(searched)}; also loaded: {', '.join(others)} (add edition:DATE).", err=True)
+        echo(status_line(searched, others), err=True)
     if corrected:
         echo(f"Did you mean: {corrected}", err=True)
     for lang, own, today in elsewhere:  # French 120.4 is today's 121.4: the number typed may mean either
@@ -77,11 +82,29 @@ def command(
         shown = query if len(query) <= 200 else query[:200] + "…"
         echo(f"No result for {shown!r}.", err=True)
         return
-    for result in results:
-        _print_result(result)
+    width = shutil.get_terminal_size((0, 0)).columns if sys.stdout.isatty() else 0  # piped: one line per text
+    color = False if os.environ.get("NO_COLOR") else None  # https://no-color.org; else colour on a terminal only
+    labels = "fr" if lang == "fr" else "en"
+    for k, result in enumerate(results, 1):
+        _print_result(result, k, len(str(len(results))), width, color, labels)
 
 
-def _print_result(result) -> None:
+def status_line(searched, others) -> str:
+    """What was searched and what else is loaded, in words: `Searched the English rules of 2026-01-16 and the French
+    texts (undated); other editions loaded: add edition:2015-09-26.`"""
+
+    def named(edition: str) -> str:
+        lang, _, date = edition.partition(":")
+        name = LANG_NAMES.get(lang, lang)
+        return f"the {name} rules of {date}" if date and date != "undated" else f"the {name} texts (undated)"
+
+    said = [named(e) for e in searched]
+    text = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
+    dates = ", ".join(f"edition:{e.partition(':')[2] or e}" for e in others)
+    return f"Searched {text}; other editions loaded: add {dates}."
+
+
+def _print_result(result, k: int = 1, digits: int = 1, width: int = 0, color=None, labels: str = "en") -> None:
     """Print one result: a coloured header, then a snippet per language (the content's control characters escaped).
 
     A rule of another edition, or a translation's own rule that no rule of today continues, says its edition
@@ -95,24 +118,38 @@ def _print_result(result) -> None:
     title = click.style(printable(result.title, newlines=False), bold=True) if result.title else ""
     for lang, name in (result.named or result.heading_named or {}).items():  # a terminology's: marked unofficial
         title += f" · {lang.upper()} {printable(name, newlines=False)}*"
-    click.echo(f"{header}  {title}".rstrip())
+    click.echo(f"{k:>{digits}}. {header}  {title}".rstrip(), color=color)
+    indent = " " * (digits + 2)
     if result.translated:
-        click.echo("  " + click.style(printable(through(result.translated), newlines=False), fg="magenta"))
+        said = printable(through(result.translated, labels), newlines=False)
+        for line in _wrapped(said, width, indent, indent):
+            click.echo(click.style(line, fg="magenta"), color=color)
     for lang in result.langs:
         snippet = printable(result.snippets[lang], newlines=False)
-        text = HIGHLIGHT.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), snippet)
         tag = lang.upper() + (f" {result.numbers[lang]}" if result.numbers and lang in result.numbers else "")
-        click.echo(f"  {click.style(printable(tag), fg='green')}  {text}")
+        lines = _wrapped(f"{tag}  {snippet}", width, indent, indent + " " * (len(tag) + 2))
+        lines[0] = lines[0].replace(tag, click.style(printable(tag), fg="green"), 1)
+        for line in lines:  # a mark cut by the wrapping (a phrase across two lines) is dropped, not printed
+            marked = HIGHLIGHT.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), line)
+            click.echo(marked.replace("**", ""), color=color)
     click.echo()
 
 
-def through(translated) -> str:
+def _wrapped(text: str, width: int, first: str, rest: str) -> list[str]:
+    """A line under a result, wrapped to the terminal's width (a word marked `**so**` kept whole: its marks are
+    wrapped with it); one line when `width` is 0 (output piped)."""
+    if width < 40:
+        return [first + text]
+    return textwrap.wrap(text, width - 1, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False)
+
+
+def through(translated, labels: str | None = None) -> str:
     """`(par traduction : piétinement → trample)`: the words of a result found through the lexicon of printed cards
     or the terminology; `(in the rules' words: go first → starting player)`: through a paraphrase table."""
-    first = translated[0][0]
+    first = labels or translated[0][0]
     parts = []
-    for labels, same in ((REWORDED, True), (THROUGH, False)):
+    for said, same in ((REWORDED, True), (THROUGH, False)):
         pairs = [f"{typed} → {' / '.join(targets)}" for a, b, typed, targets in translated if (a == b) == same]
         if pairs:
-            parts.append(labels.get(first, labels["en"]).format(", ".join(pairs)))
+            parts.append(said.get(first, said["en"]).format(", ".join(pairs)))
     return "(" + (" ; " if first == "fr" else "; ").join(parts) + ")"
