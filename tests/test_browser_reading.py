@@ -250,6 +250,7 @@ def test_the_glossary_filters_its_terms_by_french_words(tab, url):
     assert tab.locator("#gloss-n").inner_text() == "2 termes trouvés"
     assert tab.locator("#g-en-graveyard").is_visible() and tab.locator("#g-en-gravestorm").is_visible()
     assert not tab.locator("#g-en-library").is_visible()
+    assert not tab.locator("nav.az").first.is_visible()  # the terms found right under the box, not the letters
     box.fill("piétinement")  # a printed-card name
     assert tab.locator("#g-en-trample").is_visible()
     box.fill("blessure")  # the French word for damage finds the terms made with "damage", not Damage alone
@@ -257,6 +258,7 @@ def test_the_glossary_filters_its_terms_by_french_words(tab, url):
         assert tab.locator(f"#g-en-{term}").is_visible(), term
     box.fill("")
     assert tab.locator("#g-en-library").is_visible() and tab.locator("#gloss-n").inner_text() == ""
+    assert tab.locator("nav.az").first.is_visible()
 
 
 class _SubPath(http.server.SimpleHTTPRequestHandler):

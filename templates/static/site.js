@@ -177,6 +177,8 @@
       document.querySelectorAll(".letter-group").forEach(function (group) {  /* a letter with no term found: gone */
         group.hidden = !group.querySelector(".entry:not([hidden])");
       });
+      document.querySelectorAll("nav.az").forEach(function (nav) { nav.hidden = Boolean(q); });  /* the terms found
+        come right under the box, not below the letters (a phone's whole first screen) */
       var one = n === 1 || (n === 0 && document.documentElement.lang === "fr");  /* French: 0 and 1 take the singular */
       out.textContent = !q ? "" : (one ? out.dataset.one : out.dataset.words || "{n}").replace("{n}", n);
     });
