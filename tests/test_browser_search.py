@@ -316,6 +316,7 @@ def test_the_empty_page_suggests_queries_that_answer(page, site):
     examples = page.locator("#search-examples a")
     assert examples.all_inner_texts() == ["702.19", "la pile", "mal d'invocation", "qui commence la partie"]
     examples.nth(1).click()
+    page.wait_for_url(re.compile(r"search\.html\?q=la(\+|%20)pile$"))  # the example's own page, then its results
     page.wait_for_function("() => document.getElementById('results').dataset.query === 'la pile'")
     assert page.locator("#results > li[data-id]").first.get_attribute("data-id") == "405"
     assert not page.locator("#search-examples").is_visible()  # results shown: the suggestions make way

@@ -14,14 +14,13 @@ import click
 from kb.commands.options import Mistake, content_option, echo, printable, unicode_stream
 from kb.model.errors import KbError
 from kb.search.payload import KINDS
+from kb.sources.files import LANGUAGE_NAMES
 
 HIGHLIGHT = re.compile(r"\*\*(.+?)\*\*")
 THROUGH = {"fr": "par traduction : {}", "en": "by translation: {}"}
 """How a result found through the lexicon says so: in English, in French with --lang fr."""
 REWORDED = {"fr": "dans les mots des règles : {}", "en": "in the rules' words: {}"}
 """How a result found through a paraphrase table (players' words -> the rules' wording) says so."""
-LANG_NAMES = {"en": "English", "fr": "French"}
-"""Languages named in the status line (others by their code)."""
 
 
 @click.command("search", context_settings={"ignore_unknown_options": True})  # `-1/-1 counters`, `-word`
@@ -95,7 +94,7 @@ def status_line(searched, others) -> str:
 
     def named(edition: str) -> str:
         lang, _, date = edition.partition(":")
-        name = LANG_NAMES.get(lang, lang)
+        name = LANGUAGE_NAMES.get(lang, lang)  # others by their code
         return f"the {name} rules of {date}" if date and date != "undated" else f"the {name} texts (undated)"
 
     said = [named(e) for e in searched]

@@ -189,15 +189,15 @@ class _Scored:
     """Per slot, per term, per document: whether the document holds the term."""
     via: np.ndarray
     """Per document: whether it was found through translations only."""
-    places: dict[int, int] = field(default_factory=dict)
+    places: np.ndarray
+    """Per document of the index: its place in `docs`, or -1."""
     columns: list[list[list[bool]]] = field(default_factory=list)
 
     def found(self, doc: int) -> list[list[_Term]]:
         """Per slot, the terms a document holds (read for the few documents the re-rank and the results look at)."""
-        if not self.places:
-            self.places.update((int(d), k) for k, d in enumerate(self.docs))
+        if not self.columns:
             self.columns.extend(rows.T.tolist() for rows in self.inside)
-        k = self.places[doc]
+        k = int(self.places[doc])
         return [
             [t for t, held in zip(mine, columns[k], strict=True) if held]
             for mine, columns in zip(self.terms, self.columns, strict=True)
@@ -265,7 +265,8 @@ class Engine:
             return Answer((), corrected, searched, elsewhere)
         ranked, terms, total = self._ranked(parsed, made, langs, allowed, limit)
         asked = [t for mine in terms for t in mine if t.field != "name"]
-        results = tuple(self._result(d, score, made, langs, found, asked) for d, score, found in ranked[:limit])
+        translations = self._translations(made)
+        results = tuple(self._result(d, score, translations, langs, found, asked) for d, score, found in ranked[:limit])
         return Answer(results, corrected, searched, elsewhere, total)
 
     # --- scoring: the sum of the slots' scores, then kb's re-rank ----------------------------------------------
@@ -305,7 +306,7 @@ class Engine:
                 via=via,
                 kind=KINDS[self.kinds[d]],
             )  # fmt: skip
-            for d, covered, exact, via in self._hits(chosen, scored, made)
+            for d, covered, exact, via in self._hits(scored)
         ]
 
         def about(doc: int) -> tuple:
@@ -468,9 +469,9 @@ class Engine:
             own = [k for k, t in enumerate(mine) if not t.via]
             if own:
                 direct |= np.logical_or.reduce(rows[own])
-        return _Scored(docs, held, exact, near, terms, inside, anything & ~direct)
+        return _Scored(docs, held, exact, near, terms, inside, anything & ~direct, places)
 
-    def _hits(self, docs: np.ndarray, scored: _Scored, made: list[Slot]) -> Iterable[tuple]:
+    def _hits(self, scored: _Scored) -> Iterable[tuple]:
         """(document, coverage per slot, the word as typed per slot, found only through translations)."""
         covered = [
             np.where(h, 1.0, np.minimum(R.CONCEPT_CREDIT, n)).tolist()
@@ -478,7 +479,7 @@ class Engine:
         ]
         exact = [e.tolist() for e in scored.exact]
         return zip(
-            docs.tolist(), zip(*covered, strict=True), zip(*exact, strict=True), scored.via.tolist(), strict=True
+            scored.docs.tolist(), zip(*covered, strict=True), zip(*exact, strict=True), scored.via.tolist(), strict=True
         )
 
     def _rank_data(self, d: int) -> tuple[str, list, list, list, list]:
@@ -598,10 +599,11 @@ class Engine:
         return self._result(d, 0.0, [], self.langs, None, [])
 
     def _result(
-        self, d: int, score: float, made: list[Slot], langs: tuple[str, ...], found, asked: list[_Term]
+        self, d: int, score: float, translations: list, langs: tuple[str, ...], found, asked: list[_Term]
     ) -> SearchResult:
         """The result of a hit, with a snippet per language (matched and searched languages first) and, when it
-        matches only translations of the query's words, the translations it was found through."""
+        matches only translations of the query's words (`translations`: the slots', `_translations`), those it was
+        found through."""
         from kb.search.results import clip, highlight  # the highlighter (Whoosh's) is asked for results only
 
         key, _, titles, names, texts, editions, ctx, numbers, number, named, heading_named = self._doc(d)
@@ -626,38 +628,46 @@ class Engine:
         title = next((t[x] for t in shown for x in order if t.get(x)), "")
         by_name = any(t.field == "name" for mine in found or () for t in mine)
         via = bool(every) and all(t.via for t in every) and not by_name
-        translated = self._translated(made, found) if via else ()
+        translated = _translated(translations, found) if via else ()
         return SearchResult(
             kind, key, number, title, names, order, snippets, score, editions or None, translated, numbers or None,
-            named or None, heading_named if kind == "rule" and not titles else None,
+            named or None, heading_named,
         )  # fmt: skip
 
-    def _translated(self, made: list[Slot], found: list[list[_Term]]) -> tuple:
-        """The translations a result found only through them was found by: per slot, those of its translations whose
-        index forms the result holds among its translated terms (« pile » found as the English word `pile`, a
-        cognate, was not found through `stack`: no translation to name); and a paraphrase table's wordings when a
-        translation of the same words was kept (« tuer » -> « détruire », the way to `destroy`)."""
-        shown = []
-        for slot, mine in zip(made, found, strict=False):
-            held = {t.term for t in mine if t.via}
-            each = [
-                (source, target, typed, targets, tuple(x for x in targets if self._target_forms(target, x) & held))
-                for source, target, typed, targets in slot.translated
-            ]
-            through = {typed for _, _, typed, _, kept in each if kept}
-            for source, target, typed, targets, kept in each:
-                if kept or (source == target and typed in through):
-                    shown.append((source, target, typed, kept or tuple(targets)))
-        return tuple(shown)
-
-    def _target_forms(self, lang: str, text: str) -> set[str]:
-        """The index terms a translation's text may be held as: its words' first forms, and the words together (a
-        term of several words indexed as one)."""
-        words = [w for kind, w in query_tokens(text) if kind == "word"]
-        found = {" ".join(words)}
-        for w in words:
-            found.update(self.tables.forms(lang, w)[:1] or [w])
+    def _translations(self, made: list[Slot]) -> list[list[tuple]]:
+        """Per slot, its translations, each with the index terms its every target may be held as (its words' first
+        forms, and the words together: a term of several words indexed as one): worked out once per query, read
+        for each result found through translations (`_translated`)."""
+        found = []
+        for slot in made:
+            mine = []
+            for source, target, typed, targets in slot.translated:
+                forms = []
+                for text in targets:
+                    words = [w for kind, w in query_tokens(text) if kind == "word"]
+                    forms.append({" ".join(words), *((self.tables.forms(target, w)[:1] or [w])[0] for w in words)})
+                mine.append((source, target, typed, tuple(targets), forms))
+            found.append(mine)
         return found
+
+
+def _translated(translations: list[list[tuple]], found: list[list[_Term]]) -> tuple:
+    """The translations a result found only through them was found by: per slot, those whose index terms the result
+    holds among its translated terms (« pile » found as the English word `pile`, a cognate, was not found through
+    `stack`: no translation to name); and a paraphrase table's wordings when a translation of the same words was
+    kept (« tuer » -> « détruire », the way to `destroy`)."""
+    shown = []
+    for mine, held_terms in zip(translations, found, strict=False):
+        held = {t.term for t in held_terms if t.via}
+        each = [
+            (source, target, typed, targets, tuple(x for x, f in zip(targets, forms, strict=True) if f & held))
+            for source, target, typed, targets, forms in mine
+        ]
+        through = {typed for _, _, typed, _, kept in each if kept}
+        for source, target, typed, targets, kept in each:
+            if kept or (source == target and typed in through):
+                shown.append((source, target, typed, kept or targets))
+    return tuple(shown)
 
 
 def opened(folder: Path, others=None) -> Engine:

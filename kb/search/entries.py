@@ -198,24 +198,23 @@ def _heading_number(kb, number: str) -> str | None:
     """The number of the rule whose title an untitled rule of today's numbering shows as its heading: its nearest
     titled ancestor in the reference language's current edition (None without one)."""
     edition = kb.primary.get(kb.reference) if kb.reference else None
-    rules = edition.rules if edition is not None else {}
-    parent = rules[number].parent if number in rules else None
-    while parent is not None and parent in rules:
-        if heading(rules[parent]):
-            return parent
-        parent = rules[parent].parent
-    return None
+    if edition is None or number not in edition.rules:
+        return None
+    return next((n for n, _ in _titled_ancestors(edition.rules, edition.rules[number])), None)
 
 
 def _ancestor_titles(kb, rule) -> list[str]:
     """Headings of the rule's ancestors within its edition, nearest first."""
-    rules = kb.edition_of(rule).rules
-    found, parent = [], rule.parent
+    return [h for _, h in _titled_ancestors(kb.edition_of(rule).rules, rule)]
+
+
+def _titled_ancestors(rules: dict, rule) -> Iterator[tuple[str, str]]:
+    """(number, heading) of a rule's titled ancestors among `rules` (its edition's), nearest first."""
+    parent = rule.parent
     while parent is not None and parent in rules:
         if h := heading(rules[parent]):
-            found.append(h)
+            yield parent, h
         parent = rules[parent].parent
-    return found
 
 
 def glossary_entries(kb) -> Iterator[Entry]:

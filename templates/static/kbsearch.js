@@ -580,7 +580,8 @@ export class Index {
     const beyond = ranked.slice(this.c.TOP).filter(([d]) => named.has(d)).slice(0, this.c.NAMED);
     top.push(...beyond);
     const base = this.rerank(top, made, terms, weights, named, near);
-    const results = await Promise.all((await this.refine(base, weights)).slice(0, limit).map((h) => this.result(h.d, h.score, made, terms, langs, h)));
+    const translations = await this.translations(made);
+    const results = await Promise.all((await this.refine(base, weights)).slice(0, limit).map((h) => this.result(h.d, h.score, translations, terms, langs, h)));
     return { results, corrected, total: scores.size }; /* total: every document matched, before the re-rank */
   }
 
@@ -707,7 +708,7 @@ export class Index {
 
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
      through when it matches no word as typed (kb.search.index.SearchIndex._result). */
-  async result(d, score, made, terms, langs, hit = null) {
+  async result(d, score, translations, terms, langs, hit = null) {
     const [key, url, titles, names, texts, editions, ctx, numbers, number, unofficial, headingNamed] = await this.doc(d);
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
@@ -728,35 +729,29 @@ export class Index {
     }
     const named = terms.some((t) => [...t.values()].some((x) => x.field === "name" && x.docs.has(d)));
     const via = hit && hit.found.some((f) => f.length) && !hit.typed.some((t) => t.size) && !named;
-    const translated = via ? await this.translatedBy(made, hit.found) : [];
-    const heading_named = kind === "rule" && !Object.keys(titles).length ? headingNamed || {} : {};
-    return { kind, id: key, number, title, titleLang, titles, names, named: unofficial || {}, heading_named, url, langs: order, snippets, score, editions, numbers, translated };
+    const translated = via ? translatedBy(translations, hit.found) : [];
+    return { kind, id: key, number, title, titleLang, titles, names, named: unofficial || {}, heading_named: headingNamed || {}, url, langs: order, snippets, score, editions, numbers, translated };
   }
 
-  /* The translations a result found only through them was found by: per slot, those whose index forms it holds among
-     its translated terms (Engine._translated). */
-  async translatedBy(made, found) {
-    const shown = [];
-    for (let k = 0; k < made.length && k < found.length; k++) {
-      const held = new Set(found[k].filter((t) => t.via).map((t) => t.term));
-      const each = [];
-      for (const [source, target, typed, targets] of made[k].translated) {
-        const kept = [];
+  /* Per slot, its translations, each with the index terms its every target may be held as (its words' first forms,
+     and the words together): once per query (Engine._translations). */
+  async translations(made) {
+    const found = [];
+    for (const slot of made) {
+      const mine = [];
+      for (const [source, target, typed, targets] of slot.translated) {
+        const forms = [];
         for (const x of targets) {
           const words = queryTokens(x).filter(([kind]) => kind === "word").map(([, w]) => w);
-          const forms = new Set([words.join(" ")]);
-          for (const w of words) { const first = (await this.forms(target, w)).slice(0, 1); forms.add(first.length ? first[0] : w); }
-          if ([...forms].some((f) => held.has(f))) { kept.push(x); }
+          const held = new Set([words.join(" ")]);
+          for (const w of words) { const first = (await this.forms(target, w)).slice(0, 1); held.add(first.length ? first[0] : w); }
+          forms.push(held);
         }
-        each.push([source, target, typed, targets, kept]);
+        mine.push([source, target, typed, targets, forms]);
       }
-      /* a paraphrase table's wordings stay when a translation of the same words was kept: the way to it */
-      const through = new Set(each.filter(([, , , , kept]) => kept.length).map(([, , typed]) => typed));
-      for (const [source, target, typed, targets, kept] of each) {
-        if (kept.length || (source === target && through.has(typed))) { shown.push([source, target, typed, kept.length ? kept : targets]); }
-      }
+      found.push(mine);
     }
-    return shown;
+    return found;
   }
 
   /* The text around its first matched words, as parts {text, mark}; the start of the text when none matched. */
@@ -800,4 +795,21 @@ function typedText(run) {
 function correctedQuery(parsed, made) {
   const fixes = new Map(made.filter((s) => s.fixed).map((s) => [s.text, s.fixed]));
   return parsed.groups.flat().flatMap((i) => queryTokens(i.text).map(([, w]) => fixes.get(w) || w)).join(" ");
+}
+
+/* The translations a result found only through them was found by: per slot, those whose index terms it holds among
+   its translated terms; a paraphrase table's wordings when a translation of the same words was kept (the way to it)
+   (kb.search.engine._translated). */
+function translatedBy(translations, found) {
+  const shown = [];
+  for (let k = 0; k < translations.length && k < found.length; k++) {
+    const held = new Set(found[k].filter((t) => t.via).map((t) => t.term));
+    const each = translations[k].map(([source, target, typed, targets, forms]) =>
+      [source, target, typed, targets, targets.filter((x, j) => [...forms[j]].some((f) => held.has(f)))]);
+    const through = new Set(each.filter(([, , , , kept]) => kept.length).map(([, , typed]) => typed));
+    for (const [source, target, typed, targets, kept] of each) {
+      if (kept.length || (source === target && through.has(typed))) { shown.push([source, target, typed, kept.length ? kept : targets]); }
+    }
+  }
+  return shown;
 }

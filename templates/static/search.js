@@ -256,7 +256,8 @@ async function runSearch(query, typing = false, limit = LIMIT) {
 function remember(query, entry = false) {
   const url = new URL(location.href);
   if (query.trim()) { url.searchParams.set("q", query); } else { url.searchParams.delete("q"); }
-  if (chosenKind()) { url.searchParams.set("kind", chosenKind()); } else { url.searchParams.delete("kind"); }
+  const kind = chosenKind();
+  if (kind) { url.searchParams.set("kind", kind); } else { url.searchParams.delete("kind"); }
   if (url.href === location.href) { return; }
   if (entry) { history.pushState({ scroll: 0 }, "", url); } else { history.replaceState({ scroll: 0 }, "", url); }
 }
@@ -304,6 +305,6 @@ window.addEventListener("popstate", (e) => { clearTimeout(timer); restore(e.stat
    reload), its results shown again where the reader left them, never jumped from again. */
 const initial = new URLSearchParams(location.search).get("q");
 const arrival = (performance.getEntriesByType("navigation")[0] || {}).type;
+chooseKind(new URLSearchParams(location.search).get("kind"));
 if (initial && (arrival === "back_forward" || arrival === "reload")) { restore(history.state && history.state.scroll); }
-else if (initial) { input.value = initial; chooseKind(new URLSearchParams(location.search).get("kind")); go(initial, true); }
-else { chooseKind(new URLSearchParams(location.search).get("kind")); }
+else if (initial) { input.value = initial; go(initial, true); }
