@@ -54,3 +54,43 @@ def test_mining_into_a_file_replaces_it_whole_and_never_from_a_damaged_input(tmp
     assert result.exit_code == 0, result.output
     assert json.loads(target.read_text(encoding="utf-8"))["format"] == "kb-lexicon/1"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.json", "lexique.json"]  # no temporary file left
+
+
+def lexicon(*args: str) -> str:
+    result = CliRunner().invoke(main, ["lexicon", "--content", str(CONTENT), *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_lexicon_lists_one_source_with_the_terminology_names_it_attests():
+    rules = lexicon("--source", "rules").splitlines()
+    assert rules[0].startswith("22 of 603 terms aligned in the translated rule extracts")
+    assert (
+        "word      active player = joueur actif (10)  [score 1.00, rules 9, rulings 1]  e.g. fr/faq-discorde-2006#L769"
+        in rules
+    )
+    terms = rules[1 : rules.index("")]
+    assert terms and all(" rules " in t.split("[score", 1)[1] for t in terms)
+    rulings = lexicon("--source", "rulings")
+    assert (
+        "Stack = Pile  [attested, rulings 3, e.g. fr/faq-discorde-2006#L492; content/fr/terminologie-regles.tsv:"
+        in rulings
+    )
+    assert "Game Concepts = " not in rulings  # curated: no text attests it
+
+
+def test_lexicon_lists_the_curated_names_with_their_lines():
+    text = lexicon("--source", "curated")
+    assert text.startswith("The lexicon's 603 terms are all mined from parallel texts: none curated.\n")
+    assert "Game Concepts = Concepts du jeu  [curated; content/fr/terminologie-regles.tsv:20]\n" in text
+    assert "[attested" not in text
+    cards = lexicon("--source", "cards")
+    assert "Players = Joueurs  [attested, cards " in cards and "Game Concepts = " not in cards
+    assert (
+        "keyword   Vigilance = Vigilance (25)  [score 0.98, cards 25]  e.g. Court Hussar / Hussard de la cour" in cards
+    )
+
+
+def test_a_source_is_listed_as_text_only():
+    result = CliRunner().invoke(main, ["lexicon", "--content", str(CONTENT), "--source", "rules", "--json"])
+    assert result.exit_code == 1 and "leave out --mine, --json and -o" in result.output

@@ -1,4 +1,5 @@
-"""`kb lexicon`: the French–English lexicon mined from the French printed text of cards."""
+"""`kb lexicon`: the French–English lexicon mined from the parallel texts (printed cards, the FAQ's rulings, the
+translated rules) and the terminology's names, each with where it comes from."""
 
 from __future__ import annotations
 
@@ -9,7 +10,18 @@ import click
 from kb.commands.options import content_option, counted, echo, json_text, load_or_exit, write_whole
 from kb.model.errors import KbError
 
-NOTE = "Mined from the French printed text of cards: not the official translation of the Comprehensive Rules."
+NOTE = "Mined from parallel French and English texts: not the official translation of the Comprehensive Rules."
+
+SOURCES = ("cards", "rulings", "rules", "curated")
+"""What `--source` takes: a parallel text the lexicon and the terminology were aligned in, or `curated` (names the
+terminology gives by hand)."""
+
+SOURCE_WORDS = {
+    "cards": "printed cards",
+    "rulings": "the FAQ's rulings beside the English rulings they translate",
+    "rules": "the translated rule extracts beside their English rules",
+    "curated": "written by hand (the usual French of the game, not an official translation)",
+}
 
 
 @click.command(name="lexicon")
@@ -23,6 +35,13 @@ NOTE = "Mined from the French printed text of cards: not the official translatio
     help="Mine MTGJSON v5 files (set files or AllPrintings.json) instead of the content; repeatable.",
 )
 @click.option("--category", type=click.Choice(["keyword", "type", "supertype", "subtype", "word"]), default=None)
+@click.option(
+    "--source",
+    type=click.Choice(SOURCES),
+    default=None,
+    help="Only what this source gives: the lexicon's terms aligned in it and the terminology's names it attests "
+    "(curated: the names written by hand).",
+)
 @click.option("--unsure", is_flag=True, help="Only the terms it is unsure of (low score, little evidence, conflicts).")
 @click.option(
     "-o",
@@ -36,19 +55,25 @@ def command(
     as_json: bool,
     mine: tuple[Path, ...],
     category: str | None,
+    source: str | None,
     unsure: bool,
     output: Path | None,
 ) -> None:
     """Print the lexicon: each English term, its French term(s) with evidence counts and example cards.
 
-    A term with conflicting translations lists them all with their counts. The lexicon labels English-only
-    rules in French and lets French searches find English rules; it is never the official translation.
+    Each term says where it comes from (`cards`, `rulings`, `rules`: the parallel texts it was aligned in, with
+    counts). `--source` lists one source's terms and the terminology's names it attests; `--source curated` lists
+    the names the terminology gives by hand. A term with conflicting translations lists them all with their counts.
+    The lexicon labels English-only rules in French and lets French searches find English rules; it is never the
+    official translation.
     Exit status 1 when an input file mined is damaged (what could be read is still printed, never written).
     """
     from kb.link.lexicon.files import lexicon_to_json
     from kb.link.lexicon.mining import mine as mine_lexicon
 
     damaged = False
+    if source is not None and (mine or as_json or output is not None):
+        raise KbError("--source lists the content's lexicon and terminology as text: leave out --mine, --json and -o")
     if mine:
         lexicon, damaged = _mine(mine, mine_lexicon)
     else:
@@ -70,14 +95,61 @@ def command(
         click.echo(json_text(lexicon_to_json(lexicon), indent=1))
         return 1 if damaged else 0
     entries = lexicon.unsure() if unsure else lexicon.entries
-    shown = [e for e in entries if category in (None, e.category)]
-    echo(f"{len(shown)} of {counted(len(lexicon.entries), 'term')}, from {counted(lexicon.cards, 'card')}. {NOTE}")
+    shown = [e for e in entries if category in (None, e.category) and source in (None, *_sources(e))]
+    if source == "curated":
+        echo(f"The lexicon's {counted(len(lexicon.entries), 'term')} are all mined from parallel texts: none curated.")
+    else:
+        of = f" aligned in {SOURCE_WORDS[source]}" if source else ""
+        echo(f"{len(shown)} of {counted(len(lexicon.entries), 'term')}{of}. {NOTE}")
     for entry in shown:
-        french = "; ".join(f"{t.text} ({t.count})" for t in entry.french) or "?"
-        example = f"  e.g. {entry.examples[0].english} / {entry.examples[0].french}" if entry.examples else ""
-        evidence = counted(entry.evidence, "card")
-        echo(f"{entry.category:9} {entry.english} = {french}  [score {entry.score:.2f}, {evidence}]{example}")
+        echo(_entry_line(entry))
+    if source is not None and not mine:
+        _names(load_or_exit(content).names.values(), source, category)
     return 1 if damaged else 0
+
+
+def _sources(entry) -> tuple[str, ...]:
+    """The parallel texts an entry was aligned in; a keyword's or a type's are the printed cards' fields."""
+    return tuple(name for name, _ in entry.sources) or ("cards",)
+
+
+def _entry_line(entry) -> str:
+    """One lexicon term, its translations and where they come from."""
+    french = "; ".join(f"{t.text} ({t.count})" for t in entry.french) or "?"
+    example = ""
+    if entry.examples:  # a card (English / French name), or for a word the aligned text's place
+        shown = entry.examples[0]
+        example = f"  e.g. {shown.english} / {shown.french}" if shown.french else f"  e.g. {shown.english}"
+    if entry.sources:
+        evidence = ", ".join(f"{name} {units:,}" for name, units in entry.sources)
+    else:
+        evidence = f"cards {entry.evidence:,}"
+    return f"{entry.category:9} {entry.english} = {french}  [score {entry.score:.2f}, {evidence}]{example}"
+
+
+def _names(names, source: str, category: str | None) -> None:
+    """The terminology's names a source attests (`curated`: those written by hand), with their lines."""
+    if category is not None:
+        return  # a category is the lexicon's (keyword, type, word…): the terminology's concepts have none
+    names = list(names)
+    if source == "curated":
+        shown = [n for n in names if n.provenance == "curated"]
+    else:
+        shown = [n for n in names if any(e.source == source for e in n.evidence)]
+    echo(f"\nTerminology: {len(shown)} of {counted(len(names), 'name')} {_attested(source)}.")
+    for name in shown:
+        line = f"{name.english} = {' | '.join(name.names)}  [{name.provenance}"
+        seen = [e for e in name.evidence if e.source == source]
+        if seen:
+            line += f", {source} {seen[0].count:,}, e.g. {seen[0].example}"
+        echo(f"{line}; {name.source.path}:{name.source.line}]")
+
+
+def _attested(source: str) -> str:
+    """How the names of a source came to be, in words."""
+    if source == "curated":
+        return "written by hand (curated: the usual French of the game, not an official translation)"
+    return f"attested by {SOURCE_WORDS[source]}"
 
 
 def _mine(paths: tuple[Path, ...], mine_lexicon):

@@ -89,7 +89,7 @@ def terminal(stream=None) -> tuple[int, bool]:
 
 def counted(n: int, word: str) -> str:
     """`1 card`, `2 cards`."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def json_text(payload: object, indent: int | None = 1, stdout: bool = True) -> str:

@@ -186,7 +186,8 @@ def _printed(term: Term, lexicon: Lexicon | None) -> list[Evidence]:
     found = []
     for entry in lexicon.lookup(term.english):
         if entry.french and any(_same(entry.best, name) for name in term.names):
-            found.append(Evidence("cards", entry.best, entry.french[0].count, _example(entry)))
+            source = max(entry.sources, key=lambda s: s[1])[0] if entry.sources else "cards"  # a word's: aligned
+            found.append(Evidence(source, entry.best, entry.french[0].count, _example(entry)))
     return found[:1]
 
 
@@ -204,11 +205,12 @@ def _sure_translation(term: Term, lexicon: Lexicon | None) -> LexiconEntry | Non
 
 
 def _example(entry: LexiconEntry) -> str:
-    """A card showing a lexicon entry's translation (`Trample: Colossal Dreadmaw / Dévoreur colossal`)."""
+    """A card showing a lexicon entry's translation (`Colossal Dreadmaw / Dévoreur colossal`), or for a word the
+    aligned text's place (`120.1`, `fr/faq-discorde-2006#L769`)."""
     if not entry.examples:
         return ""
     card = entry.examples[0]
-    return f"{card.english} / {card.french}"
+    return f"{card.english} / {card.french}" if card.french else card.english
 
 
 def _same(one: str, other: str) -> bool:
