@@ -334,6 +334,18 @@ def test_keyword_entry_carries_evidence_and_examples(lexicon):
     assert deathtouch.best == "Contact mortel" and len(deathtouch.examples) == 3
 
 
+def test_a_keyword_not_printed_on_its_own_gets_no_piece_of_another(lexicon):
+    # MTGJSON adds Landcycling to Basic landcycling cards and Landwalk to Islandwalk ones: their French was « de
+    # terrain de base » and « des îles », pieces of the longer keywords'; Chroma's, on a card that never prints it
+    assert lexicon.lookup("Landcycling", "keyword") == lexicon.lookup("Landwalk", "keyword") == ()
+    assert lexicon.lookup("Chroma", "keyword") == ()
+    assert first(lexicon, "Basic landcycling", "keyword") == "Recyclage de terrain de base"
+    assert first(lexicon, "Islandwalk", "keyword") == "Traversée des îles"
+    # Plaxmanta (10E) has Flash in MTGJSON but prints `any time you could play an instant`: not counted for Flash
+    (flash,) = lexicon.lookup("Flash", "keyword")
+    assert flash.best == "Flash" and flash.evidence == 28
+
+
 def test_parameterised_keywords_stop_before_their_parameter(lexicon):
     assert first(lexicon, "Protection", "keyword") == "Protection"  # "Protection contre le rouge"
     assert first(lexicon, "Cycling", "keyword") == "Recyclage"  # "Recyclage {2}"

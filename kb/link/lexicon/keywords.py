@@ -14,6 +14,7 @@ scores it best.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -77,7 +78,8 @@ def mine_keywords(cards: list[PrintedCard]) -> list[LexiconEntry]:
     for card in cards:
         if any(v.french_text for v in card.versions):
             for keyword in dict.fromkeys(card.keywords):
-                holders[keyword].append(card)
+                if not not_printed(keyword, card):
+                    holders[keyword].append(card)
     scored, opening = {}, {}
     for keyword, mine in holders.items():
         evidence = _keyword_evidence(keyword, mine, _spots(keyword, mine))[0]
@@ -94,6 +96,22 @@ def mine_keywords(cards: list[PrintedCard]) -> list[LexiconEntry]:
         examples = _examples(first, mine, whole())
         entries.append(make_entry(keyword, "keyword", chosen, surfaces, len(mine), examples, variants))
     return entries
+
+
+def not_printed(keyword: str, card: PrintedCard) -> bool:
+    """Whether the card's printed English never names the keyword on its own (its French then names it nowhere
+    either). MTGJSON lists a card's keywords from today's wording, so an old printing may not print it (Plaxmanta's
+    `You may play Plaxmanta any time you could play an instant`: Flash);
+    and a family's name is printed only inside a longer keyword, glued to a word before it (Landwalk in
+    `Islandwalk`) or after a single word opening its line (Landcycling in `Basic landcycling`), whose French would
+    give the family a piece of it (« des îles », « de terrain de base »)."""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(keyword)}(?:s|es|ed|d|ing)?(?!\w)", re.IGNORECASE)
+    for version in card.versions:
+        for line in version.english_text.splitlines():
+            for found in pattern.finditer(line):
+                if not re.fullmatch(r"\s*[\w'-]+\s+", line[: found.start()]):
+                    return False
+    return True
 
 
 def _document_frequencies(cards: list[PrintedCard]) -> tuple[Counter[str], Counter[str]]:
