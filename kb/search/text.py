@@ -36,6 +36,8 @@ EXACT = "="
 """A word as written (folded) is also indexed as `=word` when it differs from its first index form: a query's
 word as typed asks for it too."""
 FRENCH_EXTRA = {
+    "les",  # the plural article: the Snowball list has « le », « la », « des », not « les »
+    "lorsque",
     "l",
     "d",
     "j",
