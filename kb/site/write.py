@@ -217,7 +217,9 @@ def write_extras(new: Path, files: Iterable[tuple[str, str]]) -> int:
 
 def write_jumps(new: Path, jump: dict, cards: dict[str, str]) -> None:
     """Write `jump.json` and the card names' shards `jump-cards-<k>.json` (a name in shard `fnv1a(name) % count`,
-    `count` in `jump.json`'s `cards`): the search page reads the one shard of the name typed."""
+    `count` in `jump.json`'s `cards`): the search page reads the one shard of the name typed. And `jump.js`, the
+    same map as a classic script (`globalThis.kbJump`): a page opened from disk (file://), where browsers refuse
+    fetch, loads it to take a typed rule number to its rule."""
     count = max(1, sum(len(k) + len(v) + 6 for k, v in cards.items()) // CARD_SHARD_BYTES)
     parts: list[dict[str, str]] = [{} for _ in range(count)]
     for name, path in cards.items():
@@ -226,6 +228,8 @@ def write_jumps(new: Path, jump: dict, cards: dict[str, str]) -> None:
         (new / f"jump-cards-{k}.json").write_text(json.dumps(part, ensure_ascii=False, sort_keys=True), "utf-8")
     text = json.dumps({**jump, "cards": count}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     (new / "jump.json").write_text(text, encoding="utf-8")
+    note = "/* jump.json for pages opened from disk (file://), where fetch is refused. */"
+    (new / "jump.js").write_text(f"{note}\nglobalThis.kbJump = {text};\n", encoding="utf-8")
 
 
 def _where(job: Job) -> dict[str, str]:

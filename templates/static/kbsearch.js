@@ -4,7 +4,9 @@
    Whoosh) and kb's re-rank (kb/search/rank.py). tests/test_search.py runs the same questions through both and
    compares the results. */
 
-import { fold, ruleNumber } from "./kbtext.js";
+import "./kbtext.js";
+
+const { fold, ruleNumber } = globalThis.kbText;
 
 const W = String.raw`[\p{L}\p{N}_]`;
 const SYMBOL = String.raw`\{[^{}\s]{1,8}\}`;

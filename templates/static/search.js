@@ -1,7 +1,9 @@
 /* The search page: rule numbers and card names jump to their page; anything else is ranked by kbsearch.js over
    the site's export of kb's Whoosh index (the same results as `kb search`). Each result shows the reader's
    language, the other one a click away. */
-import { searchFold as fold, jumpNumbers, ruleNumber } from "./kbtext.js";
+import "./kbtext.js";
+
+const { searchFold: fold, jumpNumbers, ruleNumber } = globalThis.kbText;
 import { fnv1a, Index, SearchError } from "./kbsearch.js";
 
 const box = document.getElementById("search");

@@ -303,14 +303,29 @@
   }
 
   /* A typed number that a translation numbers otherwise (French 120.4, today's 121.4; today's 120.4 is another
-     rule): offer both, the interface's reading first (kb/site/numbering.py ships the map in jump.json). */
+     rule): offer both, the interface's reading first (kb/site/numbering.py ships the map in jump.json); a number
+     only today's rules have: straight to its rule. */
   var jumps = null;
+  function loaded(href) {
+    return new Promise(function (ok, fail) {
+      var el = document.createElement("script");
+      el.src = href;
+      el.onload = ok;
+      el.onerror = fail;
+      document.head.appendChild(el);
+    });
+  }
   function jumpMap() {
     if (!jumps) {
-      jumps = Promise.all([fetch(new URL("../jump.json", script).href).then(function (r) { return r.json(); }),
-        import(new URL("kbtext.js", script).href)]).then(function (found) {
-        found[0].numbers = found[1].jumpNumbers(found[0].numbers);
-        return found[0];
+      /* Opened from disk (file://), fetch is refused: the same map as a classic script (jump.js). */
+      var map = location.protocol === "file:"
+        ? loaded(new URL("../jump.js", script).href).then(function () { return globalThis.kbJump; })
+        : fetch(new URL("../jump.json", script).href).then(function (r) { return r.json(); });
+      var text = globalThis.kbText ? null : loaded(new URL("kbtext.js", script).href);
+      jumps = Promise.all([map, text]).then(function (found) {
+        var copy = Object.assign({}, found[0]);
+        copy.numbers = globalThis.kbText.jumpNumbers(found[0].numbers);
+        return copy;
       }).catch(function () { return {}; });
     }
     return jumps;
@@ -332,7 +347,6 @@
       found.push({ lang: lang, label: label, href: site + ui + "/" + own.path, own: true,
         start: own.start || "", startLang: lang });
     });
-    if (!found.length) { return []; }
     var today = map.numbers && Object.prototype.hasOwnProperty.call(map.numbers, num) ? map.numbers[num] : null;
     if (today) {
       var title = ((map.titles || {})[num] || {})[ui] || ["", ui];
@@ -394,8 +408,8 @@
       if (choosing) { return; }
       e.preventDefault();
       var text = input.value;
-      Promise.all([jumpMap(), import(new URL("kbtext.js", script).href)]).then(function (found) {
-        var map = found[0], num = map.pattern ? found[1].ruleNumber(text, map.pattern) : null;
+      jumpMap().then(function (map) {
+        var num = map.pattern ? globalThis.kbText.ruleNumber(text, map.pattern) : null;
         var list = num ? choices(map, num, ui) : [];
         if (list.length > 1) { showChoice(form, list, num, (map.words || {})[ui] || {}, ui); return; }
         if (list.length === 1) { location.assign(list[0].href); return; }
