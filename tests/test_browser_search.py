@@ -73,7 +73,7 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
 @pytest.mark.parametrize(
     "query",
     ["trample", "deathtouch trample", "storm count", "can a tapped creature block", "{T}", "bibliotheque vide",
-     "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "isper", "étape de fin",
+     "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "étape de fin",
      "piétinement", "piétinement contact mortel", "forecast upkeep", "pietinnement", "declaration des bloquers",
      "lifelnk", "pietinnement lang:en", "défausserions", "who goes first", "tuer une créature", "la pile",
      "mal d'invocation", "can I respond when my opponent's creature goes to the graveyard", "hsate"],
@@ -81,6 +81,22 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
 def test_the_site_ranks_as_the_cli(page, site, query):
     expected = [r.id for r in site[1].search(query, limit=30)]
     assert ask(page, site, query) == expected
+
+
+def test_the_start_of_one_cards_name_opens_the_card(page, site):
+    page.goto(f"{site[0]}en/search.html")
+    page.locator("#q").fill("isper")
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'isper'")  # typing: a list
+    assert page.url.endswith("/en/search.html?q=isper")
+    page.locator("#q").press("Enter")  # asked: the one card whose name it begins
+    page.wait_for_url("**/en/cards/isperia-the-inscrutable.html")
+    page.go_back()  # its results, as kb search gives them, never jumped from again
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'isper'")
+    ids = page.locator("#results > li[data-id]").evaluate_all("els => els.map(e => e.dataset.id)")
+    assert ids == [r.id for r in site[1].search("isper", limit=30)] and ids[0] == "isperia-the-inscrutable"
+    assert page.url.endswith("/en/search.html?q=isper")
+    assert len(ask(page, site, "sky")) > 1  # Sky Hussar, but a rule holds the word too: the list stays
+    assert page.url.endswith("/en/search.html?q=sky")
 
 
 def test_trample_gives_its_rule_first_linking_its_anchor(page, site):
@@ -176,7 +192,7 @@ def test_a_page_of_results_says_so_and_offers_the_next(page, site):
 
 
 def test_results_say_what_they_are(page, site):
-    ask(page, site, "isperia", "fr")  # the card, then the FAQ's rulings of it: each says which it is
+    ask(page, site, "isperia impénétrable", "fr")  # the card, then the FAQ's rulings of it: each says which it is
     kinds = page.locator("#results > li .kind").all_inner_texts()
     assert kinds[:2] == ["carte", "décision"]
 

@@ -1,4 +1,4 @@
-/* The search page: rule numbers and card names jump to their page; anything else is ranked by kbsearch.js over
+/* The search page: rule numbers, card names and the start of one card's name jump to their page; anything else is ranked by kbsearch.js over
    the site's export of kb's Whoosh index (the same results as `kb search`). Each result shows the reader's
    language, the other one a click away. */
 import "./kbtext.js";
@@ -217,7 +217,7 @@ let serial = 0;
 async function runSearch(query, typing = false, limit = LIMIT) {
   const mine = ++serial;
   if (examples) { examples.hidden = Boolean(query.trim()); } /* the empty page suggests queries */
-  if (!query.trim()) { list.textContent = ""; statusEl.textContent = ""; return; }
+  if (!query.trim()) { list.textContent = ""; statusEl.textContent = ""; return null; }
   let found;
   try {
     found = await (await openIndex()).search(query, limit, typing, chosenKind());
@@ -226,18 +226,18 @@ async function runSearch(query, typing = false, limit = LIMIT) {
     list.textContent = "";
     list.dataset.query = query;
     showStatus(err instanceof SearchError ? say.error(err) : `${say.broken} (${err.message})`, null);
-    return;
+    return null;
   }
-  if (mine !== serial) { return; }
+  if (mine !== serial) { return null; }
   const shown = found.results.filter((x) => x.url);
   const table = shown.some((r) => Object.values(r.snippets).some((p) => p.some((x) => x.text.includes("{")))) ? await symbolTable() : {};
-  if (mine !== serial) { return; }
+  if (mine !== serial) { return null; }
   list.textContent = "";
   list.dataset.query = query; /* which question the list answers (tests and benchmarks wait on it) */
   for (const r of shown) { list.appendChild(resultNode(r, table)); }
   const n = found.results.length;
   const last = (query.match(/[^\s"]+$/) || [""])[0];
-  if (typing && !n && [...last].length < (await openIndex()).c.STEM_MIN) { showStatus("", null); return; } /* a word begun */
+  if (typing && !n && [...last].length < (await openIndex()).c.STEM_MIN) { showStatus("", null); return found; } /* a word begun */
   showStatus(n >= limit ? fill(words.first, { n, total: found.total }) : n ? say.results(n) : say.none, found.corrected);
   if (n >= limit) { /* a page of results, not all: the next ones on request */
     const more = document.createElement("button");
@@ -250,6 +250,17 @@ async function runSearch(query, typing = false, limit = LIMIT) {
     li.appendChild(more);
     list.appendChild(li);
   }
+  return found;
+}
+
+/* The one card a query begins the name of (`isperia`: Isperia the Inscrutable), when the results hold no rule or
+   glossary entry and one card alone has a name, in either language, starting so; else null. */
+function onlyCard(query, results) {
+  const q = fold(query).trim().replace(/\s+/g, " ");
+  if ([...q].length < 3 || results.some((r) => r.kind === "rule" || r.kind === "glossary")) { return null; }
+  const starts = (r) => Object.values(r.names || {}).some((name) => fold(name).startsWith(q));
+  const cards = results.filter((r) => r.kind === "card" && r.url && starts(r));
+  return cards.length === 1 ? cards[0] : null;
 }
 
 /* The address says the question asked and the kind filtered (to share it or come back to it). A question asked
@@ -283,7 +294,10 @@ async function go(query, jump) {
     const target = await jumpTarget(query);
     if (target) { location.assign(root + target); return; }
   }
-  await runSearch(query);
+  const found = await runSearch(query);
+  const whole = found && found.results.length === found.total; /* every result read: no other card beyond */
+  const card = jump && whole && !chosenKind() ? onlyCard(query, found.results) : null;
+  if (card && input.value === query) { location.assign(root + card.url); } /* still the question asked */
 }
 
 let timer = null;
