@@ -101,14 +101,29 @@ def test_the_start_of_one_cards_name_opens_the_card(page, site):
 
 def test_trample_gives_its_rule_first_linking_its_anchor(page, site):
     assert ask(page, site, "trample")[0] == "702.19"
-    assert page.locator("#results > li > a").first.get_attribute("href") == "rules/702.html#702.19"
+    assert page.locator("#results > li > a").first.get_attribute("href") == "rules/702.html?found=Trample#702.19"
+
+
+def test_the_words_found_are_marked_on_the_page_a_result_opens(page, site):
+    ask(page, site, "deathtouch trample")
+    page.locator("#results > li[data-id='702.19'] > a").click()
+    page.wait_for_url("**/en/rules/702.html?found=*#702.19")
+    marks = page.locator("mark.found")
+    marks.first.wait_for()
+    assert {m.lower() for m in marks.all_inner_texts()} == {"trample"}  # what the result's snippet marked
+    assert page.locator("[id='702.19'] mark.found").count() == marks.count()  # in the rule it points to only
+    ask(page, site, "isperia impénétrable", "fr")  # a card (no anchor): marked in the whole page, either language
+    page.locator("#results > li[data-kind=card] > a").first.click()
+    page.wait_for_url("**/fr/cards/isperia-the-inscrutable.html?found=*")
+    page.locator("main mark.found").first.wait_for()
+    assert {m.lower() for m in page.locator("main mark.found").all_inner_texts()} >= {"isperia", "impénétrable"}
 
 
 def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
     found = ask(page, site, "piétinement", "fr")
     assert "702.19" in found[:3]
     item = page.locator("#results > li[data-id='702.19']")
-    assert item.locator("a").first.get_attribute("href") == "rules/702.html#702.19"
+    assert item.locator("a").first.get_attribute("href") == "rules/702.html?found=Trample#702.19"
     assert item.locator(".via").count() == 0  # found by its French name (the terminology's), not by translation
     item = page.locator("#results > li[data-id='702.19a']")  # found only through the word's translation
     label = item.locator(".via")

@@ -147,12 +147,24 @@ function viaNode(translated) {
   return p;
 }
 
+/* A result's address, with the words its snippets mark (`?found=`: site.js marks them on the page it opens). */
+function foundIn(r) {
+  const marked = new Set();
+  for (const parts of Object.values(r.snippets)) {
+    for (const part of parts) { if (part.mark && part.text.trim()) { marked.add(part.text.trim()); } }
+  }
+  if (!marked.size) { return r.url; }
+  const [path, anchor] = r.url.split("#");
+  const query = [...marked].slice(0, 20).map((w) => "found=" + encodeURIComponent(w)).join("&");
+  return `${path}?${query}${anchor === undefined ? "" : "#" + anchor}`;
+}
+
 function resultNode(r, table) {
   const li = document.createElement("li");
   li.dataset.kind = r.kind;
   li.dataset.id = r.id;
   const a = document.createElement("a");
-  a.href = root + r.url;
+  a.href = root + foundIn(r);
   const [title, lang] = titleOf(r);
   /* the interface's unofficial name, first: the concept's, else its heading's (an untitled rule's) */
   const name = lang !== ui ? (r.named && r.named[ui]) || (r.heading_named && r.heading_named[ui]) || null : null;

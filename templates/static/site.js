@@ -419,7 +419,44 @@
     });
   }
 
+  /* The words a search found in this page, marked where it opens (search.js passes them as `?found=`, each as the
+     result's snippet marked it): in the rule or entry its address points to, else in the whole page. */
+  function initFound() {
+    var found = new URLSearchParams(location.search).getAll("found").map(function (w) { return w.trim(); })
+      .filter(function (w) { return w.length > 1; }).slice(0, 20);
+    if (!found.length) { return; }
+    var id = location.hash ? decodeURIComponent(location.hash.slice(1)) : "";
+    var scope = (id && document.getElementById(id)) || document.querySelector("main");
+    if (!scope) { return; }
+    var quoted = found.map(function (w) { return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); });
+    var pattern = new RegExp("(?<![\\p{L}\\p{N}])(?:" + quoted.join("|") + ")(?![\\p{L}\\p{N}])", "giu");
+    var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (node) {
+        return node.parentElement.closest("script, style, mark, button, summary, .lex-mark") ?
+          NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    var nodes = [];
+    while (walker.nextNode()) { nodes.push(walker.currentNode); }
+    nodes.forEach(function (node) {
+      var text = node.nodeValue, pos = 0, parts = [], m;
+      pattern.lastIndex = 0;
+      while ((m = pattern.exec(text)) !== null) {
+        parts.push(text.slice(pos, m.index));
+        var mark = document.createElement("mark");
+        mark.className = "found";
+        mark.textContent = m[0];
+        parts.push(mark);
+        pos = m.index + m[0].length;
+      }
+      if (!parts.length) { return; }
+      parts.push(text.slice(pos));
+      node.replaceWith.apply(node, parts);
+    });
+  }
+
   function init() {
+    initFound();
     initSwitch(); initPreviews(); initCopy(); initSlash(); initMenu(); initOnPage(); initOpenAll(); initOutline();
     initChangeFilter(); initNumberBox();
     initPlaceholder(); initGlossaryFilter(); initSpy();
