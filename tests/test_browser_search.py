@@ -127,14 +127,14 @@ def test_french_word_finds_the_english_rule_labelled_as_translated(page, site):
     assert item.locator(".via").count() == 0  # found by its French name (the terminology's), not by translation
     item = page.locator("#results > li[data-id='702.19a']")  # found only through the word's translation
     label = item.locator(".via")
-    assert label.inner_text() == "par le lexique des cartes, non officiel\u00a0: piétinement → trample"
+    assert label.inner_text() == "par le lexique de kb, non officiel\u00a0: piétinement → trample"
     assert "pas par une traduction officielle" in label.get_attribute("title")
     assert item.locator(".snippet mark").first.inner_text().lower() == "trample"
     direct = page.locator("#results > li[data-kind=card]").first  # its French text holds the word as typed
     assert direct.locator(".via").count() == 0 and direct.locator(".snippet[lang=fr] mark").count() > 0
     ask(page, site, "piétinement")
     via = page.locator("#results > li[data-id='702.19a'] .via").inner_text()
-    assert via == "through the card lexicon, unofficial: piétinement → trample"
+    assert via == "through kb's lexicon, unofficial: piétinement → trample"
 
 
 def test_players_words_found_in_the_rules_words_say_so(page, site):
@@ -142,7 +142,7 @@ def test_players_words_found_in_the_rules_words_say_so(page, site):
     label = page.locator(f"#results > li[data-id='{found[0]}'] .via")
     assert label.inner_text() == (
         "dans les mots des règles\u00a0: tuer → détruire / meurt ; "
-        "par le lexique des cartes, non officiel\u00a0: tuer → dies"  # Dies holds `dies`, not `destroy`
+        "par le lexique de kb, non officiel\u00a0: tuer → dies"  # Dies holds `dies`, not `destroy`
     )
     assert "paraphrases" in label.get_attribute("title") and "non officiel" in label.get_attribute("title")
     assert "103.1" in ask(page, site, "who goes first")[:3]  # CR 103.1 names the starting player, not "going first"

@@ -1175,7 +1175,7 @@ def test_faq_quotes_link_todays_rule_only_where_it_was_found(site_bundled):
     note = html.split('id="note-prevision"')[1].split("</section>")[0]
     assert '<span class="old-num">502.53</span>' in note  # the old number, as printed then
     assert ">→ aujourd’hui 702.57</a>" in note and 'href="../rules/702.html#702.57"' in note
-    assert "retrouvée par son titre, traduit par le lexique des cartes imprimées" in note
+    assert "retrouvée par son titre, traduit par le lexique de kb (non officiel)" in note
     assert "rules/502.html" not in html
 
 

@@ -189,7 +189,7 @@ def test_the_sources_name_the_lexicon_of_printed_cards_as_unofficial(site):
     for ui, said in (("fr", "non officiels"), ("en", "unofficial")):
         for page in ("sources.html", "index.html"):
             html = (site / ui / page).read_text(encoding="utf-8")
-            item = html.split("<strong>Lexique des cartes imprimées" if ui == "fr" else "<strong>Printed-card lexicon")
+            item = html.split("<strong>Lexique de kb" if ui == "fr" else "<strong>kb&#39;s lexicon")
             assert len(item) == 2 and said in item[1].split("</li>")[0], (ui, page)
 
 

@@ -215,8 +215,8 @@ WORDS: dict[str, dict[str, str]] = {
             "Les cartes : noms, textes imprimés et Oracle, et leurs décisions, tirés d’un fichier de données."
         ),
         "name_missing": "nom {lang} absent des données de cartes : le nom anglais est donné",
-        "lexicon_item": "Lexique des cartes imprimées : {n} termes",
-        "lexicon_item_one": "Lexique des cartes imprimées : {n} terme",
+        "lexicon_item": "Lexique de kb (cartes imprimées, décisions, règles traduites) : {n} termes",
+        "lexicon_item_one": "Lexique de kb (cartes imprimées, décisions, règles traduites) : {n} terme",
         "lexicon_from": "relevés sur le texte français de {n} cartes, non officiels",
         "lexicon_from_one": "relevés sur le texte français de {n} carte, non officiels",
         "about_lexicon": (
@@ -311,7 +311,7 @@ WORDS: dict[str, dict[str, str]] = {
         "today_link": "→ aujourd’hui {n}",
         "via_lineage": "suivie d’édition en édition",
         "via_text": "même texte",
-        "via_lexicon": "retrouvée par son titre, traduit par le lexique des cartes imprimées",
+        "via_lexicon": "retrouvée par son titre, traduit par le lexique de kb (non officiel)",
         "stale": "Traductions à revoir : le texte anglais a changé depuis l’édition rapprochée de la traduction",
         "stale_item": "rapprochée de l’édition du {date}",
         "mismatch_edition": "Renvois comparés avec l’édition du {date}.",
@@ -353,8 +353,11 @@ WORDS: dict[str, dict[str, str]] = {
         "js_kind_ruling": "décision",
         "js_kind_glossary": "glossaire",
         "js_kind_note": "note de FAQ",
-        "js_via": "par le lexique des cartes, non officiel",
-        "js_via_title": "Trouvé par le lexique tiré des cartes imprimées, pas par une traduction officielle",
+        "js_via": "par le lexique de kb, non officiel",
+        "js_via_title": (
+            "Trouvé par le lexique que kb tire des textes parallèles (cartes imprimées, décisions de la FAQ, règles "
+            "traduites), pas par une traduction officielle"
+        ),
         "js_via_rules": "dans les mots des règles",
         "js_via_rules_title": (
             "Trouvé par la table de paraphrases de kb : les mots des joueurs reliés à ceux des règles (non officiel)"
@@ -586,8 +589,8 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "about_cards": "The cards: names, printed and Oracle texts and their rulings, from a card data file.",
         "name_missing": "no {lang} name in the card data: the English name is shown",
-        "lexicon_item": "Printed-card lexicon: {n} terms",
-        "lexicon_item_one": "Printed-card lexicon: {n} term",
+        "lexicon_item": "kb's lexicon (printed cards, rulings, translated rules): {n} terms",
+        "lexicon_item_one": "kb's lexicon (printed cards, rulings, translated rules): {n} term",
         "lexicon_from": "mined from the French text of {n} cards, unofficial",
         "lexicon_from_one": "mined from the French text of {n} card, unofficial",
         "about_lexicon": (
@@ -679,7 +682,7 @@ WORDS: dict[str, dict[str, str]] = {
         "today_link": "→ today {n}",
         "via_lineage": "followed edition by edition",
         "via_text": "same text",
-        "via_lexicon": "found by its heading, translated through the printed-card lexicon",
+        "via_lexicon": "found by its heading, translated through kb's lexicon (unofficial)",
         "stale": "Translations to review: the English text changed after the edition the translation is compared with",
         "stale_item": "compared with the edition of {date}",
         "mismatch_edition": "References compared with the edition of {date}.",
@@ -718,8 +721,11 @@ WORDS: dict[str, dict[str, str]] = {
         "js_kind_ruling": "ruling",
         "js_kind_glossary": "glossary",
         "js_kind_note": "FAQ note",
-        "js_via": "through the card lexicon, unofficial",
-        "js_via_title": "Found through the lexicon mined from printed cards, not an official translation",
+        "js_via": "through kb's lexicon, unofficial",
+        "js_via_title": (
+            "Found through the lexicon kb mines from parallel texts (printed cards, the FAQ's rulings, the translated "
+            "rules), not an official translation"
+        ),
         "js_via_rules": "in the rules' words",
         "js_via_rules_title": (
             "Found through kb's paraphrase table: players' words linked to the rules' own (unofficial)"
