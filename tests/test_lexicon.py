@@ -431,6 +431,17 @@ def test_other_translations_are_kept_and_a_conflict_is_listed_as_unsure(lexicon)
     assert len({t.text for t in less.french}) == 2 and less in lexicon.unsure()
 
 
+@pytest.mark.parametrize(
+    ("english", "french"),
+    [("turn", ["tour", "tour-ci"]), ("equipped", ["équipée", "équipement"])],
+)
+def test_translations_of_one_word_family_are_no_conflict(lexicon, english, french):
+    # « tour » and « tour-ci » were a conflict, so `turn` was never a translation of « tour »: a French question's
+    # « fin du tour » reached no English rule's turn
+    (entry,) = lexicon.lookup(english, "word")
+    assert [t.text for t in entry.french] == french and entry not in lexicon.unsure()
+
+
 ALIGNED = [
     ("Draw a card.", "Piochez une carte."),
     ("Target player draws two cards.", "Le joueur ciblé pioche deux cartes."),

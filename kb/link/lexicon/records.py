@@ -103,11 +103,7 @@ class Lexicon:
                 stems.setdefault(stem_en(key), []).append(k)
         object.__setattr__(self, "_keys", {key: tuple(v) for key, v in keys.items()})
         object.__setattr__(self, "_stems", {key: tuple(v) for key, v in stems.items()})
-        unsure = tuple(
-            e
-            for e in self.entries
-            if e.score < UNSURE_SCORE or e.evidence < 2 or len({gist(t.text) for t in e.french}) > 1
-        )
+        unsure = tuple(e for e in self.entries if e.score < UNSURE_SCORE or e.evidence < 2 or _conflicting(e.french))
         object.__setattr__(self, "_unsure", unsure)
 
     def lookup(self, english: str, category: str | None = None) -> tuple[LexiconEntry, ...]:
@@ -138,8 +134,9 @@ class Lexicon:
         return tuple(unique.values())
 
     def unsure(self) -> tuple[LexiconEntry, ...]:
-        """Entries with a low score, a single card of evidence or conflicting translations (French terms that are
-        not forms of one term: `hasard`, `aléatoire`; not `défaussez-vous`, `défausse`)."""
+        """Entries with a low score, a single card of evidence or conflicting translations (French terms of no one
+        word family: `hasard`, `aléatoire`; `moins`, `inférieur`; not `défaussez-vous`, `défausse`, nor `attaquer`,
+        `attaquante`, nor `tour`, `tour-ci`)."""
         return self._unsure
 
     def by_category(self) -> dict[str, int]:
@@ -149,6 +146,26 @@ class Lexicon:
 
 REFLEXIVE = frozenset({"me", "m", "te", "t", "se", "s", "nous", "vous"})
 """French pronouns a verb's printed forms carry or not (`défaussez-vous`, `se défausse`)."""
+
+
+FAMILY = 5
+"""Letters two stems share at the start to be of one word family (`attaqu`, `attaquant`; `equip`, `equipement`)."""
+
+
+def _conflicting(french: tuple[FrenchTerm, ...]) -> bool:
+    """Whether some of an entry's French terms are of no word family of the first: a stem of one begins as a stem
+    of the other (`recyclage`, `recyclez`; `tour`, `tour-ci`; `mutation`, `subit une mutation`)."""
+    first = gist(french[0].text) if french else ()
+    return any(not _family(first, gist(t.text)) for t in french[1:])
+
+
+def _family(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    for a in one:
+        for b in other:
+            n = min(FAMILY, len(a), len(b))
+            if a[:n] == b[:n]:
+                return True
+    return False
 
 
 def gist(term: str) -> tuple[str, ...]:
