@@ -497,5 +497,7 @@ def test_a_long_rule_keeps_its_outline_in_reach_on_a_phone(tab, url):
     tab.mouse.wheel(0, 30000)
     button = tab.locator("a.to-outline")
     assert button.is_visible()
+    box = button.bounding_box()  # a small round button at the edge, covering as little text as it can
+    assert box["width"] < 50 and box["x"] + box["width"] <= 360 and "Outline" in button.text_content()
     button.click()
     assert tab.locator("nav.onpage details").evaluate("d => d.open") and tab.locator("#onpage-h").is_visible()
