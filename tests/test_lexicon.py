@@ -431,6 +431,11 @@ def test_other_translations_are_kept_and_a_conflict_is_listed_as_unsure(lexicon)
     assert len({t.text for t in less.french}) == 2 and less in lexicon.unsure()
 
 
+def test_the_pieces_of_english_contractions_are_no_words(lexicon):
+    # `doesn't` is read as `doesn` and `t`: `doesn` was aligned with « dégagement » (« ne se dégage pas »)
+    assert lexicon.lookup("doesn", "word") == lexicon.lookup("don", "word") == ()
+
+
 @pytest.mark.parametrize(
     ("english", "french"),
     [("turn", ["tour", "tour-ci"]), ("equipped", ["équipée", "équipement"])],

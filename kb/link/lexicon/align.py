@@ -48,7 +48,7 @@ FUNCTION = {
         " it its it's he she they them their his her him you your yours we our us i me my is are was were be been being"
         " do does did has have had can may might must shall should will would could there here which who whom whose"
         " what when where while each any all some other another such so up out off over under also only just"
-        " s t ve ll re d m"
+        " s t ve ll re d m doesn don isn aren wasn weren didn hasn haven hadn wouldn couldn shouldn cannot"
     ),
     "fr": _listed(
         "a à au aux de du des d le la les l un une et ou ni ne n pas plus que qu qui quoi dont où en y ce c cet cette"
