@@ -58,8 +58,10 @@ def _where(output: Path, content: Path) -> Path | int:
         _mistake(f"cannot write {output}: {getattr(err, 'strerror', None) or err}")
     folder = content.resolve()
     if folder == target or folder in target.parents:
-        _mistake(f"refusing to write {output}: it is inside the content folder ({folder}), where it would be read "
-                 "as content; pass another -o")  # fmt: skip
+        _mistake(
+            f"refusing to write {output}: it is inside the content folder ({folder}), where it would be read "
+            "as content; pass another -o"
+        )
     if not target.parent.is_dir():
         _mistake(f"cannot write {output}: there is no folder {target.parent}")
     return target

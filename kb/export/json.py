@@ -176,7 +176,7 @@ def alignment_json(kb: KnowledgeBase) -> dict[str, Any]:
                 **miscited_json(m),
             }
             for m in al.miscitations
-        ],  # fmt: skip
+        ],
     }
 
 

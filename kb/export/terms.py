@@ -109,8 +109,11 @@ def term_lines(found: TermFound, width: int) -> list[str]:
         where = ", ".join(sorted({_SOURCES.get(e.source, e.source) for n in alike for e in n.evidence}))
         said = UNOFFICIAL["attested" if where else "curated"].format(where=where)
         cited = ", ".join(f"{n.source.path}:{n.source.line}" for n in alike)
-        out += wrap(printable(f"* {lang.upper()} {' / '.join(names)}: {said} ({cited})", newlines=False), width,
-                    subsequent_indent="  ")  # fmt: skip
+        out += wrap(
+            printable(f"* {lang.upper()} {' / '.join(names)}: {said} ({cited})", newlines=False),
+            width,
+            subsequent_indent="  ",
+        )
     for other in found.others:
         also = f"Also: {other.lang.upper()} « {found.typed} » names {other.english} (kb show '{other.english}')"
         out += wrap(printable(also, newlines=False), width, subsequent_indent="  ")

@@ -53,8 +53,11 @@ def _number_key(number: str) -> tuple[int, int, str]:
     """Order rule numbers: 1 < 100 < 100.1 < 100.1a < 100.2 < 101."""
     head, _, rest = number.partition(".")
     sub = rest.rstrip("abcdefghijklmnopqrstuvwxyz")
-    return (int(head) * (100 if len(head) == 1 else 1) if head.isdigit() else 0, int(sub) if sub.isdigit() else -1,
-            rest[len(sub):])  # fmt: skip
+    return (
+        int(head) * (100 if len(head) == 1 else 1) if head.isdigit() else 0,
+        int(sub) if sub.isdigit() else -1,
+        rest[len(sub) :],
+    )
 
 
 @dataclass(frozen=True, slots=True)

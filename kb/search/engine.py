@@ -305,7 +305,7 @@ class Engine:
                 exact,
                 via=via,
                 kind=KINDS[self.kinds[d]],
-            )  # fmt: skip
+            )
             for d, covered, exact, via in self._hits(scored)
         ]
 

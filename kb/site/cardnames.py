@@ -59,8 +59,10 @@ def _fit(card: Card, lang: str, lefts: list[str], rights: list[str]) -> tuple[st
     texts = card.oracle[f"{lang}_text"].split("\n//\n")
     if len(texts) != 2:
         return None
-    named = [[n for n in side if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text)] for side, text in
-             zip((lefts, rights), texts, strict=True)]  # fmt: skip
+    named = [
+        [n for n in side if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text)]
+        for side, text in zip((lefts, rights), texts, strict=True)
+    ]
     if not named[0] and not named[1]:
         return None
     return (named[0][-1] if named[0] else lefts[0]), (named[1][-1] if named[1] else rights[0])

@@ -73,8 +73,15 @@ def _card_context(data: SiteData, card: Card, shared: CardShared, ui: str) -> di
         side["faq_href"] = faq_card_href(data, card, printed_by) if side["source"][0] == "faq" else None
     rulings, printed = ruling_rows(data, card, ui), other_printed_names(card)
     named = [lang for lang in data.faq_names.get(card.id, {}) if lang not in card.names]
-    return {"sides": sides, "rulings": rulings, "keywords": found, "printed": printed, "names": data.names(card),
-            "faq_named": named, "lexicon_marked": any(k["how"] == "lexicon" for k in found)}  # fmt: skip
+    return {
+        "sides": sides,
+        "rulings": rulings,
+        "keywords": found,
+        "printed": printed,
+        "names": data.names(card),
+        "faq_named": named,
+        "lexicon_marked": any(k["how"] == "lexicon" for k in found),
+    }
 
 
 def side_said(kb, card: Card, source: tuple[str, tuple[str, ...], str | None], ui: str) -> str:
@@ -259,12 +266,17 @@ def card_sides(card: Card, data: SiteData | None = None) -> list[dict]:
                 name = data.face_name(card, i, lang)  # the FAQ's « Coup » where the card data names none
             names = {**card.names, **face.names} if len(card.faces) == 1 else face.names
             named = lang if name == names.get(lang) else next((x for x, n in names.items() if n == name), lang)
-            faces.append({
-                "name": name, "name_lang": named, "cost": face.mana_cost, "power": face.power,
-                "toughness": face.toughness,
-                "type": types[i] if types else (face.type_line if own else ""),
-                "text": texts[i] if texts else face.text,
-            })  # fmt: skip
+            faces.append(
+                {
+                    "name": name,
+                    "name_lang": named,
+                    "cost": face.mana_cost,
+                    "power": face.power,
+                    "toughness": face.toughness,
+                    "type": types[i] if types else (face.type_line if own else ""),
+                    "text": texts[i] if texts else face.text,
+                }
+            )
         if faces:
             sides.append({"lang": lang, "faces": faces, "source": _side_source(card, lang, texts is not None)})
     return sides

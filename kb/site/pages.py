@@ -34,8 +34,13 @@ def plan(data: SiteData) -> Plan:
     shared = {"default_ui": UI_LANGS[0], "ui_langs": UI_LANGS}
     jobs = [Job("index.html", "choose.html", shared), Job("404.html", "404.html", shared)]
     indexes = card_indexes(data)
-    trees = [[Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}, job.more)
-              for job in tree_jobs(data, ui, indexes)] for ui in UI_LANGS]  # fmt: skip
+    trees = [
+        [
+            Job(f"{ui}/{job.path}", job.template, {**job.context, "ui": ui}, job.more)
+            for job in tree_jobs(data, ui, indexes)
+        ]
+        for ui in UI_LANGS
+    ]
     for same in zip_longest(*trees):  # a page in each interface one after the other: their texts rendered once
         jobs += [job for job in same if job is not None]
     return Plan(jobs, data, full_text_jobs(data))
@@ -127,9 +132,16 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
             title = part_title(title, page.part, len(page.parts), ui)
         section = sections[page.head[0]]
         shown = [page.head, *page.numbers, *(other.head for other in section["rules"])]
-        ctx = {"title": title, "current": "contents:item", "page": page, "section": section, **nav,
-               "histories": data.histories.get(page.head, []) if page.part == 1 else [], "pw": part_words(ui),
-               "terms": any((ui, number) in data.rule_labels for number in shown)}  # fmt: skip
+        ctx = {
+            "title": title,
+            "current": "contents:item",
+            "page": page,
+            "section": section,
+            **nav,
+            "histories": data.histories.get(page.head, []) if page.part == 1 else [],
+            "pw": part_words(ui),
+            "terms": any((ui, number) in data.rule_labels for number in shown),
+        }
         jobs.append(Job(page.path, "rule.html", ctx))
     for changes in data.changes:
         label = changes_label(changes, ui, t, data.kb)
@@ -143,9 +155,17 @@ def tree_jobs(data: SiteData, ui: str, indexes: CardIndexes | None = None) -> li
             if part.parts:
                 title = part_title(title, part.part, len(part.parts), ui)
             by_name = sorted(part.cards, key=lambda card, lang=info.lang: sort_name(data.name(card, lang)))
-            ctx = {"title": title, "current": "faq", "info": info, "notes": list(part.notes), "faq": part,
-                   "cards": by_name, "cards_total": total, "pw": part_words(ui),
-                   "card_rulings": faq_rulings(data, info, by_name)}  # fmt: skip
+            ctx = {
+                "title": title,
+                "current": "faq",
+                "info": info,
+                "notes": list(part.notes),
+                "faq": part,
+                "cards": by_name,
+                "cards_total": total,
+                "pw": part_words(ui),
+                "card_rulings": faq_rulings(data, info, by_name),
+            }
             jobs.append(Job(part.path, "faq.html", ctx, partial(_quoted, data, part.notes)))
     return jobs  # then the card pages (`Plan`)
 
@@ -193,8 +213,10 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
     printed cards, with dates and what each is to a reader (`about`), in the interface."""
     t, kb = words(ui), data.kb
     items = []
-    editions = sorted(kb.links.editions, key=lambda ed: (ordered_langs([ed.lang, *data.langs]).index(ed.lang),
-                                                         not ed.current, ed.effective_date or ""))  # fmt: skip
+    editions = sorted(
+        kb.links.editions,
+        key=lambda ed: (ordered_langs([ed.lang, *data.langs]).index(ed.lang), not ed.current, ed.effective_date or ""),
+    )
     for ed in editions:
         lang = lang_label(ed.lang, ui)
         label = t["edition_cr" if ed.complete else "edition_extract"].format(lang=lang)
@@ -212,24 +234,38 @@ def loaded_items(data: SiteData, ui: str) -> list[dict]:
             about = t["about_cr" if ed.current else "about_cr_older"]
         else:
             about = t["about_extract" if ed.lang == kb.reference else "about_translation"]
-        items.append({"label": label, "date": date, "detail": " · ".join(detail), "numbers": numbers,
-                      "about": about})  # fmt: skip
+        items.append({"label": label, "date": date, "detail": " · ".join(detail), "numbers": numbers, "about": about})
     for info in kb.faqs:
         date = long_date(info.last_modified, ui) if info.last_modified else ""
         label = t["faq_item"].format(lang=lang_label(info.lang, ui))
-        items.append({"label": label, "title": info.title or info.document, "title_lang": info.lang, "date": date,
-                      "detail": "", "about": t["about_faq"]})  # fmt: skip
+        items.append(
+            {
+                "label": label,
+                "title": info.title or info.document,
+                "title_lang": info.lang,
+                "date": date,
+                "detail": "",
+                "about": t["about_faq"],
+            }
+        )
     for doc in kb.documents:
         if doc.kind == "cards":
             cards = len(kb.cards_by_document.get(doc.id, ()))
             label = counted(t, "cards_item", cards, ui) + (f" ({doc.title})" if doc.title else "")
-            items.append({"label": label, "date": long_date(doc.effective_date, ui), "detail": "",
-                          "about": t["about_cards"]})  # fmt: skip
+            items.append(
+                {"label": label, "date": long_date(doc.effective_date, ui), "detail": "", "about": t["about_cards"]}
+            )
     lexicon = kb.lexicon
     if lexicon is not None and lexicon.entries:
         detail = counted(t, "lexicon_from", lexicon.cards, ui) if lexicon.cards else ""
-        items.append({"label": counted(t, "lexicon_item", len(lexicon.entries), ui), "date": "", "detail": detail,
-                      "about": t["about_lexicon"]})  # fmt: skip
+        items.append(
+            {
+                "label": counted(t, "lexicon_item", len(lexicon.entries), ui),
+                "date": "",
+                "detail": detail,
+                "about": t["about_lexicon"],
+            }
+        )
     return items
 
 

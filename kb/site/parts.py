@@ -99,23 +99,32 @@ def faq_parts(path: str, notes: list[FaqNote], cards: list[Card], lang: str | No
     """An FAQ's page, or its parts (notes, then cards, cut to `PAGE_CHARS`) when it is too large for one; the parts
     are named by their first and last items in the FAQ's language `lang`, the one its card list shows."""
     weights = [
-        ITEM_CHARS + len(note.title) + sum(text_chars(text) for text in (note.text, *note.bullets))
+        ITEM_CHARS
+        + len(note.title)
+        + sum(text_chars(text) for text in (note.text, *note.bullets))
         + sum(text_chars(quote.text) for quote in note.quoted_rules)
         for note in notes
-    ] + [LINK_CHARS + sum(len(name) for name in card.names.values()) for card in cards]  # fmt: skip
+    ] + [LINK_CHARS + sum(len(name) for name in card.names.values()) for card in cards]
     spans = cut(weights, [True] * len(weights), PAGE_CHARS)
     if len(spans) == 1:
         return [FaqPart(path, tuple(notes), tuple(cards))]
     names = [note.title or note.id for note in notes] + [card_name(card, lang) for card in cards]
     stem = path.removesuffix(".html")
     files = [path] + [f"{stem}--{i}.html" for i in range(2, len(spans) + 1)]
-    listed = tuple((file.rsplit("/", 1)[-1], _range(names[span.start], names[span.stop - 1])) for file, span in
-                   zip(files, spans, strict=True))  # fmt: skip
+    listed = tuple(
+        (file.rsplit("/", 1)[-1], _range(names[span.start], names[span.stop - 1]))
+        for file, span in zip(files, spans, strict=True)
+    )
     return [
-        FaqPart(file, tuple(notes[span.start : min(span.stop, len(notes))]),
-                tuple(cards[max(span.start - len(notes), 0) : max(span.stop - len(notes), 0)]), i + 1, listed)
+        FaqPart(
+            file,
+            tuple(notes[span.start : min(span.stop, len(notes))]),
+            tuple(cards[max(span.start - len(notes), 0) : max(span.stop - len(notes), 0)]),
+            i + 1,
+            listed,
+        )
         for i, (file, span) in enumerate(zip(files, spans, strict=True))
-    ]  # fmt: skip
+    ]
 
 
 def _range(first: str, last: str) -> str:

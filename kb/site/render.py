@@ -54,25 +54,32 @@ GLYPHS = {"T": "↷", "Q": "↶", "H": PHYREXIAN}
 _CHAPTER = re.compile(r"r([IVX]+|N\d*)")
 """A Saga's chapter symbol as the rules write it: `{rN}`, `{rN1}` (chapter N1), `{rIII}`."""
 REF_WORDS = {
-    "en": {"other": "No {lang} text for rule {n}: links to the {other} rule", "missing": "Rule {n} is not loaded",
-           "dated": "Rule {n} as numbered on {date}: today’s {today}",
-           "dated_missing": "Rule {n} as numbered on {date}: no rule of today follows from it",
-           "renumbered": "rule {n} of {year} is numbered {today} today",
-           "miscited": "{n} → {today}: the original ({year}) cites {meant} here",
-           "removed": "Rule {n} of {year}, removed since: its history", "merged": "Rule {n} of {year}, merged "
-           "since into another rule: its history", "unknown": "Rule {n} as numbered in the edition this text was "
-           "translated from, which is not loaded: not linked (today’s {n} may be another rule)"},
-    "fr": {"other": "Règle {n} absente du texte {lang} : lien vers la règle en {other}",
-           "missing": "Règle {n} absente des règles chargées",
-           "dated": "Règle {n} numérotée au {date} : aujourd’hui {today}",
-           "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle",
-           "renumbered": "la règle {n} de {year} est numérotée {today} aujourd’hui",
-           "miscited": "{n} → {today} : l’original ({year}) cite ici {meant}",
-           "removed": "Règle {n} de {year}, supprimée depuis : son historique", "merged": "Règle {n} de {year}, "
-           "fusionnée depuis avec une autre règle : son historique", "unknown": "Règle {n} numérotée comme "
-           "l’édition dont ce texte est traduit, qui n’est pas chargée : pas de lien (la règle {n} d’aujourd’hui "
-           "peut en être une autre)"},
-}  # fmt: skip
+    "en": {
+        "other": "No {lang} text for rule {n}: links to the {other} rule",
+        "missing": "Rule {n} is not loaded",
+        "dated": "Rule {n} as numbered on {date}: today’s {today}",
+        "dated_missing": "Rule {n} as numbered on {date}: no rule of today follows from it",
+        "renumbered": "rule {n} of {year} is numbered {today} today",
+        "miscited": "{n} → {today}: the original ({year}) cites {meant} here",
+        "removed": "Rule {n} of {year}, removed since: its history",
+        "merged": "Rule {n} of {year}, merged since into another rule: its history",
+        "unknown": "Rule {n} as numbered in the edition this text was "
+        "translated from, which is not loaded: not linked (today’s {n} may be another rule)",
+    },
+    "fr": {
+        "other": "Règle {n} absente du texte {lang} : lien vers la règle en {other}",
+        "missing": "Règle {n} absente des règles chargées",
+        "dated": "Règle {n} numérotée au {date} : aujourd’hui {today}",
+        "dated_missing": "Règle {n} numérotée au {date} : aucune règle d’aujourd’hui n’en découle",
+        "renumbered": "la règle {n} de {year} est numérotée {today} aujourd’hui",
+        "miscited": "{n} → {today} : l’original ({year}) cite ici {meant}",
+        "removed": "Règle {n} de {year}, supprimée depuis : son historique",
+        "merged": "Règle {n} de {year}, fusionnée depuis avec une autre règle : son historique",
+        "unknown": "Règle {n} numérotée comme "
+        "l’édition dont ce texte est traduit, qui n’est pas chargée : pas de lien (la règle {n} d’aujourd’hui "
+        "peut en être une autre)",
+    },
+}
 REF_WORDS["fr"] = {key: french_spaces(text) for key, text in REF_WORDS["fr"].items()}
 LANG_WORDS = {"en": {"fr": "French", "en": "English"}, "fr": {"fr": "français", "en": "anglais"}}
 SEPARATORS = {"en": ": ", "fr": "\u00a0: "}

@@ -34,8 +34,9 @@ def run_rows(
     for i, row in enumerate(rows):
         number, shown = escape(row.number), escape(row.label or row.number)
         if row.label:  # a translation's own rule: its number is not one of today's, never in their column
-            out.append(f'<div class="row d{row.depth} own-row" id="{number}">\n<span class="num" aria-hidden="true">'
-                       "</span>\n")  # fmt: skip
+            out.append(
+                f'<div class="row d{row.depth} own-row" id="{number}">\n<span class="num" aria-hidden="true"></span>\n'
+            )
         else:
             title = escape(t["permalink"].format(n=row.number))
             out.append(f'<div class="row d{row.depth}" id="{number}">\n')

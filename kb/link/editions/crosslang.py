@@ -134,8 +134,15 @@ def evidence(rule: Rule, words: dict[str, frozenset[str]] | None, lengths: bool 
         length = len(text) / LENGTH_RATIO
     else:
         terms, length = frozenset(stems), float(len(text))
-    return Evidence(frozenset(rule.references), marks, terms, length if lengths else 0.0, rule.kind,
-                    len(rule.examples), len(rule.children))  # fmt: skip
+    return Evidence(
+        frozenset(rule.references),
+        marks,
+        terms,
+        length if lengths else 0.0,
+        rule.kind,
+        len(rule.examples),
+        len(rule.children),
+    )
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

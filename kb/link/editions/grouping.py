@@ -282,8 +282,9 @@ def plan_editions(results: Sequence[RulesResult], lexicon=None) -> EditionPlan:
             theirs = list(current[reference].rules.values())
             content[lang] = align_by_content(scorer, mine, theirs) if scorer.terms_present else ()
             best = match_edition(mine, [(r.id, list(r.rules.values())) for r in ref_eds])[0]
-            pairs = [AlignedRule(lang, ed.id, p.number, eid, p.ref_number, "content", p.confidence)
-                     for p in content[lang]]  # fmt: skip
+            pairs = [
+                AlignedRule(lang, ed.id, p.number, eid, p.ref_number, "content", p.confidence) for p in content[lang]
+            ]
             message = _content_note(lang, ed, best, agreeing, pairs, lineage.get(reference), reference)
             if not scorer.terms_present:
                 message += f" (no lexicon between {lang} and {reference}: add card data or a lexicon to pair them)"
@@ -333,8 +334,9 @@ def align(plan: EditionPlan) -> tuple[AlignedRule, ...]:
         mine = by_id[plan.current[lang]]
         if how == "content":  # no loaded edition numbers like it: its numbers say nothing, its content does
             found = plan.content.get(lang, ())
-            pairs += [AlignedRule(lang, mine.id, p.number, today.id, p.ref_number, "content", p.confidence)
-                      for p in found]  # fmt: skip
+            pairs += [
+                AlignedRule(lang, mine.id, p.number, today.id, p.ref_number, "content", p.confidence) for p in found
+            ]
             continue
         chain = plan.lineage.get(plan.reference)
         differ, by_content = plan.amended.get(lang, (frozenset(), {}))

@@ -85,8 +85,10 @@ def match_text(quoted: str, rules: Sequence[Rule]) -> tuple[str, float] | None:
     if not LETTER.search(key) or not live:
         return None
     top = process.extract(key, [k for _, k in live], scorer=fuzz.ratio, limit=5)
-    score, i = max(((similarity(key, k, frozenset(key.split()), frozenset(k.split())), i) for k, _, i in top),
-                   key=lambda x: (x[0], -x[1]))  # fmt: skip
+    score, i = max(
+        ((similarity(key, k, frozenset(key.split()), frozenset(k.split())), i) for k, _, i in top),
+        key=lambda x: (x[0], -x[1]),
+    )
     return (live[i][0], round(score / 100, 3)) if score else None
 
 

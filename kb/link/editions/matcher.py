@@ -210,8 +210,14 @@ def _near(old: _Edition, olds: list[int], new: _Edition, news: list[int]) -> dic
     if not olds or not news:
         return found
     for cut in (slice(0, 64), slice(-64, None)):
-        ratios = process.cdist([old.keys[o][cut] for o in olds], [new.keys[n][cut] for n in news], scorer=fuzz.ratio,
-                               dtype="uint8", score_cutoff=NEAR_MIN, workers=-1)  # fmt: skip
+        ratios = process.cdist(
+            [old.keys[o][cut] for o in olds],
+            [new.keys[n][cut] for n in news],
+            scorer=fuzz.ratio,
+            dtype="uint8",
+            score_cutoff=NEAR_MIN,
+            workers=-1,
+        )
         for i, j in zip(*ratios.nonzero(), strict=True):
             if news[j] not in found.setdefault(olds[i], []):
                 found[olds[i]].append(news[j])
@@ -353,8 +359,13 @@ class Matcher:
         n2, o2 = new.at.get(old.numbers[o]), old.at.get(new.numbers[n])
         if n2 is None or o2 is None or new.dead[n2] or old.dead[o2] or n2 in self.n2o or o2 in self.o2n:
             return False
-        return min(similarity(old.keys[o], new.keys[n2], old.bag(o), new.bag(n2)),
-                   similarity(old.keys[o2], new.keys[n], old.bag(o2), new.bag(n))) >= STAYED_MIN  # fmt: skip
+        return (
+            min(
+                similarity(old.keys[o], new.keys[n2], old.bag(o), new.bag(n2)),
+                similarity(old.keys[o2], new.keys[n], old.bag(o2), new.bag(n)),
+            )
+            >= STAYED_MIN
+        )
 
     def headings(self) -> None:
         """Match headings (and rules with subrules) by title, by parent and by where the rules under them went."""
@@ -373,8 +384,9 @@ class Matcher:
                     total[a] = total.get(a, 0) + 1
                     for b in new.above[n]:
                         votes[(a, b)] = votes.get((a, b), 0) + 1
-        titles = process.cdist([old.keys[o] for o in olds], [new.keys[n] for n in news], scorer=fuzz.ratio,
-                               dtype="uint8", score_cutoff=60)  # fmt: skip
+        titles = process.cdist(
+            [old.keys[o] for o in olds], [new.keys[n] for n in news], scorer=fuzz.ratio, dtype="uint8", score_cutoff=60
+        )
         pairs = {(olds[i], news[j]): float(titles[i, j]) for i, j in zip(*titles.nonzero(), strict=True)}
         free_new = set(news)
         for a, b in votes:
@@ -398,8 +410,12 @@ class Matcher:
         old, new = self.old, self.new
         if self.near is None:
             olds, news = self.free(("numbered", "subrule"))
-            self.near = _near(old, [o for o in olds if old.words[o] >= TITLE_WORDS], new,
-                              [n for n in news if new.words[n] >= TITLE_WORDS])  # fmt: skip
+            self.near = _near(
+                old,
+                [o for o in olds if old.words[o] >= TITLE_WORDS],
+                new,
+                [n for n in news if new.words[n] >= TITLE_WORDS],
+            )
         leftovers, kinds, later = [], ("numbered", "subrule"), []
         for kind in kinds:
             cands = []
@@ -437,8 +453,16 @@ class Matcher:
         for o in olds:
             self.absorb(o, self.old, self.new, self.o2n, self.n2o, self.merged, (self.near or {}).get(o, []))
 
-    def absorb(self, i: int, mine: _Edition, other: _Edition, mine2other: dict[int, int], other2mine: dict[int, int],
-               found: dict[int, list[tuple[int, float]]], near: list[int]) -> None:  # fmt: skip
+    def absorb(
+        self,
+        i: int,
+        mine: _Edition,
+        other: _Edition,
+        mine2other: dict[int, int],
+        other2mine: dict[int, int],
+        found: dict[int, list[tuple[int, float]]],
+        near: list[int],
+    ) -> None:
         """Attach `i` to a matched rule: the counterpart of a nearby sibling or of i's first subrule whose text holds
         i's words and explains it better (2015's 708.2a became 2017's 708.3 and its subrule 708.3a), else one of
         `near` with nearly the same text (a rule generalised to cover two)."""
@@ -514,8 +538,14 @@ class Matcher:
         news = [n for n in news if n not in self.absorbed_new and len(new.bag(n)) >= TITLE_WORDS]
         if not olds or not news:
             return
-        ratios = process.cdist([old.keys[o] for o in olds], [new.keys[n] for n in news], scorer=fuzz.token_set_ratio,
-                               dtype="uint8", score_cutoff=MOVE_MIN, workers=-1)  # fmt: skip
+        ratios = process.cdist(
+            [old.keys[o] for o in olds],
+            [new.keys[n] for n in news],
+            scorer=fuzz.token_set_ratio,
+            dtype="uint8",
+            score_cutoff=MOVE_MIN,
+            workers=-1,
+        )
         cands = []
         for i, j in zip(*ratios.nonzero(), strict=True):
             o, n = olds[i], news[j]
@@ -568,9 +598,16 @@ class Matcher:
         from rapidfuzz import fuzz
 
         old, new = self.old, self.new
-        olds = [o for o, kind in enumerate(old.kinds) if kind in ("numbered", "subrule") and not old.dead[o]
-                and o not in self.absorbed_old and self.score.get(o, 0.0) < WEAK and len(old.bag(o)) >= PIECE_WORDS
-                and not old.keys[o].startswith("see ")]  # fmt: skip
+        olds = [
+            o
+            for o, kind in enumerate(old.kinds)
+            if kind in ("numbered", "subrule")
+            and not old.dead[o]
+            and o not in self.absorbed_old
+            and self.score.get(o, 0.0) < WEAK
+            and len(old.bag(o)) >= PIECE_WORDS
+            and not old.keys[o].startswith("see ")
+        ]
         if not olds:
             return
         holders = _holders(new, self.n2o, self.absorbed_new, set().union(*(old.bag(o) for o in olds)))
@@ -622,5 +659,6 @@ class Matcher:
                 by_old.setdefault(link.old, []).append(link)
             if link.new is not None:
                 by_new.setdefault(link.new, []).append(link)
-        return EditionLinks(tuple(links), {k: tuple(v) for k, v in by_old.items()},
-                            {k: tuple(v) for k, v in by_new.items()})  # fmt: skip
+        return EditionLinks(
+            tuple(links), {k: tuple(v) for k, v in by_old.items()}, {k: tuple(v) for k, v in by_new.items()}
+        )

@@ -118,8 +118,12 @@ def align(units: Iterable[Unit]) -> Phrases:
     forward = _model([k[3] for k in kept], [k[4] for k in kept])  # French words aligned to English ones
     backward = _model([k[4] for k in kept], [k[3] for k in kept])  # English words aligned to French ones
     for (unit, en, fr, ek, fk), f_to_e, e_to_f in zip(kept, forward, backward, strict=True):
-        links = _grow(len(ek), len(fk), {(e, j) for j, e in enumerate(f_to_e) if e >= 0},
-                      {(i, f) for i, f in enumerate(e_to_f) if f >= 0})  # fmt: skip
+        links = _grow(
+            len(ek),
+            len(fk),
+            {(e, j) for j, e in enumerate(f_to_e) if e >= 0},
+            {(i, f) for i, f in enumerate(e_to_f) if f >= 0},
+        )
         _count(phrases, unit, en, fr, ek, fk, links)
     return phrases
 

@@ -71,9 +71,16 @@ def _align(plan: EditionPlan, pairs: tuple[AlignedRule, ...]) -> Alignment:
             stale.append(StaleRule(pair.lang, pair.number, source.id, pair.ref_number, today.id))
     ordered = {lang: current[lang].id for lang in ordered_langs(langs)}
     return Alignment(
-        ordered, only_in, tuple(mismatches), aligned, plan.reference, pairs, dict(plan.counterparts), tuple(stale),
+        ordered,
+        only_in,
+        tuple(mismatches),
+        aligned,
+        plan.reference,
+        pairs,
+        dict(plan.counterparts),
+        tuple(stale),
         miscited,
-    )  # fmt: skip
+    )
 
 
 def _changed(chain, edition: str, number: str) -> bool:
