@@ -475,6 +475,14 @@ def test_french_articles_are_stop_words_as_english_ones_are():
     assert english.is_stop("the") and not french.is_stop("pile")
 
 
+def test_a_stop_word_of_one_language_that_is_a_word_of_another_is_searched(full):
+    # « aura » (French for "will have") is in the French stop list, and the English Aura is a glossary term: it
+    # found nothing, in either language
+    found = full.search("aura", limit=3)
+    assert found and found[0].title == "Aura" and found[0].kind == "glossary"
+    assert ids(full.search("the aura", limit=3))[:1] == ids(found)[:1]  # `the` stays a stop word
+
+
 def test_stop_words_alone_still_find_card_names(seeds_kb):
     index = engine_of(entries(record_kb(seeds_kb)))
     assert ids(index.search("Down")) == ["up-down"] and ids(index.search("up down")) == ["up-down"]

@@ -32,7 +32,7 @@ __all__ = [
     "parse_query",
 ]
 
-INDEX_VERSION = 22
+INDEX_VERSION = 23
 """Bump when the analysis, the schema, the tables, the export or the ranking data change: old indexes are then
 made again."""
 

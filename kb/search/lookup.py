@@ -246,10 +246,18 @@ def query_lang(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> str
     return next(iter(votes)) if len(votes) == 1 else None
 
 
+def _stopped(word: str, kind: str, tables: Tables, langs: tuple[str, ...], stops) -> bool:
+    """Whether a word of the query is a stop word: one of some searched language that no other searched language
+    holds as a word of its own (« aura », the French "will have", is the English Aura: a slot, not a stop word)."""
+    if not is_stop(word, kind, stops):
+        return False
+    return not any(word not in tables.stops.get(lang, ()) and tables.forms(lang, word) for lang in langs)
+
+
 def _unit_slot(unit: Unit, tables: Tables, langs: tuple[str, ...], stops, own: str | None) -> Slot:
     """The slot of one unit; `own`: the query's language, when known (the other languages' texts holding its words
     as typed count as translations: `pile` in English is not the French `pile`)."""
-    stop = all(not p and is_stop(w, k, stops) for k, w, p in unit.tokens)
+    stop = all(not p and _stopped(w, k, tables, langs, stops) for k, w, p in unit.tokens)
     slot = Slot(" OR ".join(w for _, w, _ in unit.tokens), stop, lang=own)
     for kind, text, phrase in unit.tokens:
         if phrase:

@@ -312,8 +312,18 @@ export class Index {
     return votes.size === 1 ? [...votes][0] : null;
   }
 
+  /* A stop word of the query: one of some searched language that no other searched language holds as a word of its
+     own (« aura », the French "will have", is the English Aura). */
+  async stopped(word, kind, langs, stops) {
+    if (!isStop(word, kind, stops)) { return false; }
+    for (const l of langs) { if (!this.stops[l].has(word) && (await this.forms(l, word)).length) { return false; } }
+    return true;
+  }
+
   async unitSlot(unit, langs, stops, mine) {
-    const slot = newSlot(unit.tokens.map(([, w]) => w).join(" OR "), unit.tokens.every(([k, w, p]) => !p && isStop(w, k, stops)), mine);
+    let stop = true;
+    for (const [k, w, p] of unit.tokens) { if (p || !(await this.stopped(w, k, langs, stops))) { stop = false; break; } }
+    const slot = newSlot(unit.tokens.map(([, w]) => w).join(" OR "), stop, mine);
     for (const [kind, text, phrase] of unit.tokens) {
       if (phrase) { await this.addPhrase(slot, text, langs); continue; }
       let found = false;
