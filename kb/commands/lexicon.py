@@ -74,10 +74,12 @@ def command(
     damaged = False
     if source is not None and (mine or as_json or output is not None):
         raise KbError("--source lists the content's lexicon and terminology as text: leave out --mine, --json and -o")
+    kb = None
     if mine:
         lexicon, damaged = _mine(mine, mine_lexicon)
     else:
-        lexicon = load_or_exit(content).lexicon
+        kb = load_or_exit(content)
+        lexicon = kb.lexicon
         if lexicon is None:
             raise KbError("no lexicon: the content has no MTGJSON v5 card data nor lexicon file")
     if output is not None:
@@ -103,8 +105,8 @@ def command(
         echo(f"{len(shown)} of {counted(len(lexicon.entries), 'term')}{of}. {NOTE}")
     for entry in shown:
         echo(_entry_line(entry))
-    if source is not None and not mine:
-        _names(load_or_exit(content).names.values(), source, category)
+    if source is not None and kb is not None:
+        _names(kb.names.values(), source, category)
     return 1 if damaged else 0
 
 
@@ -136,20 +138,14 @@ def _names(names, source: str, category: str | None) -> None:
         shown = [n for n in names if n.provenance == "curated"]
     else:
         shown = [n for n in names if any(e.source == source for e in n.evidence)]
-    echo(f"\nTerminology: {len(shown)} of {counted(len(names), 'name')} {_attested(source)}.")
+    how = SOURCE_WORDS[source] if source == "curated" else f"attested by {SOURCE_WORDS[source]}"
+    echo(f"\nTerminology: {len(shown)} of {counted(len(names), 'name')} {how}.")
     for name in shown:
         line = f"{name.english} = {' | '.join(name.names)}  [{name.provenance}"
         seen = [e for e in name.evidence if e.source == source]
         if seen:
             line += f", {source} {seen[0].count:,}, e.g. {seen[0].example}"
         echo(f"{line}; {name.source.path}:{name.source.line}]")
-
-
-def _attested(source: str) -> str:
-    """How the names of a source came to be, in words."""
-    if source == "curated":
-        return "written by hand (curated: the usual French of the game, not an official translation)"
-    return f"attested by {SOURCE_WORDS[source]}"
 
 
 def _mine(paths: tuple[Path, ...], mine_lexicon):

@@ -1,6 +1,6 @@
-/* The search page: rule numbers, card names and the start of one card's name jump to their page; anything else is ranked by kbsearch.js over
-   the site's export of kb's Whoosh index (the same results as `kb search`). Each result shows the reader's
-   language, the other one a click away. */
+/* The search page: rule numbers, card names and the start of one card's name jump to their page; anything else is
+   ranked by kbsearch.js over the site's export of kb's Whoosh index (the same results as `kb search`). Each result
+   shows the reader's language, the other one a click away. */
 import "./kbtext.js";
 
 const { searchFold: fold, jumpNumbers, ruleNumber } = globalThis.kbText;

@@ -18,7 +18,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 
 from kb.link.lexicon.evidence import (
     Clauses,
@@ -78,7 +78,7 @@ def mine_keywords(cards: list[PrintedCard]) -> list[LexiconEntry]:
     for card in cards:
         if any(v.french_text for v in card.versions):
             for keyword in dict.fromkeys(card.keywords):
-                if not not_printed(keyword, card):
+                if prints_keyword(keyword, card):
                     holders[keyword].append(card)
     scored, opening = {}, {}
     for keyword, mine in holders.items():
@@ -98,20 +98,29 @@ def mine_keywords(cards: list[PrintedCard]) -> list[LexiconEntry]:
     return entries
 
 
-def not_printed(keyword: str, card: PrintedCard) -> bool:
-    """Whether the card's printed English never names the keyword on its own (its French then names it nowhere
-    either). MTGJSON lists a card's keywords from today's wording, so an old printing may not print it (Plaxmanta's
-    `You may play Plaxmanta any time you could play an instant`: Flash);
-    and a family's name is printed only inside a longer keyword, glued to a word before it (Landwalk in
-    `Islandwalk`) or after a single word opening its line (Landcycling in `Basic landcycling`), whose French would
-    give the family a piece of it (« des îles », « de terrain de base »)."""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(keyword)}(?:s|es|ed|d|ing)?(?!\w)", re.IGNORECASE)
+def prints_keyword(keyword: str, card: PrintedCard) -> bool:
+    """Whether the card's printed English names the keyword on its own (else its French names it nowhere either).
+    MTGJSON lists a card's keywords from today's wording, so an old printing may not print it (Plaxmanta's `You may
+    play Plaxmanta any time you could play an instant`: Flash); and a family's name is printed only inside a longer
+    keyword, glued to a word before it (Landwalk in `Islandwalk`) or after a single word opening its line
+    (Landcycling in `Basic landcycling`), whose French would give the family a piece of it (« des îles », « de
+    terrain de base »)."""
+    pattern = _keyword_pattern(keyword)
     for version in card.versions:
         for line in version.english_text.splitlines():
-            for found in pattern.finditer(line):
-                if not re.fullmatch(r"\s*[\w'-]+\s+", line[: found.start()]):
-                    return False
-    return True
+            if any(not QUALIFIED.fullmatch(line[: found.start()]) for found in pattern.finditer(line)):
+                return True
+    return False
+
+
+QUALIFIED = re.compile(r"\s*[\w'-]+\s+")
+"""What stands before a keyword printed inside a longer one: a single word opening the line (`Basic `)."""
+
+
+@lru_cache(maxsize=1024)
+def _keyword_pattern(keyword: str) -> re.Pattern[str]:
+    """A keyword as a word of its own, inflected or not (`mills`, `goaded`), never glued to another word."""
+    return re.compile(rf"(?<![\w-]){re.escape(keyword)}(?:s|es|ed|d|ing)?(?!\w)", re.IGNORECASE)
 
 
 def _document_frequencies(cards: list[PrintedCard]) -> tuple[Counter[str], Counter[str]]:
