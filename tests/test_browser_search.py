@@ -111,7 +111,9 @@ def test_the_words_found_are_marked_on_the_page_a_result_opens(page, site):
     marks = page.locator("mark.found")
     marks.first.wait_for()
     assert {m.lower() for m in marks.all_inner_texts()} == {"trample"}  # what the result's snippet marked
-    assert page.locator("[id='702.19'] mark.found").count() == marks.count()  # in the rule it points to only
+    inside = page.locator("[id='702.19'] mark.found, [id^='702.19'] mark.found")  # the rule and its subrules
+    assert inside.count() == marks.count() and page.locator("[id='702.19a'] mark.found").count() > 0
+    assert page.locator("[id='702.1'] mark.found, [id='702.2'] mark.found").count() == 0  # not 702.1x, nor others
     ask(page, site, "isperia impénétrable", "fr")  # a card (no anchor): marked in the whole page, either language
     page.locator("#results > li[data-kind=card] > a").first.click()
     page.wait_for_url("**/fr/cards/isperia-the-inscrutable.html?found=*")

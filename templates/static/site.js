@@ -420,24 +420,31 @@
   }
 
   /* The words a search found in this page, marked where it opens (search.js passes them as `?found=`, each as the
-     result's snippet marked it): in the rule or entry its address points to, else in the whole page. */
+     result's snippet marked it): in the rule or entry its address points to and its subrules, else in the whole page. */
   function initFound() {
     var found = new URLSearchParams(location.search).getAll("found").map(function (w) { return w.trim(); })
       .filter(function (w) { return w.length > 1; }).slice(0, 20);
     if (!found.length) { return; }
     var id = location.hash ? decodeURIComponent(location.hash.slice(1)) : "";
-    var scope = (id && document.getElementById(id)) || document.querySelector("main");
-    if (!scope) { return; }
+    var target = id && document.getElementById(id);
+    /* a rule's row and its subrules' rows (702.19, then 702.19a…), else the page */
+    var scopes = target ? Array.prototype.filter.call(document.querySelectorAll("[id]"), function (el) {
+      var rest = el.id.slice(id.length);
+      return el.id === id || (el.id.indexOf(id) === 0 && /^[a-z.]/.test(rest) && /\d/.test(id));
+    }) : [document.querySelector("main")].filter(Boolean);
+    if (!scopes.length) { return; }
     var quoted = found.map(function (w) { return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); });
     var pattern = new RegExp("(?<![\\p{L}\\p{N}])(?:" + quoted.join("|") + ")(?![\\p{L}\\p{N}])", "giu");
-    var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
-      acceptNode: function (node) {
-        return node.parentElement.closest("script, style, mark, button, summary, .lex-mark") ?
-          NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
-      }
-    });
     var nodes = [];
-    while (walker.nextNode()) { nodes.push(walker.currentNode); }
+    scopes.forEach(function (scope) {
+      var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
+        acceptNode: function (node) {
+          return node.parentElement.closest("script, style, mark, button, summary, .lex-mark") ?
+            NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+        }
+      });
+      while (walker.nextNode()) { nodes.push(walker.currentNode); }
+    });
     nodes.forEach(function (node) {
       var text = node.nodeValue, pos = 0, parts = [], m;
       pattern.lastIndex = 0;
