@@ -108,13 +108,20 @@ def prints_keyword(keyword: str, card: PrintedCard) -> bool:
     pattern = _keyword_pattern(keyword)
     for version in card.versions:
         for line in version.english_text.splitlines():
-            if any(not QUALIFIED.fullmatch(line[: found.start()]) for found in pattern.finditer(line)):
+            if any(not _qualified(line[: found.start()]) for found in pattern.finditer(line)):
                 return True
     return False
 
 
-QUALIFIED = re.compile(r"\s*[\w'-]+\s+")
-"""What stands before a keyword printed inside a longer one: a single word opening the line (`Basic `)."""
+QUALIFIER = re.compile(r"[\w'-]+")
+"""A word that may open a longer keyword (`Basic`, `Artifact`)."""
+
+
+def _qualified(before: str) -> bool:
+    """Whether what stands before a keyword is a single word opening the line, then a space (`Basic `): the keyword
+    is then printed inside a longer one. Read without a pattern over the spaces, which would backtrack on a long
+    run of them."""
+    return before[-1:].isspace() and QUALIFIER.fullmatch(before.strip()) is not None
 
 
 @lru_cache(maxsize=1024)
