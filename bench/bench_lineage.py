@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.link.editions.lineage import build_lineage  # noqa: E402
-from kb.link.editions.matcher import Matcher, prepare  # noqa: E402
+from kb.link.editions.matcher import Matcher  # noqa: E402
+from kb.link.editions.similar import prepare  # noqa: E402
 from kb.model import Rule  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"

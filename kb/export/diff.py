@@ -98,10 +98,22 @@ def diff_view(
     listed (the counts cover every change in the scope); `width` 0: no wrapping."""
     changes = [c for c in diff.changes if scope.holds(c)]
     lines = [wrapped for line in summary(diff, changes, scope, show_all) for wrapped in _fold(line, width)]
-    shown = [c for c in changes if not only or c.status in only or c.kind in only or category(c) in only]
-    if not show_all:
-        shown = [c for c in shown if category(c) not in MINOR or category(c) in only]
+    shown = _shown(changes, only, show_all)
     lines += _substantive(diff, kb, [c for c in shown if category(c) in SUBSTANTIVE], width, marks)
+    lines += _minor(diff, kb, shown, width, marks)
+    return "\n".join(lines)
+
+
+def _shown(changes: list[Change], only: tuple[str, ...], show_all: bool) -> list[Change]:
+    """The changes listed: those `only` names (statuses, kinds or categories; all when empty), the minor ones only
+    with `show_all` or when named."""
+    shown = [c for c in changes if not only or c.status in only or c.kind in only or category(c) in only]
+    return shown if show_all else [c for c in shown if category(c) not in MINOR or category(c) in only]
+
+
+def _minor(diff: EditionDiff, kb: KnowledgeBase, shown: list[Change], width: int, marks: Marks) -> list[str]:
+    """The pronoun-only and reference-only changes, then the pure renumberings in runs."""
+    lines = []
     pronouns = [c for c in shown if category(c) == "pronoun"]
     if pronouns:
         lines += ["", marks("strong", f"Pronouns only ({len(pronouns)}): `they` for `he or she`, and the like")]
@@ -119,7 +131,7 @@ def diff_view(
         said = f"Renumbered only ({len(renumbered)} rules in {len(found)} runs): same text, new number"
         lines += ["", marks("strong", said)]
         lines += [f"  {run.shown('->')}" for run in found]
-    return "\n".join(lines)
+    return lines
 
 
 def _fold(line: str, width: int) -> list[str]:

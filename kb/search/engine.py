@@ -12,13 +12,10 @@ letter) and the snippets (its highlighter over the text shown).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from hashlib import sha256
 from math import log
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -26,18 +23,17 @@ from kb.model.numbers import descends, sort_key
 from kb.search import rank as R
 from kb.search.lookup import (
     NAME_MIN,
-    STEM_MIN,
     TRANSLATED,
     Alt,
     Slot,
     slots,
 )
 from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
-from kb.search.results import SearchResult
+from kb.search.results import SearchResult, make_result, translations_of
+from kb.search.shards import Export, ExportTables
 from kb.search.spelling import Speller, corrected_query
-from kb.search.store import EXPORT_FOLDER, EXPORT_MANIFEST, IndexDamaged, read_tables
+from kb.search.store import EXPORT_FOLDER, read_tables
 from kb.search.text import EXACT, REFERENCE, STOP, is_stop, query_tokens
-from kb.sources.text import fnv1a
 
 NAME = 1.5
 """Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
@@ -47,90 +43,6 @@ ALONE = 1 / TRANSLATED
 """What a translation's score is multiplied by in a document with no text in another language: an English rule
 found through a French question's words competes with the French texts found as typed (a French reader's
 answer is most often in the English rules alone), while in a document with both texts the words as typed lead."""
-MANIFEST = EXPORT_MANIFEST
-"""The export's files and their SHA-256."""
-
-
-class Export:
-    """The files of an index's export, each read once, when first asked for, and checked against the export's
-    manifest (its files' SHA-256): a file that does not read back as written is `IndexDamaged`."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.manifest: dict[str, str] = self._json(MANIFEST, None)
-        self.files: dict[str, Any] = {}
-        self.core: dict = self.file("core.json")
-        self.c: dict = self.core["c"]
-        self.postings_of: dict[str, dict[str, tuple[np.ndarray, np.ndarray, int]]] = {}
-
-    def file(self, name: str) -> Any:
-        """A file's data (read once)."""
-        found = self.files.get(name)
-        if found is None:
-            found = self.files[name] = self._json(name, self.manifest.get(name, ""))
-        return found
-
-    def _json(self, name: str, digest: str | None) -> Any:
-        """A file's JSON, its SHA-256 checked (`digest`; None: not checked)."""
-        try:
-            blob = (self.folder / name).read_bytes()
-            if digest is not None and sha256(blob).hexdigest() != digest:
-                raise IndexDamaged(f"{name} is not the file the index was made with")
-            return json.loads(blob)
-        except (OSError, ValueError) as err:
-            raise IndexDamaged(f"{name} cannot be read ({err})") from err
-
-    def shard(self, kind: str, key: str, lang: str | None = None) -> dict:
-        """A language's part of the shard holding a key (`{key: value}`)."""
-        part = self.file(f"{kind}-{fnv1a(key) % self.c[kind.upper()]}.json")
-        return (part.get(lang) if lang else part) or {}
-
-    def postings(self, term: str) -> dict[str, tuple[np.ndarray, np.ndarray, int]]:
-        """A term's documents and scores in each field where it stands: `{field: (docs, scores, df)}`."""
-        found = self.postings_of.get(term)
-        if found is None:
-            found = {}
-            for name, (gaps, distinct, picks, df) in self.shard("terms", term).get(term, {}).items():
-                docs = np.cumsum(np.asarray(gaps, dtype=np.int64))
-                table = np.asarray(distinct or [0.0], dtype=np.float64)
-                scores = table[np.asarray(picks, dtype=np.int64)] if picks else np.full(len(docs), table[0])
-                found[name] = (docs, scores, df)
-            self.postings_of[term] = found
-        return found
-
-
-class ExportTables:
-    """The query tables (`kb.search.lookup`) read from an export: words, forms and translations."""
-
-    def __init__(self, export: Export) -> None:
-        core = export.core
-        self.export = export
-        self.langs: tuple[str, ...] = tuple(core["langs"])
-        self.docs: int = core["n"]
-        self.lexicon: dict = core["lexicon"]
-        self.phrases = {lang: frozenset(p) for lang, p in core.get("phrases", {}).items()}
-        self.concepts: dict = core.get("concepts", {})
-        self.stops = {lang: frozenset(core["stops"].get(lang, ())) for lang in self.langs}
-
-    def forms(self, lang: str, word: str) -> list[str]:
-        """Index forms of a folded word in a language (empty: not in the vocabulary)."""
-        return self.export.shard("vocab", word, lang).get(word, [])
-
-    def stem_prefix(self, lang: str, word: str) -> str | None:
-        """The longest prefix of a word (at least STEM_MIN letters) that is an index form of the language."""
-        part = self.export.shard("forms", word[:STEM_MIN], lang)
-        for end in range(len(word) - 1, STEM_MIN - 1, -1):
-            if word[:end] in part:
-                return word[:end]
-        return None
-
-    def words_of(self, lang: str, form: str) -> list[str]:
-        """The words (as folded) that have an index form."""
-        return self.export.shard("forms", form[:STEM_MIN], lang).get(form, [])
-
-    def spelling(self, lang: str, word: str) -> dict[str, int]:
-        """The language's words sharing a word's first letter, each with how many documents hold it."""
-        return self.export.shard("spell", word[:1], lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +177,7 @@ class Engine:
             return Answer((), corrected, searched, elsewhere)
         ranked, terms, total = self._ranked(parsed, made, langs, allowed, limit)
         asked = [t for mine in terms for t in mine if t.field != "name"]
-        translations = self._translations(made)
+        translations = translations_of(made, self.tables)
         results = tuple(self._result(d, score, translations, langs, found, asked) for d, score, found in ranked[:limit])
         return Answer(results, corrected, searched, elsewhere, total)
 
@@ -598,76 +510,10 @@ class Engine:
         """A document as a result of no query (its texts' starts, no score)."""
         return self._result(d, 0.0, [], self.langs, None, [])
 
-    def _result(
-        self, d: int, score: float, translations: list, langs: tuple[str, ...], found, asked: list[_Term]
-    ) -> SearchResult:
-        """The result of a hit, with a snippet per language (matched and searched languages first) and, when it
-        matches only translations of the query's words (`translations`: the slots', `_translations`), those it was
-        found through."""
-        from kb.search.results import clip, highlight  # the highlighter (Whoosh's) is asked for results only
-
-        key, _, titles, names, texts, editions, ctx, numbers, number, named, heading_named = self._doc(d)
-        kind = KINDS[self.kinds[d]]
+    def _result(self, d: int, score: float, translations: list, langs: tuple[str, ...], found, asked) -> SearchResult:
+        """The result of a hit (`kb.search.results.make_result`)."""
         doc_langs = [x for k, x in enumerate(self.langs) if self.langs_of[d] & (1 << k)]
-        every = [t for mine in found or () for t in mine if t.field != "name"]
-
-        def held(lang: str, typed: bool) -> bool:
-            return any(t.field == f"body_{lang}" and (not typed or not t.via) for t in every)
-
-        matched = [x for x in langs if x in doc_langs and held(x, True)]
-        matched += [x for x in langs if x in doc_langs and held(x, False) and x not in matched]
-        snippets = {}
-        for lang in doc_langs:
-            forms = {t.term for t in asked if t.field == f"body_{lang}"}
-            text = texts.get(lang) or titles.get(lang, "")
-            marked = highlight(text, forms, lang) if text and forms and lang in matched else ""
-            snippets[lang] = marked or clip(text)
-        order = tuple(dict.fromkeys([*matched, *(x for x in langs if x in doc_langs), *doc_langs]))
-        heading = {x: c.split("\n")[0] for x, c in ctx.items()} if kind == "rule" else {}
-        shown = ((names or {}) if kind == "card" else {}, titles, names or {}, heading)
-        title = next((t[x] for t in shown for x in order if t.get(x)), "")
-        by_name = any(t.field == "name" for mine in found or () for t in mine)
-        via = bool(every) and all(t.via for t in every) and not by_name
-        translated = _translated(translations, found) if via else ()
-        return SearchResult(
-            kind, key, number, title, names, order, snippets, score, editions or None, translated, numbers or None,
-            named or None, heading_named,
-        )  # fmt: skip
-
-    def _translations(self, made: list[Slot]) -> list[list[tuple]]:
-        """Per slot, its translations, each with the index terms its every target may be held as (its words' first
-        forms, and the words together: a term of several words indexed as one): worked out once per query, read
-        for each result found through translations (`_translated`)."""
-        found = []
-        for slot in made:
-            mine = []
-            for source, target, typed, targets in slot.translated:
-                forms = []
-                for text in targets:
-                    words = [w for kind, w in query_tokens(text) if kind == "word"]
-                    forms.append({" ".join(words), *((self.tables.forms(target, w)[:1] or [w])[0] for w in words)})
-                mine.append((source, target, typed, tuple(targets), forms))
-            found.append(mine)
-        return found
-
-
-def _translated(translations: list[list[tuple]], found: list[list[_Term]]) -> tuple:
-    """The translations a result found only through them was found by: per slot, those whose index terms the result
-    holds among its translated terms (« pile » found as the English word `pile`, a cognate, was not found through
-    `stack`: no translation to name); and a paraphrase table's wordings when a translation of the same words was
-    kept (« tuer » -> « détruire », the way to `destroy`)."""
-    shown = []
-    for mine, held_terms in zip(translations, found, strict=False):
-        held = {t.term for t in held_terms if t.via}
-        each = [
-            (source, target, typed, targets, tuple(x for x, f in zip(targets, forms, strict=True) if f & held))
-            for source, target, typed, targets, forms in mine
-        ]
-        through = {typed for _, _, typed, _, kept in each if kept}
-        for source, target, typed, targets, kept in each:
-            if kept or (source == target and typed in through):
-                shown.append((source, target, typed, kept or targets))
-    return tuple(shown)
+        return make_result(self._doc(d), KINDS[self.kinds[d]], doc_langs, score, translations, langs, found, asked)
 
 
 def opened(folder: Path, others=None) -> Engine:

@@ -67,32 +67,7 @@ def parse_query(text: str) -> ParsedQuery:
     if text.count('"') % 2:
         raise SearchError('unbalanced quote in query; close the phrase with " or remove the quote')
     filters: dict[str, list[str]] = {name: [] for name in FILTERS}
-    groups: list[tuple[Item, ...]] = []
-    excluded: list[Item] = []
-    pending_or = False
-    for neg, phrase, word in QUERY_TOKEN.findall(text):
-        if word and ":" in word and word.split(":", 1)[0].lower() in FILTERS and not neg:
-            _add_filter(word, filters)
-            continue
-        if word == "OR" and not neg:
-            if not groups or pending_or:
-                raise SearchError("OR needs a word on each side (a OR b)")
-            pending_or = True
-            continue
-        if neg and word and _STATS.fullmatch("-" + word):  # `-1/-1` is a counter, not an exclusion
-            neg, word = "", "-" + word
-        item = Item(phrase, True) if phrase or not word else Item(word)
-        if not item.text.strip():
-            continue
-        if neg:
-            excluded.append(item)
-        elif pending_or:
-            groups[-1] = (*groups[-1], item)
-            pending_or = False
-        else:
-            groups.append((item,))
-    if pending_or:
-        raise SearchError("OR needs a word on each side (a OR b)")
+    groups, excluded = _items(text, filters)
     if not groups:
         what = "only excluded words" if excluded else "nothing to search for"
         raise SearchError(f"{what}; type words, a phrase in quotes or a rule number")
@@ -103,6 +78,40 @@ def parse_query(text: str) -> ParsedQuery:
     marker = MARKER.match(fold(box)) if number else None
     said = MARKER_LANGS.get(marker.group(1).lower().rstrip("s")) if marker else None
     return ParsedQuery(number, tuple(groups), tuple(excluded), langs, kinds, editions, said)
+
+
+def _items(text: str, filters: dict[str, list[str]]) -> tuple[list[tuple[Item, ...]], list[Item]]:
+    """The query's groups of OR-ed items and its excluded items, in order; its filters added to `filters`."""
+    groups: list[tuple[Item, ...]] = []
+    excluded: list[Item] = []
+    pending_or = False
+    for neg, phrase, word in QUERY_TOKEN.findall(text):
+        if word and not neg and ":" in word and word.split(":", 1)[0].lower() in FILTERS:
+            _add_filter(word, filters)
+        elif word == "OR" and not neg:
+            if not groups or pending_or:
+                raise SearchError("OR needs a word on each side (a OR b)")
+            pending_or = True
+        elif (item := _item(neg, phrase, word)) is None:
+            continue
+        elif item[0]:
+            excluded.append(item[1])
+        elif pending_or:
+            groups[-1] = (*groups[-1], item[1])
+            pending_or = False
+        else:
+            groups.append((item[1],))
+    if pending_or:
+        raise SearchError("OR needs a word on each side (a OR b)")
+    return groups, excluded
+
+
+def _item(neg: str, phrase: str, word: str) -> tuple[bool, Item] | None:
+    """(excluded, the item) of a token of the box, or None when it holds nothing to search."""
+    if neg and word and _STATS.fullmatch("-" + word):  # `-1/-1` is a counter, not an exclusion
+        neg, word = "", "-" + word
+    item = Item(phrase, True) if phrase or not word else Item(word)
+    return (bool(neg), item) if item.text.strip() else None
 
 
 def _add_filter(word: str, filters: dict[str, list[str]]) -> None:

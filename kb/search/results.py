@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kb.search.text import query_tokens
+
 MARK = ("**", "**")
 """Highlight markers put around matched words in snippets."""
 SNIPPET = 220
@@ -80,6 +82,89 @@ class SearchResult:
                 for source, target, text, targets in self.translated
             ]
         return found
+
+
+def make_result(
+    doc: list, kind: str, doc_langs: list[str], score: float, translations: list, langs: tuple[str, ...], found, asked
+) -> SearchResult:
+    """The result of a hit: its stored fields (`doc`, as the export holds them), with a snippet per language (matched
+    and searched languages first) and, when it matches only translations of the query's words (`translations`:
+    `translations_of`), those it was found through. `found`: per slot, the terms (`kb.search.engine`) the document
+    holds (None: a result of no query); `asked`: every term the query asks of the texts."""
+    key, _, titles, names, texts, editions, ctx, numbers, number, named, heading_named = doc
+    every = [t for mine in found or () for t in mine if t.field != "name"]
+    matched = _matched(every, langs, doc_langs)
+    snippets = {lang: _snippet(texts.get(lang) or titles.get(lang, ""), asked, lang, matched) for lang in doc_langs}
+    order = tuple(dict.fromkeys([*matched, *(x for x in langs if x in doc_langs), *doc_langs]))
+    by_name = any(t.field == "name" for mine in found or () for t in mine)
+    via = bool(every) and all(t.via for t in every) and not by_name
+    return SearchResult(
+        kind, key, number, _title(kind, order, titles, names or {}, ctx), names, order, snippets, score,
+        editions or None, _translated(translations, found) if via else (), numbers or None, named or None,
+        heading_named,
+    )  # fmt: skip
+
+
+def _matched(every: list, langs: tuple[str, ...], doc_langs: list[str]) -> list[str]:
+    """The searched languages a document matched in: those matching words as typed, then those matching only
+    their translations."""
+
+    def held(lang: str, typed: bool) -> bool:
+        return any(t.field == f"body_{lang}" and (not typed or not t.via) for t in every)
+
+    matched = [x for x in langs if x in doc_langs and held(x, True)]
+    return matched + [x for x in langs if x in doc_langs and held(x, False) and x not in matched]
+
+
+def _snippet(text: str, asked: list, lang: str, matched: list[str]) -> str:
+    """A language's snippet: its best window with the words asked of it marked, else the text's start."""
+    forms = {t.term for t in asked if t.field == f"body_{lang}"}
+    marked = highlight(text, forms, lang) if text and forms and lang in matched else ""
+    return marked or clip(text)
+
+
+def _title(kind: str, order: tuple[str, ...], titles: dict, names: dict, ctx: dict) -> str:
+    """A result's heading in the first of its languages (`order`) that has one: a card's name first, then a title,
+    a name, an untitled rule's nearest heading."""
+    heading = {x: c.split("\n")[0] for x, c in ctx.items()} if kind == "rule" else {}
+    shown = (names if kind == "card" else {}, titles, names, heading)
+    return next((t[x] for t in shown for x in order if t.get(x)), "")
+
+
+def translations_of(made: list, tables) -> list[list[tuple]]:
+    """Per slot (`kb.search.lookup.Slot`), its translations, each with the index terms its every target may be held
+    as (its words' first forms, and the words together: a term of several words indexed as one): worked out once
+    per query, read for each result found through translations (`_translated`)."""
+    found = []
+    for slot in made:
+        mine = []
+        for source, target, typed, targets in slot.translated:
+            forms = []
+            for text in targets:
+                words = [w for kind, w in query_tokens(text) if kind == "word"]
+                forms.append({" ".join(words), *((tables.forms(target, w)[:1] or [w])[0] for w in words)})
+            mine.append((source, target, typed, tuple(targets), forms))
+        found.append(mine)
+    return found
+
+
+def _translated(translations: list[list[tuple]], found: list[list]) -> tuple:
+    """The translations a result found only through them was found by: per slot, those whose index terms the result
+    holds among its translated terms (« pile » found as the English word `pile`, a cognate, was not found through
+    `stack`: no translation to name); and a paraphrase table's wordings when a translation of the same words was
+    kept (« tuer » -> « détruire », the way to `destroy`)."""
+    shown = []
+    for mine, held_terms in zip(translations, found, strict=False):
+        held = {t.term for t in held_terms if t.via}
+        each = [
+            (source, target, typed, targets, tuple(x for x, f in zip(targets, forms, strict=True) if f & held))
+            for source, target, typed, targets, forms in mine
+        ]
+        through = {typed for _, _, typed, _, kept in each if kept}
+        for source, target, typed, targets, kept in each:
+            if kept or (source == target and typed in through):
+                shown.append((source, target, typed, kept or targets))
+    return tuple(shown)
 
 
 def clip(text: str) -> str:

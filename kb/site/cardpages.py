@@ -314,17 +314,7 @@ def ruling_rows(data: SiteData, card: Card, ui: str = "") -> dict:
     plain = {r.id: group[3] for group in groups for r in group[2]}
     source = {r.id: group[1] for group in groups for r in group[2]}
     langs = sorted(ordered_langs(list(dict.fromkeys(group[0] for group in groups))), key=lambda lang: lang != ui)
-    placed: set[str] = set()
-    rows = []
-    for ruling in (r for group in groups for r in group[2]):
-        if ruling.id in placed:
-            continue
-        row = {ruling.lang: ruling}
-        partner = data.kb.ruling.get(ruling.translation_of or "")
-        if partner is not None and partner.id in plain and partner.id not in placed and partner.lang != ruling.lang:
-            row[partner.lang] = partner
-        placed.update(r.id for r in row.values())
-        rows.append(row)
+    rows = _paired(data, groups, plain)
     heads: dict[str, str] = {}
     where: dict[str, str] = {}
     for lang, label, _rulings, is_plain in groups:
@@ -337,6 +327,23 @@ def ruling_rows(data: SiteData, card: Card, ui: str = "") -> dict:
     at = {r.id: faq_card_href(data, card, r.source_document) for row in rows for r in row.values() if not plain[r.id]}
     return {"langs": langs, "rows": rows, "plain": plain, "source": source, "heads": heads, "where": where,
             "dates": dates, "others": others, "at": at}  # fmt: skip
+
+
+def _paired(data: SiteData, groups: list, plain: dict[str, bool]) -> list[dict]:
+    """A card's rulings in rows, in their groups' order: each with the card's ruling of another language it is the
+    translation of (`translation_of`), when that one is not in a row already."""
+    placed: set[str] = set()
+    rows = []
+    for ruling in (r for group in groups for r in group[2]):
+        if ruling.id in placed:
+            continue
+        row = {ruling.lang: ruling}
+        partner = data.kb.ruling.get(ruling.translation_of or "")
+        if partner is not None and partner.id in plain and partner.id not in placed and partner.lang != ruling.lang:
+            row[partner.lang] = partner
+        placed.update(r.id for r in row.values())
+        rows.append(row)
+    return rows
 
 
 def keyword_index(data: SiteData) -> dict[str, str]:

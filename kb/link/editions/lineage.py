@@ -11,11 +11,11 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kb.link.editions.matcher import (
+from kb.link.editions.matcher import Matcher
+from kb.link.editions.similar import (
     HEAD,
     LEADING_NUMBER,
     LETTER,
-    Matcher,
     is_placeholder,
     jaccard,
     prepare,

@@ -11,18 +11,23 @@ has been removed.]") and texts without letters take part in nothing. Nothing is 
 
 from __future__ import annotations
 
-import re
 import sys
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from math import log
 from typing import TYPE_CHECKING
 
+from kb.link.editions.similar import (
+    FUNCTION_WORDS,
+    HEAD,
+    TITLE_WORDS,
+    Edition,
+    jaccard,
+    same_text,
+    similarity,
+)
 from kb.model.lineage import EditionLinks, Link
 
 if TYPE_CHECKING:
-    from kb.model import Rule
+    pass
 
 
 CONTEXT_MIN = 58.0
@@ -31,29 +36,16 @@ GLOBAL_MIN = 80.0
 """Score a pair found by text alone needs."""
 MUTUAL_MIN = 66.0
 """Score a text-only pair needs when each side is clearly the other's best candidate."""
-TITLE_WORDS = 3
-"""Texts with fewer distinct words are headings ("Forecast"): matched only when (nearly) identical."""
-RARE_DF = 4
-"""Words an edition uses at most this many times (keyword, card names) must agree in a text-only match."""
 STAYED_MIN = 85.0
 """Similarity to the rule of its own number above which a text found unchanged elsewhere is not a move (`stayed`)."""
 SAME_PLACE_MIN = 40.0
 """Similarity two leftover rules at the same number under matched parents need to be linked as reworded."""
 NEAR_MIN = 60
 """Ratio of the first or of the last 64 characters that makes a pair worth scoring in the text-only stage."""
-_TYPOGRAPHY = (("‘", "'"), ("’", "'"), ("“", '"'), ("”", '"'), ("–", "-"), ("—", "-"), ("−", "-"), ("\xa0", " "))
-_RULE_NUMBER = re.compile(r"\b[1-9]\d{2}(?: \d+[a-z]?)?\b")
-"""A rule number in a similarity key, where `420.5g` reads `420 5g`."""
-LETTER = re.compile(r"[^\W\d_]")
-_PLACEHOLDER = re.compile(r"(?<!\s)\s*[\[(][^\[(\])]*[\])]\s*\.?\s*")
-LEADING_NUMBER = re.compile(r"(?<!\s)\s*\d{1,3}(?:\.\d+[a-z]?)?\.?\s+")
-r"""A number and the spaces around it. Both patterns start a match only where a run of spaces starts (`(?<!\s)`),
-and a bracket holds no bracket: else a long run of spaces or brackets is scanned again from each of its characters."""
-HEAD = ("section", "rule")
 MOVE_MIN = 70
 """Token-set ratio two leftover texts need to be compared as a move (`moves`): a cheap first cut."""
 MOVE_HELD = 0.8
-"""Share of the shorter text's words, each weighed by its rarity (`_Edition.weight`), that a moved rule's other text
+"""Share of the shorter text's words, each weighed by its rarity (`Edition.weight`), that a moved rule's other text
 must hold."""
 ABSORB_HELD = 0.9
 """Share of a leftover rule's words that a nearby rule's counterpart must hold for the two to be told one rule's
@@ -66,7 +58,7 @@ PIECE_WORDS = 5
 PIECE_HELD = 0.9
 """Share of a piece's words the old rule must hold."""
 PIECE_RARE = 2.5
-"""A word this rare (`_Edition.weight`: in about one rule in twelve or fewer) that a piece has and the old rule lacks,
+"""A word this rare (`Edition.weight`: in about one rule in twelve or fewer) that a piece has and the old rule lacks,
 or that the old passage it matches has and the piece lacks, makes it another rule modelled on it."""
 PIECE_RATIO = 90
 """Partial ratio of a piece's text within the old rule's: nearly word for word."""
@@ -77,132 +69,9 @@ MERGED_RATIO = 85
 few words inserted ("each face of a [transforming or modal] double-faced card")."""
 _BONUSES = 26.0
 """The most `pair_score` adds to a similarity."""
-FUNCTION_WORDS = frozenset(
-    {"a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "doesn", "for", "from", "has", "have", "if",
-     "in", "is", "isn", "it", "its", "no", "not", "of", "on", "or", "s", "so", "t", "that", "the", "then", "this", "to",
-     "was", "were", "which", "while", "who", "will", "with", "see", "rule", "rules", "section", "#"}
-)  # fmt: skip
-"""Words two texts share without saying the same thing (and a reference's `see rule #`): left out of the words whose
-share makes texts alike, so that `A spell is a card … (See rule 111)` and `Some parts of a card are also
-characteristics … (See rule 109)` are not half alike."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Edition:
-    """One edition indexed for matching (lists are by rule position; -1 means none)."""
-
-    numbers: list[str]
-    at: dict[str, int]
-    kinds: list[str]
-    parents: list[int]
-    children: list[list[int]]
-    above: list[tuple[int, ...]]
-    keys: list[str]
-    full: list[tuple[str, ...]]
-    words: list[int]
-    counts: Counter[str]
-    bags: list[frozenset[str] | None]
-    rares: list[frozenset[str] | None]
-    dead: list[bool]
-    headings: list[int]
-    by_key: dict[str, list[int]]
-    refs: list[tuple[str, ...]]
-    cited_by: list[set[str]]
-
-    def bag(self, i: int) -> frozenset[str]:
-        """Return the distinct words of rule `i`, function words aside (computed on first use)."""
-        bag = self.bags[i]
-        if bag is None:
-            bag = self.bags[i] = frozenset(w for w in self.keys[i].split() if w not in FUNCTION_WORDS)
-        return bag
-
-    def weight(self, word: str) -> float:
-        """How much a word says of a text: the rarer in the edition, the more (log of rules per use)."""
-        return max(log(len(self.keys) / (1 + self.counts[word])), 0.1)
-
-    def rare(self, i: int) -> frozenset[str]:
-        """Return the words of rule `i` that the edition uses at most `RARE_DF` times (computed on first use)."""
-        rare = self.rares[i]
-        if rare is None:
-            rare = self.rares[i] = frozenset(w for w in self.bag(i) if self.counts[w] <= RARE_DF and not w.isdigit())
-        return rare
-
-
-def _fold(text: str) -> str:
-    """Fold typography and spacing."""
-    if not text.isascii():
-        for a, b in _TYPOGRAPHY:
-            if a in text:
-                text = text.replace(a, b)
-    return " ".join(text.split()) if "  " in text or "\n" in text else text.strip()
-
-
-def similarity_key(text: str, numbers: bool = True) -> str:
-    """Return the similarity key of a text: lowercase words only, rule numbers masked when there may be some."""
-    from rapidfuzz.utils import default_process  # here, not above: a process that links no editions never loads it
-
-    key = default_process(text)
-    return _RULE_NUMBER.sub("#", key) if numbers else key
-
-
-def is_placeholder(text: str) -> bool:
-    """Tell a text that holds no rule: letterless, or wholly bracketed."""
-    return not LETTER.search(text) or _PLACEHOLDER.fullmatch(text) is not None
-
-
-def similarity(a: str, b: str, bag_a: frozenset[str], bag_b: frozenset[str]) -> float:
-    """Score two keys 0-100: edit similarity and word containment; headings only when (nearly) identical."""
-    from rapidfuzz import fuzz
-
-    if a == b:
-        return 100.0
-    if min(len(bag_a), len(bag_b)) < TITLE_WORDS:
-        ratio = fuzz.ratio(a, b, score_cutoff=85) if 4 * min(len(a), len(b)) >= 3 * max(len(a), len(b)) else 0.0
-        return ratio
-    shared = len(bag_a & bag_b) / min(len(bag_a), len(bag_b))
-    return 0.6 * fuzz.ratio(a, b) + 40.0 * shared if shared >= 0.25 else 0.0
-
-
-def jaccard(a: set[str] | frozenset[str], b: set[str] | frozenset[str]) -> float:
-    """Return |a & b| / |a | b| (0 when both are empty)."""
-    return len(a & b) / len(a | b) if a or b else 0.0
-
-
-def prepare(rules: Sequence[Rule]) -> _Edition:
-    """Index an edition's rules for matching."""
-    numbers = [r.number for r in rules]
-    at = {n: i for i, n in enumerate(numbers)}
-    parents = [at.get(r.parent, -1) if r.parent else -1 for r in rules]
-    texts = [r.title if r.kind in HEAD else r.text for r in rules]
-    keys = [similarity_key(t, bool(r.references)) for t, r in zip(texts, rules, strict=True)]
-    words = [k.count(" ") + 1 if k else 0 for k in keys]
-    dead = [is_placeholder(t) for t in texts]
-    children = [[at[c] for c in r.children if c in at] for r in rules]
-    by_key: dict[str, list[int]] = {}
-    cited_by: list[set[str]] = [set() for _ in rules]
-    above = []
-    for i, r in enumerate(rules):
-        if not dead[i]:
-            by_key.setdefault(keys[i], []).append(i)
-        for ref in r.references:
-            if ref in at:
-                cited_by[at[ref]].add(r.number)
-        line, p = [], parents[i]
-        while p >= 0 and len(line) < 8:
-            line.append(p)
-            p = parents[p]
-        above.append(tuple(line))
-    return _Edition(
-        numbers=numbers, at=at, kinds=[r.kind for r in rules], parents=parents, children=children, above=above,
-        keys=keys, full=[(t, *r.examples) for t, r in zip(texts, rules, strict=True)],
-        words=words, counts=Counter(" ".join(keys).split()), bags=[None] * len(rules), rares=[None] * len(rules),
-        dead=dead, by_key=by_key, refs=[tuple(r.references) for r in rules], cited_by=cited_by,
-        headings=[i for i, r in enumerate(rules) if not dead[i] and (r.kind in HEAD or (words[i] < TITLE_WORDS
-                  and bool(children[i])))],
-    )  # fmt: skip
-
-
-def _near(old: _Edition, olds: list[int], new: _Edition, news: list[int]) -> dict[int, list[int]]:
+def _near(old: Edition, olds: list[int], new: Edition, news: list[int]) -> dict[int, list[int]]:
     """Return, per old rule, the new rules whose texts start or end alike (cheap: 64 characters compared)."""
     from rapidfuzz import fuzz, process
 
@@ -224,7 +93,7 @@ def _near(old: _Edition, olds: list[int], new: _Edition, news: list[int]) -> dic
     return found
 
 
-def _holders(edition: _Edition, matched: dict[int, int], absorbed: set[int], words: set[str]) -> dict[str, list[int]]:
+def _holders(edition: Edition, matched: dict[int, int], absorbed: set[int], words: set[str]) -> dict[str, list[int]]:
     """Each of some words -> the matched numbered rules and subrules of an edition that hold it (`pieces`,
     `merged_pieces`)."""
     holders: dict[str, list[int]] = {}
@@ -242,7 +111,7 @@ def _rarest(words: frozenset[str], holders: dict[str, list[int]]) -> list[int]:
     return holders.get(rarest, [])
 
 
-def _held_in(part: _Edition, p: int, whole: _Edition, w: int) -> bool:
+def _held_in(part: Edition, p: int, whole: Edition, w: int) -> bool:
     """Whether the words of rule `p` are nearly all (PIECE_HELD) in the longer rule `w` of another edition, none of
     its rare ones (PIECE_RARE in its edition) missing there."""
     words = part.bag(p)
@@ -270,7 +139,7 @@ def _mutual_bests(cands: list[tuple[float, int, int]], margin: float = 5.0) -> l
 class Matcher:
     """Match one pair of prepared editions (mutable state, used once)."""
 
-    def __init__(self, old: _Edition, new: _Edition) -> None:
+    def __init__(self, old: Edition, new: Edition) -> None:
         self.old, self.new = old, new
         self.o2n: dict[int, int] = {}
         self.n2o: dict[int, int] = {}
@@ -456,8 +325,8 @@ class Matcher:
     def absorb(
         self,
         i: int,
-        mine: _Edition,
-        other: _Edition,
+        mine: Edition,
+        other: Edition,
         mine2other: dict[int, int],
         other2mine: dict[int, int],
         found: dict[int, list[tuple[int, float]]],
@@ -643,7 +512,7 @@ class Matcher:
                 for j, c in [(o, self.score[o] / 100), *self.merged[n]]:
                     links.append(Link(old.numbers[j], new.numbers[n], "merged", min(c, 1.0), True))
             elif n >= 0:
-                changed = old.full[o] != new.full[n] and list(map(_fold, old.full[o])) != list(map(_fold, new.full[n]))
+                changed = not same_text(old.full[o], new.full[n])
                 status = "renumbered" if num != new.numbers[n] else "changed" if changed else "same"
                 confidence = 1.0 if status == "same" else min(self.score[o] / 100, 1.0)
                 links.append(Link(num, new.numbers[n], status, round(confidence, 3), changed))
