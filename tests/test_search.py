@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
+from kb.link.load import with_readings
 from kb.model import Card, Face, FaqNote, Ruling, SourceRef
 from kb.search import index as S
 from kb.search.build import engine_of, publish_index
@@ -303,7 +304,7 @@ def record_kb(bundled_kb):
         ),
     )
     notes = (FaqNote("n1", "fr", "Surcharge pliable", "Une mécanique imaginaire.", (), (), ("* Un détail.",), SRC),)
-    return replace(bundled_kb, cards=cards, rulings=rulings, notes=notes)
+    return with_readings(replace(bundled_kb, cards=cards, rulings=rulings, notes=notes))
 
 
 def test_index_built_from_records(seeds_kb):

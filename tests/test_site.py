@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 from markupsafe import Markup, escape
 
+from kb.link.load import with_readings
 from kb.model import Card, Face, FaqInfo, FaqNote, QuotedRule, Ruling, SourceRef
 from kb.site import render
 from kb.sources import search_fold
@@ -442,7 +443,7 @@ def handmade_site(tmp_path_factory) -> Path:
         180,
         "Foire aux questions _Discorde_.",
     )
-    kb = dataclasses.replace(kb, cards=cards, rulings=rulings, notes=(note,), faqs=(info,))
+    kb = with_readings(dataclasses.replace(kb, cards=cards, rulings=rulings, notes=(note,), faqs=(info,)))
     return build_site(kb, tmp_path_factory.mktemp("handmade") / "site").out
 
 
@@ -729,7 +730,8 @@ def test_faqs_with_clashing_slugs_get_distinct_pages(tmp_path):
         FaqNote(f"{doc}#n", "fr", f"Note {i}", "Texte.", (), (), (), SRC, doc)
         for i, doc in enumerate(("fr/faq_x", "fr/faq-x"))
     )
-    site = build_site(dataclasses.replace(kb, faqs=infos, notes=notes), tmp_path / "site", search=False).out
+    kb = with_readings(dataclasses.replace(kb, faqs=infos, notes=notes))
+    site = build_site(kb, tmp_path / "site", search=False).out
     assert "Note 0" in read(site, "fr/faq/fr-faq-x.html") and "Note 1" in read(site, "fr/faq/fr-faq-x-2.html")
     assert check_site(site) == []
 

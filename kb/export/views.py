@@ -144,9 +144,9 @@ def _cited(kb: KnowledgeBase, rule: Rule, ref, lab: dict) -> str:
     if ref.resolved:
         return ref.target
     if rule.lang != kb.reference and kb.edition_of(rule).id == getattr(kb.primary.get(rule.lang), "id", None):
-        from kb.link.references.readings import numbering_of, read
+        from kb.link.references.readings import read
 
-        found = read(kb, numbering_of(kb, rule.lang), ref.target)
+        found = read(kb, kb.numbering(rule.lang), ref.target)
         year = f" ({found.year})" if found.year else ""
         if found.today is not None:
             return ref.target if found.today == ref.target else f"{ref.target}{year} → {found.today}"
@@ -206,12 +206,12 @@ def _absent(kb: KnowledgeBase, number: str, each: str, lang: str | None) -> str:
     """Why a language's column has no rule: today's reference rule a translation's own rule of that number (`lang`)
     does not continue (removed or merged since the edition it was translated from), or the translation's own rule
     of that number that is another rule of today (French 120.3 is today's 121.3); else that it lacks it."""
-    from kb.link.references.readings import number_match, numbering_of, read
+    from kb.link.references.readings import number_match, read
 
     lab = LABELS.get(each, LABELS["en"])
     said = lab["absent"]
     if lang is not None and lang != kb.reference and each == kb.reference:
-        found = read(kb, numbering_of(kb, lang), number)
+        found = read(kb, kb.numbering(lang), number)
         if found.gone is not None:
             old, new = (kb.editions[e].effective_date or e for e in found.gone)
             status = lab["status"][found.status]

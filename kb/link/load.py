@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from hashlib import sha256
 from pathlib import Path
 
@@ -15,7 +16,8 @@ from kb.link.lexicon.mining import Printings, aligned_words
 from kb.link.lexicon.parallel import card_units, rule_units, ruling_units
 from kb.link.lexicon.records import Lexicon
 from kb.link.lexicon.terminology import concepts_of, name_concepts
-from kb.link.references.citations import carry_forward, place_quotes
+from kb.link.references.citations import carry_forward, dated_citations, place_quotes
+from kb.link.references.readings import every_reading, numbering_years
 from kb.link.references.rules import link_rules
 from kb.model import Diagnostic
 from kb.model.base import KnowledgeBase
@@ -105,7 +107,7 @@ def _link(
     texts = _texts(parsed)
     names, named = name_concepts(terms, concepts, lexicon, lambda path: texts.get(path, ()))
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
-    return KnowledgeBase(
+    kb = KnowledgeBase(
         content=str(content),
         content_hash=content_digest,
         documents=documents,
@@ -124,6 +126,15 @@ def _link(
         paraphrases=tuple(p for table in parsed.tables for p in table.paraphrases),
         names=names,
     )
+    return with_readings(kb)
+
+
+def with_readings(kb: KnowledgeBase) -> KnowledgeBase:
+    """The knowledge base with what its texts' numbers read as today: the numbers each translation cites without
+    having them, the year of each translation's numbering, the numbers of dated FAQ texts. Linking ends with it;
+    call it again on a knowledge base whose records were replaced."""
+    facts = {"readings": every_reading(kb), "numbering_years": numbering_years(kb)}
+    return replace(kb, **facts, dated_citations=dated_citations(kb))
 
 
 def _with_words(lexicon: Lexicon | None, printings: Printings | None, rulings, links, glossary) -> Lexicon | None:

@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry, Rule, Ruling
-from kb.model.links import AlignedRule, Edition, Miscitation, ResolvedRef, RuleLinks
+from kb.model.links import AlignedRule, Edition, Miscitation, Reading, ResolvedRef, RuleLinks
 from kb.model.numbers import descends, sort_key
 from kb.model.records import _freeze_fields
 from kb.model.terms import ConceptName, Paraphrase, Term
@@ -45,9 +45,19 @@ class KnowledgeBase:
     names: Mapping[str, ConceptName] = field(default_factory=dict)
     """Today's concepts named in a language their texts lack (`kb.link.lexicon.terminology`): `fr:rule:121`,
     `fr:section:1`, `fr:glossary:<folded term>` -> its names."""
+    readings: Mapping[str, Mapping[str, Reading]] = field(default_factory=dict)
+    """Translation -> each number its text cites without having it -> that number read in the numbering of the
+    text's edition and followed to today (`kb.link.references.readings`): never today's rule of the same number."""
+    numbering_years: Mapping[str, str] = field(default_factory=dict)
+    """Translation -> the year of the numbering its text uses ('' when that edition is not loaded), for the
+    translations numbered otherwise than today's rules."""
+    dated_citations: Mapping[str, tuple[Mapping[str, str], str]] = field(default_factory=dict)
+    """FAQ note or undated FAQ ruling id -> (each number it cites -> today's number, the FAQ's date): its numbers
+    read as the FAQ's date numbered them (`kb.link.references.citations.dated_citations`)."""
 
     def __post_init__(self) -> None:
-        _freeze_fields(self, "cards_by_document", "set_names", "names")
+        facts = ("readings", "numbering_years", "dated_citations")
+        _freeze_fields(self, "cards_by_document", "set_names", "names", *facts)
 
     @cached_property
     def editions(self) -> dict[str, Edition]:
@@ -117,6 +127,14 @@ class KnowledgeBase:
     def reference(self) -> str | None:
         """The reference language: the one whose current edition has the most rules; rows use its numbering."""
         return self.links.alignment.reference
+
+    def numbering(self, lang: str) -> str | None:
+        """The edition whose numbering a language's current text uses: its own for the reference language, the
+        counterpart of a translation, None when no loaded edition is numbered like it."""
+        if lang == self.reference:
+            return self.primary[lang].id if lang in self.primary else None
+        found = self.links.alignment.counterparts.get(lang)
+        return found[0] if found and found[2] != "content" else None
 
     @cached_property
     def _translated(self) -> dict[str, dict[str, str]]:

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from kb.link.references.citations import in_force
-from kb.link.references.readings import numbering_of, read, readings
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
 from kb.model.langs import lang_key, ordered_langs
-from kb.model.links import Miscitation, Reading
+from kb.model.links import Miscitation
 from kb.model.numbers import sort_key
-from kb.parse.refs import find_references
 from kb.site import parts
 from kb.site.cardnames import faq_names
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
 from kb.site.glossary import Letter, glossary_entries, see_links
 from kb.site.render import number_page
-from kb.site.rulepages import Row, RulePage, Run, make_row, own_row, rule_pages, runs
+from kb.site.rulepages import RulePage, rule_pages
 from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
 from kb.site.terms import glossary_find_words, glossary_labels, glossary_words, lexicon_labels
 from kb.sources import file_slug, slug, unique
@@ -26,9 +23,9 @@ from kb.sources import file_slug, slug, unique
 PREVIEW_CHARS = 500
 
 
-@dataclass
+@dataclass(frozen=True)
 class SiteData:
-    """Everything the templates need, computed once."""
+    """Everything the templates need, computed once (`gather`), before any page is rendered."""
 
     kb: KnowledgeBase
     langs: list[str]
@@ -41,18 +38,10 @@ class SiteData:
     """Row -> its page, for the rows of a cut rule that are not on its first page (`rules/702-2.html`)."""
     texts: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
-    today: dict[str, dict[str, Reading]] = field(default_factory=dict)
-    """Language -> a number it cites but does not have -> how it reads today (`kb.link.references.readings.read`)."""
     miscited: dict[tuple[str, str], dict[str, Miscitation]] = field(default_factory=dict)
     """(language, a translated rule's own number) -> the numbers it cites that its original does not, each read as
     the number its original cites in its place (`kb.link.references.citecheck`): linked so, and flagged."""
-    numbering_years: dict[str, str] = field(default_factory=dict)
-    """Translation -> the year of the numbering its text uses ('' when that edition is not loaded), for the
-    translations numbered otherwise than today's rules (the note saying so on the home and rule pages)."""
-    dated_citations: dict[str, tuple[dict[str, str], str]] = field(default_factory=dict)
-    """FAQ note or undated FAQ ruling id -> (cited number -> today's number, the FAQ's date): its numbers are
-    read as the FAQ's date numbered them."""
-    rule_pages: list[RulePage] = field(default_factory=list)
+    rule_pages: tuple[RulePage, ...] = ()
     sections: list[dict] = field(default_factory=list)
     card_path: dict[str, str] = field(default_factory=dict)
     note_path: dict[str, str] = field(default_factory=dict)
@@ -98,34 +87,10 @@ class SiteData:
     (`cardnames.faq_names`: « Coup/Fuite »)."""
     own_rows: dict[str, tuple[str, Rule]] = field(default_factory=dict)
     """Key of a translation's row of its own (`fr-703.4h`) -> (its language, its rule)."""
-    _made: dict[tuple[str, int], tuple[tuple[Row, ...], tuple[Run, ...]]] = field(default_factory=dict, repr=False)
-    """The rows and runs of the pages last asked for (a page is rendered in both interfaces, one after the other)."""
-
-    def page_rows(self, page: RulePage) -> tuple[tuple[Row, ...], tuple[Run, ...]]:
-        """A rule page's rows and runs, made from the knowledge base (the last two pages' kept)."""
-        key = (page.head, page.part)
-        found = self._made.get(key)
-        if found is None:
-            rows = tuple(self.row(number) for number in page.numbers)
-            found = (rows, runs(rows, self.langs))
-            while len(self._made) >= 2:
-                del self._made[next(iter(self._made))]
-            self._made[key] = found
-        return found
-
-    def row(self, number: str) -> Row:
-        """The row of a number (or the key of a translation's row of its own)."""
-        own = self.own_rows.get(number)
-        if own is not None:
-            return own_row(self, number, *own)
-        return make_row(self, number)
 
     def rule_at(self, lang: str, number: str) -> Rule | None:
         """The rule a row shows in a language."""
-        own = self.own_rows.get(number)
-        if own is not None:
-            return own[1] if own[0] == lang else None
-        return self.kb.aligned(number).get(lang)
+        return rule_at(self.kb, self.own_rows, lang, number)
 
     def shown_today(self, lang: str, head: str) -> tuple[str, str] | None:
         """(page, today's number of its rule) where a language's text numbered `head` is shown today (its heading
@@ -171,75 +136,55 @@ class SiteData:
 
 
 def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = None) -> SiteData:
-    """Compute anchors, page groups, paths and backlinks for the whole site.
+    """Compute anchors, page groups, paths and backlinks for the whole site, once.
 
     `rule_labels` ((language, number) -> label) names rules in a language that lacks their text; by default
     the French terms of keyword and card-type rules from the knowledge base's lexicon (`terms.lexicon_labels`).
     """
     langs = site_langs(kb)
-    labels = lexicon_labels(kb) if rule_labels is None else dict(rule_labels)
-    data = SiteData(kb, langs, search_langs(kb, langs), rule_labels=labels)
     numbers = kb.numbers()
+    rows: dict[str, dict[str, str]] = {}
     for number in numbers:
         for lang, rule in kb.aligned(number).items():
-            data.rows.setdefault(lang, {})[rule.number] = number
-    data.texts = Previews(data, numbers)
-    data.today = _today(kb)
-    data.miscited = {(m.lang, m.number): kb.miscited(m.lang, m.number) for m in kb.links.alignment.miscitations}
-    data.dated_citations = _dated_citations(kb)
-    data.numbering_years = _numbering_years(kb)
-    data.faq_names = faq_names(kb)
-    _paths(data)
-    data.card_rulings = {card.id: rulings_of(kb, card) for card in kb.cards}
-    _mentions(data)
-    data.changes = changes_pages(kb)
-    rule_pages(data, numbers, word_diffs(data.changes))
-    _contents(data, numbers)
-    data.glossary, data.letters = glossary_entries(kb)
-    data.glossary_see = see_links(kb, data.glossary)
-    data.glossary_labels = glossary_labels(kb)
-    data.glossary_find = glossary_find_words(kb)
-    data.glossary_words = glossary_words(kb)
-    data.stale = frozenset(s.ref_number for s in kb.links.alignment.stale)
-    return data
-
-
-def _today(kb: KnowledgeBase) -> dict[str, dict[str, Reading]]:
-    """Language -> each number its text cites without having it -> that number read in the numbering of the
-    text's edition and followed to today (`kb.link.references.readings`): never today's rule of the same number by
-    default."""
-    return {lang: readings(kb, lang) for lang in kb.langs if lang != kb.reference}
-
-
-def _numbering_years(kb: KnowledgeBase) -> dict[str, str]:
-    """Translation -> year of the numbering its text uses ('' unknown), when it is not today's reference edition."""
-    today = kb.primary.get(kb.reference) if kb.reference else None
-    found = {}
-    for lang in kb.langs:
-        if lang == kb.reference or today is None:
-            continue
-        edition = numbering_of(kb, lang)
-        if edition != today.id:
-            found[lang] = (kb.editions[edition].effective_date or "")[:4] if edition else ""
-    return found
-
-
-def _dated_citations(kb: KnowledgeBase) -> dict[str, tuple[dict[str, str], str]]:
-    """FAQ note or undated FAQ ruling id -> (each number it cites -> today's number, the FAQ's date): read in the
-    edition in force at the FAQ's date (`in_force`), left out when no loaded edition was (shown as cited)."""
-    out = {}
-    dates = {info.document: info.last_modified for info in kb.faqs if info.last_modified}
-    texts = [(n.id, n.document, n.lang, (n.text, *n.bullets), ()) for n in kb.notes]
-    texts += [(r.id, r.source_document, r.lang, (r.text,), r.rule_refs) for r in kb.rulings if not r.date]
-    for item, document, lang, parts_, refs in texts:
-        date = dates.get(document)
-        cited = {ref.targets[0] for text in parts_ for ref in find_references(text, lang)} | set(refs)
-        if not cited or not date:
-            continue
-        edition = in_force(kb.links.editions, kb.reference or lang, date)
-        found = {n: r.today for n in cited if (r := read(kb, edition.id if edition else None, n)).today}
-        out[item] = (found, date)
-    return out
+            rows.setdefault(lang, {})[rule.number] = number
+    paths = _paths(kb)
+    mentions, card_mentions = _mentions(kb, paths)
+    changes = changes_pages(kb)
+    plan = rule_pages(kb, langs, numbers, mentions, rows, word_diffs(changes))
+    glossary, letters = glossary_entries(kb)
+    return SiteData(
+        kb=kb,
+        langs=langs,
+        search_langs=search_langs(kb, langs),
+        rows=rows,
+        row_parts=plan.row_parts,
+        texts=previews(kb, numbers, plan.own_rows),
+        miscited={(m.lang, m.number): kb.miscited(m.lang, m.number) for m in kb.links.alignment.miscitations},
+        rule_pages=plan.pages,
+        sections=_contents(kb, plan.pages, numbers),
+        card_path=paths.cards,
+        note_path=paths.notes,
+        faq_path=paths.faqs,
+        faq_notes=paths.faq_notes,
+        faq_parts=paths.faq_parts,
+        card_rulings={card.id: rulings_of(kb, card) for card in kb.cards},
+        fallbacks=plan.fallbacks,
+        glossary=glossary,
+        mentions=mentions,
+        card_mentions=card_mentions,
+        letters=letters,
+        glossary_see=see_links(kb, glossary),
+        rule_labels=lexicon_labels(kb) if rule_labels is None else dict(rule_labels),
+        glossary_labels=glossary_labels(kb),
+        glossary_find=glossary_find_words(kb),
+        glossary_words=glossary_words(kb),
+        histories=plan.histories,
+        changes=changes,
+        stale=frozenset(s.ref_number for s in kb.links.alignment.stale),
+        full_texts=plan.full_texts,
+        faq_names=faq_names(kb),
+        own_rows=plan.own_rows,
+    )
 
 
 def site_langs(kb: KnowledgeBase) -> list[str]:
@@ -254,43 +199,33 @@ def search_langs(kb: KnowledgeBase, langs: list[str]) -> list[str]:
     return ordered_langs(list(found))
 
 
-class Previews(Mapping[tuple[str, str], tuple[str, str]]):
-    """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered), made
-    when asked for (`SiteData.rule_at`) rather than a preview held for every rule through the build."""
+def rule_at(kb: KnowledgeBase, own_rows: Mapping[str, tuple[str, Rule]], lang: str, number: str) -> Rule | None:
+    """The rule a row (a number, or the key of a translation's row of its own) shows in a language."""
+    own = own_rows.get(number)
+    if own is not None:
+        return own[1] if own[0] == lang else None
+    return kb.aligned(number).get(lang)
 
-    def __init__(self, data: SiteData, numbers: list[str]) -> None:
-        self._data, self._numbers = data, frozenset(numbers)
 
-    def _rule(self, key: object) -> Rule | None:
-        if not isinstance(key, tuple) or len(key) != 2:
-            return None
-        lang, row = key
-        if row not in self._numbers and row not in self._data.own_rows:
-            return None
-        return self._data.rule_at(lang, row)
-
-    def __getitem__(self, key: tuple[str, str]) -> tuple[str, str]:
-        rule = self._rule(key)
+def previews(
+    kb: KnowledgeBase, numbers: list[str], own_rows: Mapping[str, tuple[str, Rule]]
+) -> dict[tuple[str, str], tuple[str, str]]:
+    """(language, row) -> (the rule's own number, the text shown when a reference to it is hovered), for every rule
+    the rule pages show."""
+    keys = [(lang, number) for number in numbers for lang in kb.aligned(number)]
+    keys += [(lang, key) for key, (lang, _rule) in own_rows.items()]
+    found = {}
+    for lang, row in keys:
+        rule = rule_at(kb, own_rows, lang, row)
         if rule is None:
-            raise KeyError(key)
+            continue
         if not rule.text and rule.children:  # a whole rule (704): its title, then the start of its first rules
-            firsts = (self._data.rule_at(key[0], child) for child in rule.children[:2])
+            firsts = (rule_at(kb, own_rows, lang, child) for child in rule.children[:2])
             shown = "\n".join(f"{c.number} {c.text}" for c in firsts if c is not None and c.text)
-            return rule.number, preview_text(replace(rule, text=shown))
-        return rule.number, preview_text(rule)
-
-    def __contains__(self, key: object) -> bool:
-        return self._rule(key) is not None
-
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        for number in sorted(self._numbers, key=sort_key):
-            for lang in self._data.kb.aligned(number):
-                yield lang, number
-        for key, (lang, _rule) in self._data.own_rows.items():
-            yield lang, key
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
+            found[(lang, row)] = (rule.number, preview_text(replace(rule, text=shown)))
+        else:
+            found[(lang, row)] = (rule.number, preview_text(rule))
+    return found
 
 
 def preview_text(rule: Rule) -> str:
@@ -304,25 +239,43 @@ def preview_text(rule: Rule) -> str:
     return text[: PREVIEW_CHARS - 1].rstrip() + "…"
 
 
-def _paths(data: SiteData) -> None:
+@dataclass(frozen=True, slots=True)
+class Paths:
+    """Where the site shows each card, FAQ and note."""
+
+    cards: dict[str, str]
+    """Card id -> its page."""
+    faqs: dict[str, str]
+    """FAQ document -> its page."""
+    notes: dict[str, str]
+    """Note id -> its page and anchor."""
+    faq_notes: dict[str, list[FaqNote]]
+    """FAQ document -> its general notes, in source order."""
+    faq_parts: dict[str, list[parts.FaqPart]]
+    """FAQ document -> its page, or the parts of an FAQ too large for one page."""
+
+
+def _paths(kb: KnowledgeBase) -> Paths:
     """Give each card, FAQ and note its page (and anchor), with unique slugs."""
+    found = Paths({}, {}, {}, {}, {})
     used: set[str] = set()
-    for card in data.kb.cards:
-        data.card_path[card.id] = f"cards/{unique(file_slug(card.id), used)}.html"
-    for note in data.kb.notes:
-        data.faq_notes.setdefault(note.document, []).append(note)
+    for card in kb.cards:
+        found.cards[card.id] = f"cards/{unique(file_slug(card.id), used)}.html"
+    for note in kb.notes:
+        found.faq_notes.setdefault(note.document, []).append(note)
     used = set()
-    for info in data.kb.faqs:
+    for info in kb.faqs:
         path = f"faq/{unique(file_slug(info.document), used)}.html"
-        data.faq_path[info.document] = path
-        notes = data.faq_notes.setdefault(info.document, [])
-        found = parts.faq_parts(path, notes, faq_cards(data.kb, info, {n.id for n in notes}), info.lang)
-        data.faq_parts[info.document] = found
-        where = {note.id: part.path for part in found for note in part.notes}
+        found.faqs[info.document] = path
+        notes = found.faq_notes.setdefault(info.document, [])
+        cut = parts.faq_parts(path, notes, faq_cards(kb, info, {n.id for n in notes}), info.lang)
+        found.faq_parts[info.document] = cut
+        where = {note.id: part.path for part in cut for note in part.notes}
         taken: set[str] = set()
         for note in notes:
             anchor = unique("note-" + slug(note.title or note.id.split("#")[-1]), taken)
-            data.note_path[note.id] = f"{where[note.id]}#{anchor}"
+            found.notes[note.id] = f"{where[note.id]}#{anchor}"
+    return found
 
 
 def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card]:
@@ -331,13 +284,15 @@ def faq_cards(kb: KnowledgeBase, info: FaqInfo, note_ids: set[str]) -> list[Card
     return [c for c in kb.cards if c.id in by_doc or note_ids.intersection(c.notes)]
 
 
-def _mentions(data: SiteData) -> None:
-    """Backlinks from rulings and notes to the rules and cards they cite, as (item, site path): one per page linked
-    to (a card ruled on in French and in English is one link), named as each interface names it (`mention_label`)."""
-    for key, ids in data.kb.rule_mentions.items():
-        data.mentions[key] = _unique_paths(_mention(data, item_id) for item_id in ids)
-    for card_id, ids in data.kb.card_mentions.items():
-        data.card_mentions[card_id] = _unique_paths(_mention(data, item_id) for item_id in ids)
+def _mentions(
+    kb: KnowledgeBase, paths: Paths
+) -> tuple[dict[tuple[str, str], list[tuple[str, str]]], dict[str, list[tuple[str, str]]]]:
+    """Backlinks from rulings and notes to the rules and to the cards they cite, as (item, site path): one per page
+    linked to (a card ruled on in French and in English is one link), named as each interface names it
+    (`mention_label`)."""
+    rules = {key: _unique_paths(_mention(kb, paths, i) for i in ids) for key, ids in kb.rule_mentions.items()}
+    cards = {card: _unique_paths(_mention(kb, paths, i) for i in ids) for card, ids in kb.card_mentions.items()}
+    return rules, cards
 
 
 def _unique_paths(found) -> list[tuple[str, str]]:
@@ -349,18 +304,18 @@ def _unique_paths(found) -> list[tuple[str, str]]:
     return [(item, path) for path, item in paths.items()]
 
 
-def _mention(data: SiteData, item_id: str) -> tuple[str, str] | None:
+def _mention(kb: KnowledgeBase, paths: Paths, item_id: str) -> tuple[str, str] | None:
     """(`card:<id>` or `note:<id>`, site path) of a ruling (its card's page) or a note (its anchor on the FAQ page)."""
-    ruling = data.kb.ruling.get(item_id)
+    ruling = kb.ruling.get(item_id)
     if ruling is not None:
-        card = data.kb.card.get(ruling.card)
-        if card is None or card.id not in data.card_path:
+        card = kb.card.get(ruling.card)
+        if card is None or card.id not in paths.cards:
             return None
-        return f"card:{card.id}", data.card_path[card.id]
-    note = data.kb.note.get(item_id)
-    if note is None or note.id not in data.note_path:
+        return f"card:{card.id}", paths.cards[card.id]
+    note = kb.note.get(item_id)
+    if note is None or note.id not in paths.notes:
         return None
-    return f"note:{note.id}", data.note_path[note.id]
+    return f"note:{note.id}", paths.notes[note.id]
 
 
 def mention_label(data: SiteData, item: str, ui: str) -> tuple[str, str]:
@@ -375,14 +330,16 @@ def mention_label(data: SiteData, item: str, ui: str) -> tuple[str, str]:
     return note.title, note.lang
 
 
-def _contents(data: SiteData, numbers: list[str]) -> None:
+def _contents(kb: KnowledgeBase, pages: tuple[RulePage, ...], numbers: list[str]) -> list[dict]:
     """Sections with their rules' titles, for the contents page."""
-    heads = {p.head: p for p in data.rule_pages if p.part == 1}
+    heads = {p.head: p for p in pages if p.part == 1}
     digits = dict.fromkeys([n for n in numbers if len(n) == 1] + [h[0] for h in heads])
+    sections = []
     for digit in sorted(digits):
-        titles = {lang: r.title for lang, r in data.kb.aligned(digit).items() if r.title}
+        titles = {lang: r.title for lang, r in kb.aligned(digit).items() if r.title}
         rules = [heads[h] for h in heads if h[0] == digit]
-        data.sections.append({"number": digit, "titles": titles, "rules": rules})
+        sections.append({"number": digit, "titles": titles, "rules": rules})
+    return sections
 
 
 def rulings_of(kb: KnowledgeBase, card: Card) -> list[tuple[str, str, list[Ruling], bool]]:

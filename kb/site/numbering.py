@@ -7,7 +7,6 @@ about damage). For those numbers the box offers both, in the order the interface
 
 from __future__ import annotations
 
-from kb.link.references.readings import numbering_of
 from kb.site.gather import SiteData
 from kb.site.labels import UI_LANGS, lang_label, words
 from kb.site.rulepages import short_label
@@ -27,7 +26,7 @@ def own_numbers(data: SiteData, paths: dict[str, str]) -> dict:
     for lang, edition in kb.primary.items():
         if lang == kb.reference:
             continue
-        numbering = numbering_of(kb, lang)
+        numbering = kb.numbering(lang)
         years[lang] = (kb.editions[numbering].effective_date or "")[:4] if numbering else ""
         for number in edition.rules:
             pair = kb.pair(lang, number)

@@ -117,7 +117,7 @@ def _row(data: SiteData, rule: Rule, lang: str, cited: str) -> str | None:
     own = data.rows.get(lang, {}).get(cited)
     if own is not None:
         return own
-    reading = data.today.get(lang, {}).get(cited)
+    reading = data.kb.readings.get(lang, {}).get(cited)
     return reading.today if reading is not None else None
 
 

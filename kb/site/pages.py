@@ -363,7 +363,7 @@ def _row_of(data: SiteData, lang: str, edition: str | None, number: str) -> str 
     the same number in another language, as its text's references are linked)."""
     if lang == data.kb.reference and edition:
         return today_row(data.kb, data.rows, lang, edition, number)
-    reading = data.today.get(lang, {}).get(number)  # as its text links: read in its own edition's numbering
+    reading = data.kb.readings.get(lang, {}).get(number)  # as its text links: read in its own edition's numbering
     return data.rows.get(lang, {}).get(number) or (reading.today if reading is not None else number)
 
 

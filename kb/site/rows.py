@@ -11,7 +11,6 @@ import re
 
 from markupsafe import Markup, escape
 
-from kb.link.references.readings import numbering_of
 from kb.site import parts
 from kb.site.editions import edition_name
 from kb.site.gather import SiteData, mention_label
@@ -188,7 +187,7 @@ def _stale_tag(row: str, lang: str, ui: str, t: dict[str, str], data) -> str:
 
 def _numbering(data, lang: str, t: dict[str, str]) -> tuple[str, str]:
     """(year, `numérotation 2015`) of the numbering a language's text uses ('' and its words when unknown)."""
-    edition = numbering_of(data.kb, lang)
+    edition = data.kb.numbering(lang)
     year = (data.kb.editions[edition].effective_date or "")[:4] if edition else ""
     return year, t["numbering_edition"].format(year=year) if year else t["numbering_unknown"]
 

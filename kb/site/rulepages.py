@@ -1,25 +1,22 @@
 """A rule page's rows: each number with its rule in every language, cut into runs and parts.
 
-Made from the knowledge base as each page is rendered (`SiteData.page_rows`); the pages themselves, their
-numbers and parts are planned once by `gather` (`rule_pages`).
+Planned once, before any page is rendered (`rule_pages`, called by `kb.site.gather`): the pages, their parts and
+rows, the rows shown on later parts, the texts too long to be shown whole, each page's history.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from kb.model import Rule
+from kb.model.base import KnowledgeBase
 from kb.model.numbers import sort_key
 from kb.site import parts
-from kb.site.editions import page_history
+from kb.site.editions import PageHistory, page_history
 from kb.sources import file_slug
-
-if TYPE_CHECKING:
-    from kb.site.gather import SiteData
 
 DEPTH = {"section": 0, "rule": 0, "numbered": 1, "subrule": 2}
 
@@ -80,26 +77,14 @@ class RulePage:
     """Which part of its rule the page is, from 1 (a rule too large for one page is cut, see `kb.site.parts`)."""
     parts: tuple[tuple[str, str], ...] = ()
     """(file name, first–last row) of every part of a cut rule, in order; empty for a rule on one page."""
-    made: Callable[[RulePage], tuple[tuple[Row, ...], tuple[Run, ...]]] | None = field(
-        default=None, compare=False, repr=False
-    )
-    """Makes the page's rows and runs (`SiteData.page_rows`): they are made as the page is rendered, not held for
-    every page through the build."""
-
-    @property
-    def rows(self) -> tuple[Row, ...]:
-        """Every number of the page, with its rule in each language."""
-        return self.made(self)[0] if self.made else ()
-
-    @property
-    def runs(self) -> tuple[Run, ...]:
-        """The rows cut where the languages present change."""
-        return self.made(self)[1] if self.made else ()
+    rows: tuple[Row, ...] = field(default=(), compare=False, repr=False)
+    """Every number of the page, with its rule in each language."""
+    runs: tuple[Run, ...] = field(default=(), compare=False, repr=False)
+    """The rows cut where the languages present change."""
 
     @property
     def toc(self) -> tuple[tuple[str, dict[str, str]], ...]:
-        """(number, language -> short label) of the page's numbered rules, for the list at the top of long pages
-        (made as the page is rendered, not held for every page through the build)."""
+        """(number, language -> short label) of the page's numbered rules, for the list at the top of long pages."""
         return _toc(self.rows)
 
     @property
@@ -124,73 +109,105 @@ class RulePage:
         return self.titles.get(lang, ""), lang
 
 
-def rule_pages(data: SiteData, numbers: list[str], diffs: dict) -> None:
-    """Group numbers under their three-digit rule; each group is one page (or its parts)."""
+@dataclass(frozen=True, slots=True)
+class RulePlan:
+    """The rule pages of a site, and what the rest of the site reads of them."""
+
+    pages: tuple[RulePage, ...]
+    fallbacks: dict[str, list[tuple[str, str]]]
+    """Language -> (number, edition id) of the rules shown from an edition other than the aligned one."""
+    histories: dict[str, list[PageHistory]]
+    """Rule page head -> the history of its rules in each language with several editions."""
+    full_texts: dict[tuple[str, str], str]
+    """(language, row) -> file of the full text (from the site's root) of a rule too long to be shown whole."""
+    row_parts: dict[str, str]
+    """Row -> its page, for the rows of a cut rule that are not on its first page (`rules/702-2.html`)."""
+    own_rows: dict[str, tuple[str, Rule]]
+    """Key of a translation's row of its own (`fr-703.4h`) -> (its language, its rule)."""
+
+
+def rule_pages(
+    kb: KnowledgeBase,
+    langs: list[str],
+    numbers: list[str],
+    mentions: Mapping[tuple[str, str], list[tuple[str, str]]],
+    rows_of: dict[str, dict[str, str]],
+    diffs: dict,
+) -> RulePlan:
+    """Group numbers under their three-digit rule; each group is one page (or its parts). A translation's rules
+    with no counterpart today get rows of their own (`_add_orphans`), added to `rows_of` (language -> its own
+    number -> the row showing it)."""
     groups: dict[str, list[str]] = defaultdict(list)
     for number in numbers:
         head = number.split(".")[0]
         if len(head) == 3:
             groups[head].append(number)
+    plan = RulePlan((), {}, {}, {}, {}, {})
+    pages: list[RulePage] = []
     for head, members in groups.items():
         rows = []
         for number in members:
-            row = make_row(data, number)
+            row = make_row(kb, langs, mentions, number)
             for lang, ed in row.fallback.items():
-                data.fallbacks.setdefault(lang, []).append((number, ed))
+                plan.fallbacks.setdefault(lang, []).append((number, ed))
             rows.append(row)
-        _add_orphans(data, head, rows)
-        head_rules = data.kb.aligned(head)
+        _add_orphans(kb, langs, head, rows, plan, rows_of)
+        head_rules = kb.aligned(head)
         titles = {lang: r.title for lang, r in head_rules.items() if r.title}
-        data.rule_pages += _parts(data, head, titles, rows)
-        followed = [page_history(data.kb, lang, _cells(rows, lang), diffs) for lang in data.langs]
-        data.histories[head] = [found for found in followed if found is not None]
+        pages += _parts(plan, head, titles, rows, langs)
+        followed = [page_history(kb, lang, _cells(rows, lang), diffs) for lang in langs]
+        plan.histories[head] = [found for found in followed if found is not None]
+    return replace(plan, pages=tuple(pages))
 
 
-def make_row(data: SiteData, number: str) -> Row:
-    """A number's row: its rule in each language, where each comes from, who cites it."""
-    aligned = data.kb.aligned(number)
-    cells = {lang: aligned.get(lang) for lang in data.langs}
+def make_row(
+    kb: KnowledgeBase, langs: list[str], mentions: Mapping[tuple[str, str], list[tuple[str, str]]], number: str
+) -> Row:
+    """A number's row: its rule in each language, where each comes from, who cites it (`mentions`: (language, rule
+    number) -> the (item, site path) citing it)."""
+    aligned = kb.aligned(number)
+    cells = {lang: aligned.get(lang) for lang in langs}
     fallback = {}
     for lang, rule in aligned.items():
-        edition = data.kb.primary.get(lang)
-        if (ed := data.kb.edition_of(rule).id) != (edition.id if edition else None):
+        edition = kb.primary.get(lang)
+        if (ed := kb.edition_of(rule).id) != (edition.id if edition else None):
             fallback[lang] = ed
     kind = next(r.kind for r in aligned.values())
-    cited = {lang: tuple(r.number for r in data.kb.cited_by(rule)) for lang, rule in aligned.items()}
-    mentions: dict[str, str] = {}  # path -> item: a card ruled on in both languages is one link
-    for lang in data.langs:
-        for item, path in data.mentions.get((lang, number), ()):
-            mentions.setdefault(path, item)
-    return Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple((i, p) for p, i in mentions.items()))
+    cited = {lang: tuple(r.number for r in kb.cited_by(rule)) for lang, rule in aligned.items()}
+    found: dict[str, str] = {}  # path -> item: a card ruled on in both languages is one link
+    for lang in langs:
+        for item, path in mentions.get((lang, number), ()):
+            found.setdefault(path, item)
+    return Row(number, DEPTH.get(kind, 2), cells, fallback, cited, tuple((i, p) for p, i in found.items()))
 
 
-def own_row(data: SiteData, key: str, lang: str, rule: Rule) -> Row:
+def own_row(kb: KnowledgeBase, langs: list[str], key: str, lang: str, rule: Rule) -> Row:
     """The row of its own of a translation's rule with no counterpart today."""
-    cells = {other: (rule if other == lang else None) for other in data.langs}
-    cited = {lang: tuple(r.number for r in data.kb.cited_by(rule))}
+    cells = {other: (rule if other == lang else None) for other in langs}
+    cited = {lang: tuple(r.number for r in kb.cited_by(rule))}
     return Row(key, DEPTH.get(rule.kind, 2), cells, {}, cited, (), rule.number)
 
 
-def _parts(data: SiteData, head: str, titles: dict[str, str], rows: list[Row]) -> list[RulePage]:
+def _parts(plan: RulePlan, head: str, titles: dict[str, str], rows: list[Row], langs: list[str]) -> list[RulePage]:
     """A rule's page, or its parts when it is too large for one (cut between numbered rules when it can be);
-    rows not on the first part are recorded in `data.row_parts`, texts too long to be shown whole in
-    `data.full_texts`."""
+    rows not on the first part are recorded in `plan.row_parts`, texts too long to be shown whole in
+    `plan.full_texts`."""
     for row in rows:
         for lang, rule in row.cells.items():
             if rule is not None and _too_long(rule):
-                data.full_texts[(lang, row.number)] = f"text/{lang}/{file_slug(row.number)}.txt"
+                plan.full_texts[(lang, row.number)] = f"text/{lang}/{file_slug(row.number)}.txt"
     spans = parts.cut([_row_chars(row) for row in rows], [row.depth <= 1 for row in rows], parts.PAGE_CHARS)
     pages, listed = [], []
     for i, span in enumerate(spans):
-        found = rows[span.start : span.stop]
-        langs = tuple(dict.fromkeys(lang for row in found for lang in row.langs))
+        found = tuple(rows[span.start : span.stop])
+        present = tuple(dict.fromkeys(lang for row in found for lang in row.langs))
         numbers = tuple(row.number for row in found)
-        pages.append(RulePage(head, titles, numbers, langs, i + 1, made=data.page_rows))
+        pages.append(RulePage(head, titles, numbers, present, i + 1, rows=found, runs=runs(found, langs)))
         listed.append((pages[-1].file, _span(found)))
     if len(pages) == 1:
         return pages
     for page in pages[1:]:
-        data.row_parts.update(dict.fromkeys(page.numbers, page.path))
+        plan.row_parts.update(dict.fromkeys(page.numbers, page.path))
     return [replace(page, parts=tuple(listed)) for page in pages]
 
 
@@ -221,10 +238,12 @@ def _cells(rows: list[Row], lang: str) -> list[tuple[str, Rule]]:
     return [(row.number, cell) for row in rows if not row.label and (cell := row.cells.get(lang)) is not None]
 
 
-def _add_orphans(data: SiteData, head: str, rows: list[Row]) -> None:
+def _add_orphans(
+    kb: KnowledgeBase, langs: list[str], head: str, rows: list[Row], plan: RulePlan, rows_of: dict[str, dict[str, str]]
+) -> None:
     """Put a translation's rules that have no counterpart today (and whose number today's numbering gives to
     another rule) on their rule's page, after the row of the rule before them, as rows of their own."""
-    for lang, orphans in data.kb.orphans.items():
+    for lang, orphans in kb.orphans.items():
         for rule in orphans:
             if rule.number.split(".")[0] != head:
                 continue
@@ -235,16 +254,16 @@ def _add_orphans(data: SiteData, head: str, rows: list[Row]) -> None:
                 if (cell := row.cells.get(lang)) and sort_key(cell.number) < sort_key(rule.number)
             ]
             at = before[-1] + 1 if before else len(rows)
-            data.own_rows[key] = (lang, rule)
-            rows.insert(at, own_row(data, key, lang, rule))
-            data.rows.setdefault(lang, {})[rule.number] = key
+            plan.own_rows[key] = (lang, rule)
+            rows.insert(at, own_row(kb, langs, key, lang, rule))
+            rows_of.setdefault(lang, {})[rule.number] = key
 
 
 INLINE_ROWS = 8
 """A one-language run this short, on a page with aligned rows, stays in its column of the grid."""
 
 
-def runs(rows: list[Row], langs: list[str]) -> tuple[Run, ...]:
+def runs(rows: list[Row] | tuple[Row, ...], langs: list[str]) -> tuple[Run, ...]:
     """Cut the rows where the set of languages with text changes."""
     runs: list[Run] = []
     for row in rows:
@@ -257,7 +276,7 @@ def runs(rows: list[Row], langs: list[str]) -> tuple[Run, ...]:
     return tuple(runs)
 
 
-def _toc(rows: list[Row]) -> tuple[tuple[str, dict[str, str]], ...]:
+def _toc(rows: tuple[Row, ...]) -> tuple[tuple[str, dict[str, str]], ...]:
     """The numbered rules of a page with a short label in each language (a title, or the start of the text)."""
     toc = []
     for row in rows:

@@ -169,7 +169,7 @@ def write_pages(
             where["root"],
             data.rows,
             data.texts,
-            data.today,
+            data.kb.readings,
             cache,
             data.row_parts,
             data.miscited,

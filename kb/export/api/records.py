@@ -215,9 +215,8 @@ def edition_record(index: Index, edition: Edition, changes: Mapping[str, Any] | 
     changed since the previous edition of its language."""
     kb = index.kb
     before, after = kb.edition_neighbours(edition)
-    from kb.link.references.readings import numbering_of
 
-    own = numbering_of(kb, edition.lang) if edition.current and edition.lang != kb.reference else None
+    own = kb.numbering(edition.lang) if edition.current and edition.lang != kb.reference else None
     return {
         "id": edition.id,
         "lang": edition.lang,

@@ -19,9 +19,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from kb.link.editions.lineage import match_text
+from kb.link.references.readings import read
 from kb.model import FaqNote, QuotedRule, Ruling
+from kb.model.base import KnowledgeBase
 from kb.model.links import Edition
 from kb.model.numbers import LETTERS, kind_of, parent_of
+from kb.parse.refs import find_references
 from kb.sources import fold
 
 TEXT_MATCH = 0.85
@@ -171,3 +174,21 @@ def carry_forward(rulings: Sequence[Ruling], editions: Sequence[Edition], lineag
                     found[number] = reached[0][0]
         out.append(replace(ruling, citations=found))
     return tuple(out)
+
+
+def dated_citations(kb: KnowledgeBase) -> dict[str, tuple[dict[str, str], str]]:
+    """FAQ note or undated FAQ ruling id -> (each number it cites -> today's number, the FAQ's date): read in the
+    edition in force at the FAQ's date (`in_force`), left out when no loaded edition was (shown as cited)."""
+    out = {}
+    dates = {info.document: info.last_modified for info in kb.faqs if info.last_modified}
+    texts = [(n.id, n.document, n.lang, (n.text, *n.bullets), ()) for n in kb.notes]
+    texts += [(r.id, r.source_document, r.lang, (r.text,), r.rule_refs) for r in kb.rulings if not r.date]
+    for item, document, lang, parts, refs in texts:
+        date = dates.get(document)
+        cited = {ref.targets[0] for text in parts for ref in find_references(text, lang)} | set(refs)
+        if not cited or not date:
+            continue
+        edition = in_force(kb.links.editions, kb.reference or lang, date)
+        found = {n: r.today for n in cited if (r := read(kb, edition.id if edition else None, n)).today}
+        out[item] = (found, date)
+    return out

@@ -17,15 +17,6 @@ from kb.model.links import Edition, Reading
 from kb.model.numbers import rule_number
 
 
-def numbering_of(kb: KnowledgeBase, lang: str) -> str | None:
-    """The edition whose numbering a language's current text uses: its own for the reference language, the
-    counterpart of a translation, None when no loaded edition is numbered like it."""
-    if lang == kb.reference:
-        return kb.primary[lang].id if lang in kb.primary else None
-    found = kb.links.alignment.counterparts.get(lang)
-    return found[0] if found and found[2] != "content" else None
-
-
 def read(kb: KnowledgeBase, edition: str | None, number: str) -> Reading:
     """Read a number in an edition's numbering and say what rule of today it is."""
     if edition is None or kb.reference is None:
@@ -69,7 +60,7 @@ def cited_today(kb: KnowledgeBase, rule) -> list[tuple[str, str | None, str, str
     another edition."""
     if rule.lang == kb.reference or kb.edition_of(rule).id != getattr(kb.primary.get(rule.lang), "id", None):
         return None
-    edition, mine, out = numbering_of(kb, rule.lang), kb.primary[rule.lang].rules, []
+    edition, mine, out = kb.numbering(rule.lang), kb.primary[rule.lang].rules, []
     miscited = kb.miscited(rule.lang, rule.number)
     for target in rule.references:
         m = miscited.get(target)
@@ -91,8 +82,28 @@ def readings(kb: KnowledgeBase, lang: str) -> dict[str, Reading]:
     mine = kb.primary[lang]
     cited = {t for r in mine.rules.values() for t in r.references if t not in mine.rules}
     cited |= {t for g in kb.glossary if g.document in mine.documents for t in g.references if t not in mine.rules}
-    edition = numbering_of(kb, lang)
+    edition = kb.numbering(lang)
     return {number: read(kb, edition, number) for number in sorted(cited)}
+
+
+def every_reading(kb: KnowledgeBase) -> dict[str, dict[str, Reading]]:
+    """Translation -> each number its text cites without having it -> that number read (`readings`): never today's
+    rule of the same number by default."""
+    return {lang: readings(kb, lang) for lang in kb.langs if lang != kb.reference}
+
+
+def numbering_years(kb: KnowledgeBase) -> dict[str, str]:
+    """Translation -> the year of the numbering its text uses ('' unknown), when it is not today's reference
+    edition."""
+    today = kb.primary.get(kb.reference) if kb.reference else None
+    found = {}
+    for lang in kb.langs:
+        if lang == kb.reference or today is None:
+            continue
+        edition = kb.numbering(lang)
+        if edition != today.id:
+            found[lang] = (kb.editions[edition].effective_date or "")[:4] if edition else ""
+    return found
 
 
 @dataclass(frozen=True, slots=True)
