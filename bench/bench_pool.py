@@ -10,7 +10,9 @@ row says what its time went to, from what `kb build` prints: loading and checkin
 and waiting for that process.
 
 Run: python bench/bench_pool.py [--pool ../shared/corpus/mtgjson5-pool] [--commands check,search,build]
-                                [--timeout 600] [--keep]
+                                [--jobs 1,2] [--timeout 600] [--keep]
+`--jobs 1,2` builds once per value of `kb build --jobs` (one process, or the search index in a second one), each
+cold then unchanged, so the two can be compared in one run.
 Without the pool folder it says so and exits 0. `--commands check` runs the check alone (a build of the pool
 writes tens of thousands of pages).
 """
@@ -61,7 +63,7 @@ def make_content(root: Path, pool: Path) -> tuple[Path, int]:
 
 BUILT = re.compile(
     r"Built (\d+) pages into .* in ([\d.]+) s "
-    r"\((?:with search index, ([\d.]+) s more after the pages|without search index)(?:; [^)]*)?\)"
+    r"\((?:with search index, ([\d.]+) s (?:of it|more) after the pages|without search index)(?:; [^)]*)?\)"
 )
 """The line `kb build` ends with: pages, seconds of the site's build, of them those waiting for the search index."""
 
@@ -98,6 +100,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pool", type=Path, default=CORPUS / "mtgjson5-pool")
     parser.add_argument("--commands", default="check,search,build", help="comma-separated: check, search, build")
+    parser.add_argument("--jobs", default="1", help="comma-separated values of kb build --jobs, each built in turn")
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     args = parser.parse_args()
@@ -115,15 +118,17 @@ def main() -> int:
         print(f"content: {content} ({card_bytes / MB:.0f} MB of card data, {files} files)")
         print(f"{'command':<7} {'state':<10} {'wall':>10} {'CPU':>10} {'peak':>11}")
         results: dict[tuple[str, str], Run] = {}
-        for command in commands:
+        runs = [(c, j) for c in commands for j in (args.jobs.split(",") if c == "build" else [""])]
+        for command, jobs in runs:
             shutil.rmtree(root / ".kb", ignore_errors=True)
             shutil.rmtree(root / "site", ignore_errors=True)
-            extra = ["--out", str(root / "site")] if command == "build" else []
+            extra = ["--out", str(root / "site"), "--jobs", jobs] if command == "build" else []
+            name = f"{command}/{jobs}" if jobs else command
             for state in ("cold", "unchanged"):
                 result = run([*COMMANDS[command], "--content", str(content), *extra], args.timeout)
-                results[(command, state)] = result
+                results.setdefault((command, state), result)
                 note = result.error if result.status not in (0, 1) else build_note(result) if command == "build" else ""
-                print(row(command, state, result, note), flush=True)
+                print(row(name, state, result, note), flush=True)
         print("targets:")
         for (command, state), limit, what, value in (
             (("check", "cold"), CHECK_CPU, "cold check CPU", lambda r: r.cpu),

@@ -80,9 +80,10 @@ def leftovers(content: Path, site: Path) -> list[str]:
     return found
 
 
-def build(content: Path, site: Path, env: dict) -> subprocess.Popen:
-    """Start `kb build` in a process (and session) of its own."""
+def build(content: Path, site: Path, env: dict, extra: list[str] | None = None) -> subprocess.Popen:
+    """Start `kb build` (with `extra` arguments) in a process (and session) of its own."""
     args = [sys.executable, "-m", "kb", "build", "--content", str(content), "--out", str(site), "--force"]
+    args += extra or []
     return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 
@@ -92,31 +93,33 @@ def change(content: Path, round_: int) -> None:
     path.write_text(f"100. General\n\n100.1. Round {round_} of the kill test.\n", encoding="utf-8")
 
 
-def rounds(content: Path, site: Path, kills: int, seed: int = 1, env: dict | None = None) -> Report:
-    """Kill `kb build` `kills` times at random moments; what was found."""
+def rounds(
+    content: Path, site: Path, kills: int, seed: int = 1, env: dict | None = None, args: list[str] | None = None
+) -> Report:
+    """Kill `kb build` (with `args`) `kills` times at random moments; what was found."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     rng = random.Random(seed)
     report = Report()
     change(content, 0)
-    whole = build(content, site, env)
+    whole = build(content, site, env, args)
     assert whole.wait(600) == 0, whole.stderr.read()
     change(content, -1)
     start = time.monotonic()  # how long a whole build takes: the kills fall anywhere in it
-    full = build(content, site, env)
+    full = build(content, site, env, args)
     assert full.wait(600) == 0, full.stderr.read()
     span = time.monotonic() - start
     for k in range(1, kills + 1):
         report.kills += 1
         before = tree(site)
         change(content, k)
-        child = build(content, site, env)
+        child = build(content, site, env, args)
         time.sleep(rng.uniform(0.0, span * 1.1))
         started = descendants(child.pid)
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
         killed = time.monotonic()
         ok = _check_round(k, before, site, started, killed, report)
-        again = build(content, site, env)
+        again = build(content, site, env, args)
         if again.wait(600) != 0:
             report.problems.append(f"round {k}: the next build failed: {again.stderr.read()[-300:]!r}")
             ok = False

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kb.commands.building import base_url_option, build_or_exit, force_option, out_option
+from kb.commands.building import base_url_option, build_or_exit, force_option, jobs_option, out_option
 from kb.commands.options import content_option
 
 
@@ -17,7 +17,10 @@ from kb.commands.options import content_option
 @force_option
 @base_url_option
 @click.option("--no-api", "no_api", is_flag=True, help="Leave the JSON API (api/) out of the site.")
-def command(content: Path | None, out: Path, strict: bool, force: bool, base_url: str | None, no_api: bool) -> None:
+@jobs_option
+def command(
+    content: Path | None, out: Path, strict: bool, force: bool, base_url: str | None, no_api: bool, jobs: int | None
+) -> None:
     """Build the static bilingual website (rules FR | EN, glossary, FAQs, cards, offline search, the whole CR on one
     page) and its JSON API (api/v1/, described by api/openapi.json).
 
@@ -29,4 +32,4 @@ def command(content: Path | None, out: Path, strict: bool, force: bool, base_url
     .git, your files). The content folder, a folder inside or holding it and the project folder are always
     refused (status 1).
     """
-    build_or_exit(content, out, strict=strict, force=force, base_url=base_url, api=not no_api)
+    build_or_exit(content, out, strict=strict, force=force, base_url=base_url, api=not no_api, jobs=jobs)

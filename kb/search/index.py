@@ -56,6 +56,14 @@ def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
     return publish_index(root, key, kb if kb is not None else _load(content), every)
 
 
+def is_live(content: Path, kb=None, every: bool = False) -> bool:
+    """Whether an up-to-date index of `content` is live (one whose seal does not hold is not)."""
+    try:
+        return live(index_root(content, every), index_key(content, kb, every)) is not None
+    except IndexDamaged:
+        return False
+
+
 def open_index(content: Path, kb=None, every: bool = False) -> Engine:
     """Open the up-to-date index of a content folder, making it if needed (and making a damaged one again, which
     `Engine.notice` then reports); in a temporary folder if it cannot be saved. A query asking for another edition

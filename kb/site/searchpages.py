@@ -50,6 +50,32 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 """Kinds of the items of `page_items`: the maps of `Pages`, in order."""
 
 
+class Indexing:
+    """The content's live search index, being made while the pages render: in a forked child (`kb.sources.fork`)
+    when the build was given more than one job and the index is stale, else when `folder` is asked for."""
+
+    def __init__(self, kb, jobs: int = 1) -> None:
+        from kb.search.index import ensure_index, is_live  # late: importing the site must not load the search package
+        from kb.sources.fork import can_fork, fork
+
+        self.kb, self.child = kb, None
+        content = Path(kb.content)
+        if jobs > 1 and can_fork() and not is_live(content, kb):
+            self.child = fork(lambda: ensure_index(content, kb))
+
+    def folder(self) -> Path:
+        """The index's folder: the child's, once it is done; made here when the child could not (its error, if it
+        was the content's or the disk's, is then raised here as it would have been without a child)."""
+        if self.child is not None:
+            self.child.wait()
+        return make_index(self.kb)
+
+    def stop(self) -> None:
+        """Give up: end the child, if any, now."""
+        if self.child is not None:
+            self.child.stop()
+
+
 def make_index(kb) -> Path:
     """The content's live search index (the one `kb search` uses): the up-to-date one, else made here and made live
     (`kb.search.index.ensure_index`); one whose seal does not hold (damaged, or not written here) made again."""

@@ -35,7 +35,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import make_index, search_entries, write_search
+from kb.site.searchpages import Indexing, search_entries, write_search
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -84,6 +84,7 @@ def build_site(
     extras: Iterable[tuple[str, str]] = (),
     base_url: str | None = None,
     api: bool = False,
+    jobs: int = 1,
 ) -> BuildReport:
     """Render the whole site into `out`, atomically; raise SiteError (previous site untouched) on failure.
 
@@ -91,27 +92,29 @@ def build_site(
     one `kb search` uses (`searchpages.make_index`). `extras`: more files, (path from the site's root, text), written
     in the same build (the JSON API, made by `kb.export.api`); `api`: they are the JSON API (the stamp says so).
     `base_url`: the address the site will be served from (canonical addresses, the site map); links stay relative.
+    `jobs`: more than 1 makes a stale search index in a second process while the pages render (`Indexing`).
     """
     start = time.perf_counter()
     target = check_out(out, Path(kb.content))
     clean_leftovers(target)
     new = sibling(target, "new")
     search_wait = 0.0
+    indexing = None
     try:
         if new.exists():
             shutil.rmtree(new)
         new.mkdir(parents=True)
         langs = search_langs(kb, site_langs(kb)) if search else []
-        index = make_index(kb) if langs else None
+        indexing = Indexing(kb, jobs) if langs else None
         data = gather(kb)
         jobs = plan(data)
         bar = progress(length=len(jobs) + 1) if progress else _NoBar()
         with bar:
             write_pages(data, jobs, new, bar, forced, base_url, api)
             written = write_extras(new, extras)
-            if index is not None:
+            if indexing is not None:
                 waiting = time.perf_counter()
-                write_search(new, index, data, search_entries(kb))
+                write_search(new, indexing.folder(), data, search_entries(kb))
                 search_wait = time.perf_counter() - waiting
             bar.update(1)
         write_manifest(new)
@@ -125,6 +128,9 @@ def build_site(
     except Exception as err:  # a failed build must say why in one line and leave the old site alone
         shutil.rmtree(new, ignore_errors=True)
         raise SiteError(f"site not built ({_why(err)}); {left_behind(target)}") from err
+    finally:
+        if indexing is not None:
+            indexing.stop()  # nothing when its work is done; a build given up leaves no worker behind
     seconds = time.perf_counter() - start
     report = BuildReport(Path(out), len(jobs), seconds, bool(langs), search_wait, tuple(kept), tuple(replaced))
     return replace(report, extras=written)
