@@ -109,3 +109,97 @@ def test_commands_stay_thin_and_apart():
                   and m.startswith("kb.commands.") and m.split(".")[2] in COMMANDS]  # fmt: skip
         wrong += [f"{name}: sys.exit"] if "sys.exit" in text else []
     assert wrong == []
+
+
+LINK_ORDER = ["editions", "references", "cards", "lexicon"]
+"""The link stage's inner packages from the bottom: each imports only those before it (and the stage's lower
+stages); `load.py` and `cache.py`, the stage's entry points, may import any."""
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_imports(path: Path) -> list[tuple[int, str]]:
+    """A module's imports of kb's modules, those only a type checker reads (`if TYPE_CHECKING:`) aside; a name
+    imported from a package that is one of its modules counts as that module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    checking = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+        for n in ast.walk(node)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in checking:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kb"):
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.append((node.lineno, sub if _exists(sub) else node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("kb")]
+    return found
+
+
+def _exists(module: str) -> bool:
+    base = ROOT.joinpath(*module.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def test_no_import_circle():
+    """No module of kb reaches itself through the modules it imports (late imports too)."""
+    graph = {}
+    for path in sorted((ROOT / "kb").rglob("*.py")):
+        graph[_module(path)] = {m for _, m in _runtime_imports(path) if _exists(m)} - {_module(path)}
+    circles = []
+    for start in graph:
+        seen, stack = set(), [(start, (start,))]
+        while stack:
+            node, trail = stack.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == start:
+                    circles.append(" -> ".join((*trail, start)))
+                elif nxt not in seen and not start.startswith(nxt + "."):  # its own package's __init__: no circle
+                    seen.add(nxt)
+                    stack.append((nxt, (*trail, nxt)))
+    assert circles == []
+
+
+def test_the_link_stage_inner_packages_import_one_way():
+    wrong = []
+    for path in sorted((ROOT / "kb" / "link").rglob("*.py")):
+        inner = path.relative_to(ROOT / "kb" / "link").parts
+        if len(inner) < 2:
+            continue  # load.py, cache.py, __init__.py: the stage's entry points
+        for line, module in _runtime_imports(path):
+            parts = module.split(".")
+            if parts[:2] != ["kb", "link"] or len(parts) < 3:
+                continue
+            if parts[2] not in LINK_ORDER or LINK_ORDER.index(parts[2]) > LINK_ORDER.index(inner[0]):
+                wrong.append(f"{path.relative_to(ROOT)}:{line}: {inner[0]} imports {module}")
+    assert wrong == []
+
+
+def test_the_architecture_notes_name_every_module():
+    """docs/architecture.md's list of modules names each module of kb/ in its stage's paragraph."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listing = text.split("## Modules", 1)[1].split("```")[1]
+    blocks: dict[str, str] = {}
+    stage = None
+    for line in listing.splitlines():
+        head = line[2:].split("/", 1)[0] if line.startswith("  ") and not line.startswith("   ") else None
+        if head:
+            stage = head
+        if stage:
+            blocks[stage] = blocks.get(stage, "") + line + "\n"
+    missing = []
+    for path in sorted((ROOT / "kb").rglob("*.py")):
+        inner = path.relative_to(ROOT / "kb").parts
+        if len(inner) < 2 or path.name == "__init__.py":
+            continue
+        if path.name not in blocks.get(inner[0], ""):
+            missing.append(str(path.relative_to(ROOT)))
+    assert missing == [], f"not named in docs/architecture.md: {missing}"
