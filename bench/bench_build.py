@@ -5,6 +5,7 @@ into a temporary folder and builds it in a process of its own; with `--peer` (an
 main) the two are alternated, so the machine's load hits them alike, and the medians are printed side by side, with
 each build's peak memory (its process and the children it waited for). `--jobs 1,2` builds this checkout once per
 value of `kb build --jobs` in each round (the peer is built as it builds by default).
+`--no-api` builds this checkout without its JSON API, for a peer older than the API (the same work).
 Targets: cold no slower than the peer; unchanged under 0.3 s.
 """
 
@@ -40,11 +41,11 @@ def run(checkout: Path, args: list[str], cwd: Path) -> tuple[float, float, float
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def build_twice(checkout: Path, tmp: Path, jobs: str | None) -> dict[str, tuple[float, float, float]]:
-    """A cold build of a fresh copy of the bundled content, then an unchanged one."""
+def build_twice(checkout: Path, tmp: Path, jobs: str | None, extra: list[str]) -> dict[str, tuple[float, float, float]]:
+    """A cold build of a fresh copy of the bundled content, then an unchanged one (`extra`: more arguments)."""
     work = tmp / f"w-{time.monotonic_ns()}"
     shutil.copytree(ROOT / "content", work / "content")
-    args = ["build", "--content", str(work / "content"), "--out", str(work / "site")]
+    args = ["build", "--content", str(work / "content"), "--out", str(work / "site"), *extra]
     args += ["--jobs", jobs] if jobs else []
     found = {"cold": run(checkout, args, work), "unchanged": run(checkout, args, work)}
     shutil.rmtree(work)
@@ -56,6 +57,7 @@ def main() -> None:
     parser.add_argument("--peer", type=Path, help="another kb checkout built alongside (alternated runs)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", default="", help="comma-separated values of this checkout's kb build --jobs")
+    parser.add_argument("--no-api", action="store_true", help="build this checkout with --no-api (a peer without one)")
     args = parser.parse_args()
     variants = {f"kb -j{j}": (ROOT, j) for j in args.jobs.split(",") if j} or {"kb": (ROOT, None)}
     variants |= {"peer": (args.peer.resolve(), None)} if args.peer else {}
@@ -63,7 +65,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.runs):
             for name, (checkout, jobs) in variants.items():
-                found[name].append(build_twice(checkout, Path(tmp), jobs))
+                extra = ["--no-api"] if args.no_api and checkout == ROOT else []
+                found[name].append(build_twice(checkout, Path(tmp), jobs, extra))
     medians = {}
     for name, runs in found.items():
         cold = [r["cold"] for r in runs]

@@ -134,3 +134,29 @@ def test_builds_with_two_jobs_killed_at_random_moments_leave_nothing_behind(tmp_
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     report = rounds(content, tmp_path / "site", kills=4, seed=41, env=env, args=["--jobs", "2"])
     assert report.problems == [] and report.survived == report.kills == 4
+
+
+def test_a_child_that_cannot_write_its_half_leaves_the_index_to_the_parent(tmp_path, monkeypatch):
+    """Whoosh's half failing in the child (a full disk, say): its folder is removed and the build makes the whole
+    index in one process, as it would have without a child; the site is whole and nothing is left in the slot."""
+    from kb.link.load import load
+    from kb.search import build
+    from kb.site.write import build_site
+
+    parent, real = os.getpid(), build.whoosh_half
+
+    def failing_in_a_child(*args, **kwargs):
+        if os.getpid() != parent:
+            (tmp_path / "the child failed").touch()
+            raise OSError("No space left on device")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build, "whoosh_half", failing_in_a_child)
+    content = tmp_path / "content"
+    (content / "fr").mkdir(parents=True)
+    shutil.copy(CONTENT / "fr" / "cr-120-piocher-une-carte.txt", content / "fr")
+    report = build_site(load(content), tmp_path / "site", jobs=2)
+    assert (tmp_path / "the child failed").exists()
+    assert report.search and (report.out / "search" / "core.json").is_file()
+    (slot,) = (tmp_path / ".kb" / "index").iterdir()
+    assert sorted(p.name.split("-")[0] for p in slot.iterdir()) == ["CURRENT", "idx"]  # no folder of the child's

@@ -1297,9 +1297,11 @@ def test_search_entries_that_cannot_be_made_fail_the_build_in_one_line(tmp_path,
         yield from []
         raise ValueError("entry 7 is broken")
 
+    from kb.search import build
     from kb.search import entries as search_entries
 
     monkeypatch.setattr(search_entries, "entries", broken)
+    monkeypatch.setattr(build, "entries", broken)  # where the index reads them, in one process or two
     content = shutil.copytree(FIXTURES / "golden-content", tmp_path / "content")
     result = CliRunner().invoke(main, ["build", "--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
@@ -19,7 +20,7 @@ from kb.search.export import write_core, write_documents, write_manifest, write_
 from kb.search.lookup import Tables
 from kb.search.store import EXPORT_FOLDER as EXPORT
 from kb.search.store import EXPORT_MANIFEST as MANIFEST
-from kb.search.store import IndexDamaged, publish, write_tables
+from kb.search.store import IndexDamaged, abandon, commit, prepare, publish, write_tables
 from kb.search.writer import entry_langs, index_tables, own_numbering, write_whoosh
 
 """The export's folder inside an index's."""
@@ -31,17 +32,68 @@ def make_index(
     """Write an index of some entries into a folder (created if needed): Whoosh's documents (those of the current
     editions, of every edition when `every`), the tables, the export."""
     folder.mkdir(parents=True, exist_ok=True)
-    kept = items if every else [e for e in items if e.current]
-    langs = entry_langs(items)
+    postings = whoosh_half(folder, items, vocabulary, every)
+    tables_half(folder, items, vocabulary, numbering, every)(postings)
+
+
+def whoosh_half(folder: Path, items: list[Entry], vocabulary: Vocabulary | None, every: bool = False) -> dict:
+    """The half of an index that needs Whoosh, written into its folder: Whoosh's index of the entries and the
+    export's postings; their shard counts (`write_postings`)."""
     write_whoosh(folder, items, vocabulary, every)
+    return write_postings(folder / EXPORT, folder, entry_langs(items))
+
+
+def tables_half(
+    folder: Path, items: list[Entry], vocabulary: Vocabulary | None, numbering: dict, every: bool = False
+) -> Callable[[dict], None]:
+    """The half of an index that needs no Whoosh, written into its folder (while another process may write the
+    other half there): the export's words and documents; what finishes the index once the postings' shard counts
+    are known (`core.json`, the export's manifest, then `tables.json`: an index without its tables is no index)."""
+    kept = items if every else [e for e in items if e.current]
     info = index_tables(items, vocabulary, numbering, every)
     export = folder / EXPORT
     words = write_words(export, tables_of(info), numbering)
-    postings = write_postings(export, folder, langs)
-    documents = write_documents(export, kept, langs, lambda stored: None)
-    write_core(export, words | {"c": words["c"] | postings}, documents)
-    write_manifest(export)
-    write_tables(folder, info)  # last: an index without its tables is no index (`read_tables` fails on it)
+    documents = write_documents(export, kept, entry_langs(items), lambda stored: None)
+
+    def finish(postings: dict) -> None:
+        write_core(export, words | {"c": words["c"] | postings}, documents)
+        write_manifest(export)
+        write_tables(folder, info)
+
+    return finish
+
+
+class Halves:
+    """An index made in two processes (`kb build --jobs 2`): Whoosh's half in a forked child (`kb.sources.fork`),
+    the tables' half here, both into one folder that `finish` makes live. Started only where `can_fork` says so."""
+
+    def __init__(self, root: Path, key: str, kb, every: bool = False) -> None:
+        from kb.sources.fork import fork
+
+        self.root, self.key = root, key
+        self.items = list(entries(kb))
+        """The knowledge base's search entries (the site's search pages read them too)."""
+        self._vocabulary, self._numbering, self._every = vocabulary(kb), own_numbering(kb), every
+        self.folder = prepare(root, key, lambda folder: None)  # IndexNotWritable: the caller makes it alone
+        self.child = fork(lambda: json.dumps(whoosh_half(self.folder, self.items, self._vocabulary, every)))
+
+    def finish(self) -> Path | None:
+        """Write the tables' half, wait for Whoosh's, and make the index live: its folder; None (the folder
+        removed) when the child could not write its half, and the index is to be made in one process."""
+        try:
+            done = tables_half(self.folder, self.items, self._vocabulary, self._numbering, self._every)
+        except BaseException:
+            self.stop()
+            raise
+        if self.child.wait() is not None:
+            abandon(self.folder)
+            return None
+        return commit(self.root, self.key, self.folder, lambda folder: done(json.loads(self.child.result)))
+
+    def stop(self) -> None:
+        """Give up: end the child and remove the folder (nothing when it was made live)."""
+        self.child.stop()
+        abandon(self.folder)
 
 
 def tables_of(info: dict) -> Tables:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kb.search.engine import Answer, Engine, opened
 from kb.search.query import Item, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult
 from kb.search.store import IndexDamaged, IndexNotWritable, index_root, live
 from kb.search.store import index_key as _index_key
+
+if TYPE_CHECKING:
+    from kb.search.build import Halves
 
 __all__ = [
     "Answer",
@@ -56,12 +60,20 @@ def ensure_index(content: Path, kb=None, every: bool = False) -> Path:
     return publish_index(root, key, kb if kb is not None else _load(content), every)
 
 
-def is_live(content: Path, kb=None, every: bool = False) -> bool:
-    """Whether an up-to-date index of `content` is live (one whose seal does not hold is not)."""
+def halves(content: Path, kb) -> Halves | None:
+    """The stale index of `content` being made in two processes (`kb.search.build.Halves`), or None: when it is live,
+    when no child can be forked here, or when its folder cannot be written (making it in one process then says why,
+    or writes it elsewhere)."""
+    from kb.search.build import Halves  # late: searching an index already made needs no writer
+    from kb.sources.fork import can_fork
+
+    root, key = index_root(content), index_key(content, kb)
     try:
-        return live(index_root(content, every), index_key(content, kb, every)) is not None
-    except IndexDamaged:
-        return False
+        if not can_fork() or live(root, key) is not None:
+            return None
+        return Halves(root, key, kb)
+    except (IndexDamaged, IndexNotWritable):
+        return None
 
 
 def open_index(content: Path, kb=None, every: bool = False) -> Engine:

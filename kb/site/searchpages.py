@@ -51,29 +51,37 @@ RULES, GLOSSARY, CARDS, NOTES, RULINGS = range(5)
 
 
 class Indexing:
-    """The content's live search index, being made while the pages render: in a forked child (`kb.sources.fork`)
-    when the build was given more than one job and the index is stale, else when `folder` is asked for."""
+    """The content's live search index, being made while the pages render: when the build was given more than one
+    job and the index is stale, Whoosh's half in a forked child and the tables' half here (`kb.search.build.Halves`),
+    else all of it here when `folder` is asked for."""
 
     def __init__(self, kb, jobs: int = 1) -> None:
-        from kb.search.index import ensure_index, is_live  # late: importing the site must not load the search package
-        from kb.sources.fork import can_fork, fork
+        from kb.search.index import halves  # late: importing the site must not load the search package
 
-        self.kb, self.child = kb, None
-        content = Path(kb.content)
-        if jobs > 1 and can_fork() and not is_live(content, kb):
-            self.child = fork(lambda: ensure_index(content, kb))
+        self.kb = kb
+        self.halves = halves(Path(kb.content), kb) if jobs > 1 else None
+        self._items = self.halves.items if self.halves is not None else None
+
+    def items(self) -> list:
+        """The knowledge base's search entries (every edition's), in the index's order: the halves' own."""
+        if self._items is None:
+            self._items = search_entries(self.kb)
+        return self._items
 
     def folder(self) -> Path:
-        """The index's folder: the child's, once it is done; made here when the child could not (its error, if it
-        was the content's or the disk's, is then raised here as it would have been without a child)."""
-        if self.child is not None:
-            self.child.wait()
+        """The index's folder: made live by the halves; made here when the child could not write its half (an error
+        of the content's or the disk's is then raised here, as it would have been without a child)."""
+        if self.halves is not None:
+            halves, self.halves = self.halves, None
+            found = halves.finish()
+            if found is not None:
+                return found
         return make_index(self.kb)
 
     def stop(self) -> None:
-        """Give up: end the child, if any, now."""
-        if self.child is not None:
-            self.child.stop()
+        """Give up: end the child, if any, and remove what it was writing."""
+        if self.halves is not None:
+            self.halves.stop()
 
 
 def make_index(kb) -> Path:

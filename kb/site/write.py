@@ -35,7 +35,7 @@ from kb.site.output import (
 )
 from kb.site.pages import jump_map, plan
 from kb.site.seal import seal
-from kb.site.searchpages import Indexing, search_entries, write_search
+from kb.site.searchpages import Indexing, write_search
 from kb.sources.paths import TEMPLATES
 from kb.sources.text import fnv1a
 
@@ -114,7 +114,7 @@ def build_site(
             written = write_extras(new, extras)
             if indexing is not None:
                 waiting = time.perf_counter()
-                write_search(new, indexing.folder(), data, search_entries(kb))
+                write_search(new, indexing.folder(), data, indexing.items())
                 search_wait = time.perf_counter() - waiting
             bar.update(1)
         write_manifest(new)

@@ -26,6 +26,8 @@ PR_SET_PDEATHSIG = 1
 """Linux's `prctl` option: the signal the kernel sends this process when its parent ends."""
 LONGEST = 4000
 """Bytes of a child's failure message kept."""
+DONE = "done\n"
+"""What a child says first when its work is done; what its work returned (a string) follows."""
 
 
 def can_fork() -> bool:
@@ -45,20 +47,24 @@ class Child:
 
     def __init__(self, pid: int, reader: int) -> None:
         self.pid, self._reader, self._ended = pid, reader, None
+        self.result = ""
+        """What the work returned (a string), once `wait` said it was done."""
 
     def wait(self) -> str | None:
-        """Wait for the child: None when its work was done, else why not (one line)."""
+        """Wait for the child: None when its work was done (`result` then holds what it returned), else why not (one
+        line)."""
         if self._ended is None:
             chunks = []
-            while chunk := os.read(self._reader, LONGEST):
+            while chunk := os.read(self._reader, 1 << 16):
                 chunks.append(chunk)
             os.close(self._reader)
             _, status = os.waitpid(self.pid, 0)
             said = b"".join(chunks).decode("utf-8", "replace")
-            if os.waitstatus_to_exitcode(status) == 0 and said == "done":
-                self._ended = ""
+            if os.waitstatus_to_exitcode(status) == 0 and said.startswith(DONE):
+                self._ended, self.result = "", said[len(DONE) :]
             else:
-                self._ended = said or f"the worker process ended with status {os.waitstatus_to_exitcode(status)}"
+                code = os.waitstatus_to_exitcode(status)
+                self._ended = said[:LONGEST] or f"the worker process ended with status {code}"
         return self._ended or None
 
     def stop(self) -> None:
@@ -70,7 +76,8 @@ class Child:
 
 
 def fork(work: Callable[[], object]) -> Child:
-    """Run `work` in a forked child; this process goes on at once. Call `can_fork` first."""
+    """Run `work` in a forked child; this process goes on at once. Call `can_fork` first. What `work` returns, when
+    a string, is the child's `result`."""
     parent = os.getpid()
     reader, writer = os.pipe()
     gc.freeze()  # the objects both share are not touched by the child's collector: fewer pages copied
@@ -93,8 +100,10 @@ def _child(parent: int, reader: int, writer: int, work: Callable[[], object]) ->
         os.close(reader)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the child
         _die_with(parent)
-        work()
-        os.write(writer, b"done")
+        result = work()
+        said = (DONE + (result if isinstance(result, str) else "")).encode()
+        while said:
+            said = said[os.write(writer, said) :]
         code = 0
     except BaseException as err:  # the parent redoes the work and raises the real error
         with contextlib.suppress(BaseException):  # nothing more can be said
