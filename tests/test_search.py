@@ -208,6 +208,15 @@ def test_phrase(bundled, cr2015):
     assert "120.4" not in ids(bundled.search('"vide bibliothèque"', kind="rule"))
 
 
+def test_a_phrase_runs_over_elisions_and_punctuation_never_over_a_word(bundled):
+    """Words in a row are tokens with no word between them, whatever the punctuation (an elision's apostrophe, of
+    either kind): the phrase check's first cut (a pattern over the folded text) keeps every such text."""
+    for typed in ('"l’étape de pioche"', '"l\'étape de pioche"', '"l etape de pioche"'):
+        assert set(ids(bundled.search(typed, lang="fr", kind="rule"))[:2]) == {"703.4c", "120.1"}, typed
+    assert "703.4c" not in ids(bundled.search('"début étape"', lang="fr", kind="rule", limit=50))
+    assert "703.4c" in ids(bundled.search('"début de l étape"', lang="fr", kind="rule", limit=50))
+
+
 def test_lang_filter(cr2015):
     assert not cr2015.search("library lang:fr")
     assert not cr2015.search("bibliothèque lang:en")

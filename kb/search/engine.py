@@ -12,6 +12,7 @@ letter) and the snippets (its highlighter over the text shown).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from math import log
@@ -34,6 +35,7 @@ from kb.search.shards import Export, ExportTables
 from kb.search.spelling import Speller, corrected_query
 from kb.search.store import EXPORT_FOLDER, read_tables
 from kb.search.text import EXACT, REFERENCE, STOP, is_stop, query_tokens
+from kb.sources.text import fold
 
 NAME = 1.5
 """Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
@@ -133,6 +135,7 @@ class Engine:
         self._others = others
         self.speller = Speller(self.tables)
         self._masks: dict[tuple[str, str], np.ndarray] = {}
+        self._phrases: dict[tuple[str, tuple[str, ...]], tuple[list[set[str]], re.Pattern | None]] = {}
         self.unsaved: str | None = None
         """Why the index lives in a temporary folder only (the build folder cannot be written), else None."""
         self.notice: str | None = None
@@ -458,9 +461,11 @@ class Engine:
     def _has_phrase(self, d: int, lang: str, forms: list[str] | tuple[str, ...]) -> bool:
         """Whether one of a document's texts holds index forms in a row (stop words included), as Whoosh's Phrase
         finds them (a phrase never runs from one text into the next)."""
+        words, pattern = self._phrase(lang, tuple(forms))
+        if pattern is None:
+            return False
         row = self._doc(d)
         titles, texts, ctx = row[2], row[4], row[6]
-        words = [{f[1:]} if f.startswith(STOP) else set(self.tables.words_of(lang, f)) for f in forms]
         stops = self.tables.stops.get(lang, frozenset())
 
         def fits(j: int, token: tuple[str, str]) -> bool:
@@ -468,11 +473,27 @@ class Engine:
             return word in words[j] and forms[j].startswith(STOP) == is_stop(word, kind, stops)
 
         for text in (titles.get(lang, ""), texts.get(lang, ""), ctx.get(lang, "")):
-            seq = query_tokens(REFERENCE.sub(" ", text))
+            plain = REFERENCE.sub(" ", text)
+            if not pattern.search(fold(plain).replace("−", "-")):  # the first cut: most candidates stop here
+                continue
+            seq = query_tokens(plain)
             for i in range(len(seq) - len(forms) + 1):
                 if all(fits(j, seq[i + j]) for j in range(len(forms))):
                     return True
         return False
+
+    def _phrase(self, lang: str, forms: tuple[str, ...]) -> tuple[list[set[str]], re.Pattern | None]:
+        """The words each of a phrase's index forms is held as, and a pattern of them in a row that every text
+        holding the phrase matches (consecutive tokens have no word character between them), None when a form is
+        held by no word; worked out once per phrase."""
+        found = self._phrases.get((lang, forms))
+        if found is None:
+            if len(self._phrases) >= 1024:  # a server asked many phrases: start again
+                self._phrases.clear()
+            words = [{f[1:]} if f.startswith(STOP) else set(self.tables.words_of(lang, f)) for f in forms]
+            each = ("(?:" + "|".join(map(re.escape, sorted(w, key=lambda x: (-len(x), x)))) + ")" for w in words)
+            found = self._phrases[(lang, forms)] = (words, re.compile(r"\W*".join(each)) if all(words) else None)
+        return found
 
     def _numbers(self, parsed: ParsedQuery, langs: tuple[str, ...], allowed: np.ndarray, limit: int) -> list[int]:
         """The rule and everything under it, in rule order; and the rule a translation numbers so (French 120.4,
