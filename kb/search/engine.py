@@ -34,8 +34,7 @@ from kb.search.results import SearchResult, make_result, translations_of
 from kb.search.shards import Export, ExportTables
 from kb.search.spelling import Speller, corrected_query
 from kb.search.store import EXPORT_FOLDER, read_tables
-from kb.search.text import EXACT, REFERENCE, STOP, is_stop, query_tokens
-from kb.sources.text import fold
+from kb.search.text import EXACT, REFERENCE, STOP, folded, folded_tokens, is_stop, query_tokens
 
 NAME = 1.5
 """Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
@@ -473,10 +472,10 @@ class Engine:
             return word in words[j] and forms[j].startswith(STOP) == is_stop(word, kind, stops)
 
         for text in (titles.get(lang, ""), texts.get(lang, ""), ctx.get(lang, "")):
-            plain = REFERENCE.sub(" ", text)
-            if not pattern.search(fold(plain).replace("−", "-")):  # the first cut: most candidates stop here
+            plain = folded(REFERENCE.sub(" ", text))
+            if not pattern.search(plain):  # the first cut: most candidates stop here
                 continue
-            seq = query_tokens(plain)
+            seq = folded_tokens(plain)
             for i in range(len(seq) - len(forms) + 1):
                 if all(fits(j, seq[i + j]) for j in range(len(forms))):
                     return True

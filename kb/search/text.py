@@ -114,7 +114,17 @@ def analyse(group: int, written: str) -> tuple[str, str, str]:
 
 def query_tokens(text: str) -> list[tuple[str, str]]:
     """(kind, folded text) of the tokens of a query: folded first, then split (as the site's JavaScript does)."""
-    return [(KIND_NAMES[m.lastindex - 1], m.group()) for m in TOKEN.finditer(fold(text).replace("−", "-"))]
+    return folded_tokens(folded(text))
+
+
+def folded(text: str) -> str:
+    """A text as its tokens are read: folded, the true minus sign as a hyphen."""
+    return fold(text).replace("−", "-")
+
+
+def folded_tokens(text: str) -> list[tuple[str, str]]:
+    """(kind, text) of the tokens of a text already `folded`."""
+    return [(KIND_NAMES[m.lastindex - 1], m.group()) for m in TOKEN.finditer(text)]
 
 
 @dataclass(eq=False)

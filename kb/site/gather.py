@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from kb.model import Card, FaqInfo, FaqNote, Rule, Ruling, card_name
 from kb.model.base import KnowledgeBase
@@ -16,7 +16,6 @@ from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
 from kb.site.glossary import Letter, glossary_entries, see_links
 from kb.site.render import number_page
 from kb.site.rulepages import RulePage, rule_pages
-from kb.site.rulepages import short_label as short_label  # where the rule pages' rows were first made
 from kb.site.terms import glossary_find_words, glossary_labels, glossary_words, lexicon_labels
 from kb.sources import file_slug, slug, unique
 
@@ -30,62 +29,62 @@ class SiteData:
     kb: KnowledgeBase
     langs: list[str]
     """Languages of the rules, French first, then English, then the others."""
-    search_langs: list[str] = field(default_factory=list)
+    search_langs: list[str]
     """Languages that get a search index."""
-    rows: dict[str, dict[str, str]] = field(default_factory=dict)
+    rows: dict[str, dict[str, str]]
     """Language -> its own rule number -> the row (reference number, the page anchor) showing it."""
-    row_parts: dict[str, str] = field(default_factory=dict)
+    row_parts: dict[str, str]
     """Row -> its page, for the rows of a cut rule that are not on its first page (`rules/702-2.html`)."""
-    texts: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    texts: Mapping[tuple[str, str], tuple[str, str]]
     """(language, row number) -> (the rule's own number, the text shown when a reference to it is hovered)."""
-    miscited: dict[tuple[str, str], dict[str, Miscitation]] = field(default_factory=dict)
+    miscited: dict[tuple[str, str], dict[str, Miscitation]]
     """(language, a translated rule's own number) -> the numbers it cites that its original does not, each read as
     the number its original cites in its place (`kb.link.references.citecheck`): linked so, and flagged."""
-    rule_pages: tuple[RulePage, ...] = ()
-    sections: list[dict] = field(default_factory=list)
-    card_path: dict[str, str] = field(default_factory=dict)
-    note_path: dict[str, str] = field(default_factory=dict)
-    faq_path: dict[str, str] = field(default_factory=dict)
-    faq_notes: dict[str, list[FaqNote]] = field(default_factory=dict)
+    rule_pages: tuple[RulePage, ...]
+    sections: list[dict]
+    card_path: dict[str, str]
+    note_path: dict[str, str]
+    faq_path: dict[str, str]
+    faq_notes: dict[str, list[FaqNote]]
     """FAQ document -> its general notes, in source order."""
-    faq_parts: dict[str, list[parts.FaqPart]] = field(default_factory=dict)
+    faq_parts: dict[str, list[parts.FaqPart]]
     """FAQ document -> its page, or the parts of an FAQ too large for one page."""
-    card_rulings: dict[str, list[tuple[str, str, list[Ruling], bool]]] = field(default_factory=dict)
+    card_rulings: dict[str, list[tuple[str, str, list[Ruling], bool]]]
     """Card id -> its rulings grouped by language and source (see `rulings_of`)."""
-    fallbacks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    fallbacks: dict[str, list[tuple[str, str]]]
     """Language -> (number, edition id) of the rules shown from an edition other than the aligned one."""
-    glossary: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    glossary: dict[str, list[tuple[str, int]]]
     """Language -> (anchor, index in kb.glossary), alphabetical."""
-    mentions: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    mentions: dict[tuple[str, str], list[tuple[str, str]]]
     """(language, rule number) -> (item, site path) of the rulings' cards and the notes citing it (`mention_label`)."""
-    card_mentions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    card_mentions: dict[str, list[tuple[str, str]]]
     """Card id -> (item, site path) of the other cards whose rulings name it and the notes naming it."""
-    letters: dict[str, list[Letter]] = field(default_factory=dict)
+    letters: dict[str, list[Letter]]
     """Language -> its glossary entries under their letters, for the page and its A–Z bar."""
-    glossary_see: dict[int, tuple[tuple[int, int, str], ...]] = field(default_factory=dict)
+    glossary_see: dict[int, tuple[tuple[int, int, str], ...]]
     """Index in kb.glossary -> (start, end, anchor) of the terms its definition sends to (`See Damage.`)."""
-    rule_labels: dict[tuple[str, str], str] = field(default_factory=dict)
+    rule_labels: dict[tuple[str, str], str]
     """(language, number) -> a label for a rule in a language that lacks its text (`("fr", "702.2")` ->
     `Contact mortel`), shown in lists and titles; filled from a lexicon when one is given to `gather`."""
-    glossary_labels: dict[tuple[str, int], str] = field(default_factory=dict)
+    glossary_labels: dict[tuple[str, int], str]
     """(language, index in kb.glossary) -> a headword in a language whose glossary is not loaded (printed cards)."""
-    glossary_find: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    glossary_find: dict[tuple[str, int], tuple[str, ...]]
     """(interface, glossary index) -> words the filter finds an entry by, beyond its own (`glossary_find_words`)."""
-    glossary_words: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    glossary_words: dict[tuple[str, int], tuple[str, ...]]
     """(language, index in kb.glossary) -> words the cards of a language whose glossary is not loaded print for the
     term (`terms.glossary_words`)."""
-    histories: dict[str, list[PageHistory]] = field(default_factory=dict)
+    histories: dict[str, list[PageHistory]]
     """Rule page head -> the history of its rules in each language with several editions."""
-    changes: list[ChangesPage] = field(default_factory=list)
+    changes: list[ChangesPage]
     """A changes page per pair of consecutive editions of each language."""
-    stale: frozenset[str] = frozenset()
+    stale: frozenset[str]
     """Rows whose translation was made from an edition whose text changed since."""
-    full_texts: dict[tuple[str, str], str] = field(default_factory=dict)
+    full_texts: dict[tuple[str, str], str]
     """(language, row) -> file of the full text (from the site's root) of a rule too long to be shown whole."""
-    faq_names: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    faq_names: dict[str, dict[str, tuple[str, ...]]]
     """Card id -> language -> its faces' names as an FAQ of that language writes them, where the card data has none
     (`cardnames.faq_names`: « Coup/Fuite »)."""
-    own_rows: dict[str, tuple[str, Rule]] = field(default_factory=dict)
+    own_rows: dict[str, tuple[str, Rule]]
     """Key of a translation's row of its own (`fr-703.4h`) -> (its language, its rule)."""
 
     def rule_at(self, lang: str, number: str) -> Rule | None:

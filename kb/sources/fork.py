@@ -59,11 +59,10 @@ class Child:
                 chunks.append(chunk)
             os.close(self._reader)
             _, status = os.waitpid(self.pid, 0)
-            said = b"".join(chunks).decode("utf-8", "replace")
-            if os.waitstatus_to_exitcode(status) == 0 and said.startswith(DONE):
+            said, code = b"".join(chunks).decode("utf-8", "replace"), os.waitstatus_to_exitcode(status)
+            if code == 0 and said.startswith(DONE):
                 self._ended, self.result = "", said[len(DONE) :]
             else:
-                code = os.waitstatus_to_exitcode(status)
                 self._ended = said[:LONGEST] or f"the worker process ended with status {code}"
         return self._ended or None
 
