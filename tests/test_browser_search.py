@@ -76,7 +76,8 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
      "que se passe-t-il si je pioche dans une bibliothèque vide", "+1/+1 counter", "étape de fin",
      "piétinement", "piétinement contact mortel", "forecast upkeep", "pietinnement", "declaration des bloquers",
      "lifelnk", "pietinnement lang:en", "défausserions", "who goes first", "tuer une créature", "la pile",
-     "mal d'invocation", "aura", "can I respond when my opponent's creature goes to the graveyard", "hsate"],
+     "mal d'invocation", "aura", "can I respond when my opponent's creature goes to the graveyard", "hsate",
+     '"ne passent pas par la pile"', '"mal d\'invocation" règle', '"+1/+1 counter" "at the beginning of"'],
 )  # fmt: skip
 def test_the_site_ranks_as_the_cli(page, site, query):
     expected = [r.id for r in site[1].search(query, limit=30)]

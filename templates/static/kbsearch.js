@@ -137,7 +137,7 @@ const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exac
 export class Index {
   constructor(core, load) {
     if (core.format !== 5) { throw new Error(`search index format ${core.format} is not supported`); }
-    Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map() });
+    Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map(), phrases_: new Map() });
     const runs = (list) => list.flatMap(([value, count]) => Array(count).fill(value));
     core.kinds = runs(core.kinds).map((k) => KINDS[k]);
     core.langsOf = runs(core.langsOf).map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
@@ -708,14 +708,33 @@ export class Index {
   /* Whether one of a document's texts holds index forms in a row (stop words included), as Whoosh's Phrase finds
      (the texts are parts of one field: a phrase never runs from one into the next). */
   async hasPhrase(d, lang, forms) {
+    const [words, pattern] = await this.phrase(lang, forms);
+    if (!pattern) { return false; }
     const [, , titles, , texts, , ctx] = await this.doc(d);
-    const words = await Promise.all(forms.map(async (f) => new Set(f.startsWith(STOP) ? [f.slice(1)] : await this.wordsOf(lang, f))));
     const fits = (j, [kind, w]) => words[j].has(w) && (forms[j].startsWith(STOP) === isStop(w, kind, this.stops[lang]));
     for (const text of [titles[lang] || "", texts[lang] || "", ctx[lang] || ""]) {
-      const seq = queryTokens(text.replace(REFERENCE, " "));
+      const plain = fold(text.replace(REFERENCE, " ")).replace(/−/g, "-");
+      if (!pattern.test(plain)) { continue; } /* the first cut: most candidates stop here */
+      const seq = queryTokens(plain);
       for (let i = 0; i + forms.length <= seq.length; i++) { if (forms.every((f, j) => fits(j, seq[i + j]))) { return true; } }
     }
     return false;
+  }
+
+  /* The words each of a phrase's index forms is held as, and a pattern of them in a row that every text holding
+     the phrase matches (no word character between consecutive tokens), null when a form is held by no word; worked
+     out once per phrase (Engine._phrase). */
+  async phrase(lang, forms) {
+    const key = JSON.stringify([lang, forms]);
+    if (!this.phrases_.has(key)) {
+      if (this.phrases_.size >= 1024) { this.phrases_.clear(); }
+      const words = await Promise.all(forms.map(async (f) => new Set(f.startsWith(STOP) ? [f.slice(1)] : await this.wordsOf(lang, f))));
+      const escape = (w) => w.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"); /* the syntax characters: no other escape in "u" */
+      const each = words.map((held) => `(?:${[...held].map(escape).join("|")})`);
+      const pattern = words.every((held) => held.size) ? new RegExp(each.join(String.raw`[^\p{L}\p{N}_]*`), "u") : null;
+      this.phrases_.set(key, [words, pattern]);
+    }
+    return this.phrases_.get(key);
   }
 
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
