@@ -234,8 +234,9 @@ def test_kb_show_a_term_in_either_language_gives_its_entry_names_and_defining_ru
     table = "glossary\tStack\tPile\tcurated\tusual French\nrule:405\tStack\tPile\tcurated\tusual French\n"
     table += "glossary\tTrample\tPiétinement\tcurated\tusual French\n"
     content = _content(tmp_path, table)
-    french = _show(content, "la", "PILE")  # nothing matches `la pile`: the words are the term's, not a card's
-    assert french.exit_code == 1 and "no rule number, term of the rules or card name matches 'la PILE'" in french.output
+    unknown = _show(content, "la", "PIOCHE")  # no term, with its article or without, and no card
+    assert unknown.exit_code == 1
+    assert "no rule number, term of the rules or card name matches 'la PIOCHE'" in unknown.output
     shown = _show(content, "pile")
     assert shown.exit_code == 0, shown.output
     lines = shown.output.splitlines()
@@ -248,6 +249,28 @@ def test_kb_show_a_term_in_either_language_gives_its_entry_names_and_defining_ru
     assert "405 [en] c/en/cr.txt:" in shown.output and "Subrules: 405.1" in shown.output
     assert _show(content, "Piétinement").output.splitlines()[0] == "Trample · FR Piétinement*"
     assert _show(content, "trample").output.splitlines()[0] == "Trample · FR Piétinement*"
+
+
+def test_kb_show_reads_past_a_leading_article_and_a_french_one_reads_the_words_as_french_first(tmp_path):
+    table = "glossary\tStack\tPile\tcurated\tusual French\nglossary\tPile\tTas\tcurated\tusual French\n"
+    table += "glossary\tTrample\tPiétinement\tcurated\tusual French\n"
+    content = _content(tmp_path, table)
+    piles = CR.replace("Stack\nA zone.", "Pile\nA temporary grouping of cards.\n\nStack\nA zone.")
+    (content / "en" / "cr.txt").write_text(piles, encoding="utf-8")
+
+    def first(*words: str) -> str:
+        shown = _show(content, *words)
+        assert shown.exit_code == 0, shown.output
+        return shown.output.splitlines()[0]
+
+    assert first("pile") == "Pile · FR Tas*"  # as typed, the glossary's own term comes first
+    assert "Also: FR « pile » names Stack" in _show(content, "pile").output
+    assert first("la", "PILE") == first("la pile") == "Stack · FR Pile*"  # a French article: the French name
+    assert first("the", "stack") == first("THE  Stack") == "Stack · FR Pile*"
+    assert first("a pile") == "Pile · FR Tas*"  # an English article: the English term
+    assert first("le piétinement") == first("du Piétinement") == "Trample · FR Piétinement*"
+    for words in (["la"], ["lapile"], ["les", "la", "pile"]):  # an article alone, glued, or two: no term
+        assert _show(content, *words).exit_code == 1
 
 
 def test_kb_show_a_term_as_json_says_its_names_are_not_official(tmp_path):

@@ -147,8 +147,9 @@ def command(
 ) -> None:
     """Show a rule by number (120.2a, 'règle 703.4k', 'CR 120') in every language side by side,
     with its examples, children, references and what cites it; a term of the rules in English or
-    French (stack, pile, 'mal d'invocation': its glossary entry, its names, the rule defining it); or
-    a card by its French or English name (case- and accent-insensitive, unambiguous prefix).
+    French (stack, 'la pile', 'mal d'invocation', a leading article optional: its glossary entry, its
+    names, the rule defining it); or a card by its French or English name (case- and accent-insensitive,
+    unambiguous prefix).
 
     Exit status: 0 when found, 1 when nothing matches, 2 when the content cannot be read or --lang names a
     language not loaded."""

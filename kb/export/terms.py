@@ -3,12 +3,14 @@ languages (a terminology's, marked unofficial) and the rule that defines it.
 
 A term is today's English glossary term or one of its aliases (`Stack`, `Control`), or a name a terminology gives
 a concept of today's rules (« Pile », « Piétinement », « mal d'invocation »): case, accents and apostrophes are
-folded. The defining rule is the first rule the glossary entry cites (`See rule 405, "Stack."`), or the rule a
-terminology names.
+folded, and a leading article too when the words without it name a term (« la pile », « le mal d'invocation »,
+`the stack`): a French article reads the words as French first (« la pile » is Stack, not the glossary's Pile). The
+defining rule is the first rule the glossary entry cites (`See rule 405, "Stack."`), or the rule a terminology names.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,10 +49,19 @@ class TermFound:
     """Other concepts a terminology names as typed (`pile`: the glossary's Pile, and the French name of Stack)."""
 
 
+ARTICLES = {
+    "fr": re.compile(r"(?:(?:le|la|les|un|une|des|du|de la) |l'|de l')(?=\w)"),
+    "en": re.compile(r"(?:the|an?) (?=\w)"),
+}
+"""A leading article of each language, as folded (`l'etape de fin`, `the stack`): left out when the words without
+it name a term."""
+
+
 def find_term(kb: KnowledgeBase, text: str) -> TermFound | None:
     """The term a text names in the current edition of the reference language: a glossary term or alias, else a
-    terminology's name of a glossary term, a rule or a section; None when it names none."""
-    typed = fold(text).strip()
+    terminology's name of a glossary term, a rule or a section; the same without a leading article (`ARTICLES`);
+    None when it names none."""
+    typed = " ".join(fold(text).split())
     edition = kb.primary.get(kb.reference or "")
     if not typed or edition is None:
         return None
@@ -59,9 +70,23 @@ def find_term(kb: KnowledgeBase, text: str) -> TermFound | None:
     for entry in (g for g in kb.glossary if g.document in documents):
         for name in (entry.term, *entry.aliases):
             glossary.setdefault(fold(OBSOLETE.sub("", name).rstrip()), entry)
+    found = _named(kb, edition, glossary, text, typed, None)
+    for lang, article in ARTICLES.items():
+        if found is None and (cut := article.match(typed)) and (rest := typed[cut.end() :]):
+            found = _named(kb, edition, glossary, text, rest, lang)
+    return found
+
+
+def _named(kb: KnowledgeBase, edition, glossary: dict, text: str, typed: str, lang: str | None) -> TermFound | None:
+    """The term the folded words `typed` name, or None; `lang`: the language an article said they are in (its names
+    first: « la pile » is the French name of Stack before the English glossary's Pile)."""
     entry = glossary.get(typed)
     number = None
     named = sorted((key for key, n in kb.names.items() if typed in {fold(x) for x in n.names}), key=_glossary_first)
+    if lang is not None and (entry is None or entry.lang != lang):
+        mine = [key for key in named if kb.names[key].lang == lang]
+        if mine:  # the article's language names a concept so: that one, the glossary's own spelling aside
+            entry, named = None, mine + [key for key in named if key not in mine]
     if entry is None:
         if not named:
             return None
