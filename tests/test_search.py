@@ -493,6 +493,21 @@ def test_a_stop_word_of_one_language_that_is_a_word_of_another_is_searched(full)
     assert ids(full.search("the aura", limit=3))[:1] == ids(found)[:1]  # `the` stays a stop word
 
 
+def test_in_a_french_question_a_french_stop_word_asks_nothing_of_the_english_word_spelt_so(full):
+    # « un », « ma », « son », « en » are English words too (the `un-` of Un-sets, `son`): a French question's
+    # « un » was its rarest slot, weighing most and matching nothing it meant; « aura » names the English Aura
+    from kb.search import lookup
+    from kb.search.query import parse_query
+
+    def asked(query: str) -> list[str]:
+        return [s.text for s in lookup.slots(parse_query(query), full.tables, full.tables.langs)]
+
+    assert asked("un jeton a quitté le champ de bataille") == ["jeton", "quitte le champ de bataille"]
+    assert asked("son adversaire regarde ma main") == ["adversaire", "regarde", "main"]
+    assert asked("une aura attachée à une créature") == ["aura", "attachee", "creature"]
+    assert asked("un") == ["un"] and asked("ma main")[0] == "ma"  # their language unknown: searched as before
+
+
 def test_stop_words_alone_still_find_card_names(seeds_kb):
     index = engine_of(entries(record_kb(seeds_kb)))
     assert ids(index.search("Down")) == ["up-down"] and ids(index.search("up down")) == ["up-down"]

@@ -246,18 +246,23 @@ def query_lang(found: list[Unit], tables: Tables, langs: tuple[str, ...]) -> str
     return next(iter(votes)) if len(votes) == 1 else None
 
 
-def _stopped(word: str, kind: str, tables: Tables, langs: tuple[str, ...], stops) -> bool:
+def _stopped(word: str, kind: str, tables: Tables, langs: tuple[str, ...], stops, own: str | None = None) -> bool:
     """Whether a word of the query is a stop word: one of some searched language that no other searched language
-    holds as a word of its own (« aura », the French "will have", is the English Aura: a slot, not a stop word)."""
+    holds as a word of its own (« aura », the French "will have", is the English Aura: a slot, not a stop word); in
+    a query whose words say its language (`own`), any stop word of that language but one another language's rules
+    have as a one-word headword (« un jeton » asks nothing of the English `un`, « une aura » still asks Aura)."""
     if not is_stop(word, kind, stops):
         return False
-    return not any(word not in tables.stops.get(lang, ()) and tables.forms(lang, word) for lang in langs)
+    others = [lang for lang in langs if word not in tables.stops.get(lang, ()) and tables.forms(lang, word)]
+    if own is not None and word in tables.stops.get(own, ()):
+        return not any(tables.forms(lang, word)[0] in tables.concepts.get(lang, {}) for lang in others)
+    return not others
 
 
 def _unit_slot(unit: Unit, tables: Tables, langs: tuple[str, ...], stops, own: str | None) -> Slot:
     """The slot of one unit; `own`: the query's language, when known (the other languages' texts holding its words
     as typed count as translations: `pile` in English is not the French `pile`)."""
-    stop = all(not p and _stopped(w, k, tables, langs, stops) for k, w, p in unit.tokens)
+    stop = all(not p and _stopped(w, k, tables, langs, stops, own) for k, w, p in unit.tokens)
     slot = Slot(" OR ".join(w for _, w, _ in unit.tokens), stop, lang=own)
     for kind, text, phrase in unit.tokens:
         if phrase:

@@ -313,16 +313,25 @@ export class Index {
   }
 
   /* A stop word of the query: one of some searched language that no other searched language holds as a word of its
-     own (« aura », the French "will have", is the English Aura). */
-  async stopped(word, kind, langs, stops) {
+     own (« aura », the French "will have", is the English Aura); in a query whose words say its language (`mine`),
+     any stop word of that language but one another language's rules have as a one-word headword
+     (kb.search.lookup._stopped). */
+  async stopped(word, kind, langs, stops, mine = null) {
     if (!isStop(word, kind, stops)) { return false; }
-    for (const l of langs) { if (!this.stops[l].has(word) && (await this.forms(l, word)).length) { return false; } }
-    return true;
+    const others = [];
+    for (const l of langs) {
+      const forms = this.stops[l].has(word) ? [] : await this.forms(l, word);
+      if (forms.length) { others.push([l, forms[0]]); }
+    }
+    if (mine !== null && this.stops[mine].has(word)) {
+      return !others.some(([l, first]) => own((this.core.concepts || {})[l] || {}, first));
+    }
+    return !others.length;
   }
 
   async unitSlot(unit, langs, stops, mine) {
     let stop = true;
-    for (const [k, w, p] of unit.tokens) { if (p || !(await this.stopped(w, k, langs, stops))) { stop = false; break; } }
+    for (const [k, w, p] of unit.tokens) { if (p || !(await this.stopped(w, k, langs, stops, mine))) { stop = false; break; } }
     const slot = newSlot(unit.tokens.map(([, w]) => w).join(" OR "), stop, mine);
     for (const [kind, text, phrase] of unit.tokens) {
       if (phrase) { await this.addPhrase(slot, text, langs); continue; }
