@@ -9,7 +9,8 @@ as light stems (`kb.sources.text.stem_fr`, `stem_en`), so every inflection of a 
 the forms it is printed with.
 
 The expectation step runs over every (English word, French word) pair of every unit at once (numpy): a unit of
-`e` English and `f` French words weighs `(e + 1) * f` numbers.
+`e` English and `f` French words weighs `(e + 1) * f` numbers, made in numpy from the units' word ids (as Python lists,
+a card pool's 7.6 million pairs held 550 MB), the pairs' places as 32-bit integers, the rounds' arrays reused.
 """
 
 from __future__ import annotations
@@ -137,27 +138,37 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
     src = [[0, *(vocab.setdefault(w, len(vocab)) for w in s)] for s in sources]
     tvocab: dict[str, int] = {}
     tgt = [[tvocab.setdefault(w, len(tvocab)) for w in t] for t in targets]
-    e_ids, f_ids, sizes = [], [], []
-    for s, t in zip(src, tgt, strict=True):
-        for f in t:
-            e_ids.extend(s)
-            f_ids.extend([f] * len(s))
-            sizes.append(len(s))
-    e = np.asarray(e_ids, dtype=np.int64)
-    f = np.asarray(f_ids, dtype=np.int64)
-    sizes_a = np.asarray(sizes, dtype=np.int64)
-    group = np.repeat(np.arange(len(sizes)), sizes_a)  # each (source word, target word) combination's target position
+    # every (source word, target word) combination of every unit, made in numpy from the units' flat word ids (on a
+    # card pool, 7.6 million combinations: as Python lists of ints they held 550 MB)
+    src_len = np.fromiter(map(len, src), dtype=np.int64, count=len(src))
+    tgt_len = np.fromiter(map(len, tgt), dtype=np.int64, count=len(tgt))
+    src_flat = np.fromiter((x for s in src for x in s), dtype=np.int64, count=int(src_len.sum()))
+    tgt_flat = np.fromiter((x for t in tgt for x in t), dtype=np.int64, count=int(tgt_len.sum()))
+    unit = np.repeat(np.arange(len(tgt)), tgt_len)  # each target word's unit
+    sizes_a = src_len[unit]  # each target word's combinations: its unit's source words, the empty one first
     starts = np.concatenate([[0], np.cumsum(sizes_a)[:-1]])
-    pair, pair_of = np.unique(e * len(tvocab) + f, return_inverse=True)
+    group = np.repeat(np.arange(len(sizes_a), dtype=np.int32), sizes_a)  # each combination's target position
+    first = np.concatenate([[0], np.cumsum(src_len)[:-1]])[unit]  # where each target word's source words start
+    width = np.int32 if len(vocab) * len(tvocab) < 2**31 else np.int64  # a key: source * |targets| + target
+    where = np.arange(len(group), dtype=np.int64)
+    where += np.repeat(first - starts, sizes_a)
+    key = src_flat.astype(width)[where]
+    del where
+    key *= len(tvocab)
+    key += np.repeat(tgt_flat.astype(width), sizes_a)
+    pair, pair_of = _distinct(key)
+    del key
     e_of_pair = pair // len(tvocab)
     t = np.ones(len(pair))  # uniform start
+    w, total_of = np.empty(len(group)), np.empty(len(group))  # reused by every round
     for _ in range(ITERATIONS):
-        w = t[pair_of]
-        total = np.bincount(group, w)
-        posterior = w / total[group]
-        counts = np.bincount(pair_of, posterior, minlength=len(pair))
+        np.take(t, pair_of, out=w)
+        np.take(np.bincount(group, w), group, out=total_of)
+        w /= total_of  # each combination's posterior
+        counts = np.bincount(pair_of, w, minlength=len(pair))
         norm = np.bincount(e_of_pair, counts)
         t = counts / norm[e_of_pair]
+    del w, total_of
     best = _argmax_groups(t[pair_of], starts, sizes_a) - starts  # each target word's source word, the empty one 0
     found, k = [], 0
     for tt in tgt:
@@ -166,14 +177,31 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
     return found
 
 
+def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys in order, and each key's place among them (numpy's `unique` with `return_inverse`, in
+    less memory: the places as 32-bit integers, nothing kept but what they are made from)."""
+    import numpy as np  # late: loading content that has nothing to align needs no numpy
+
+    order = keys.argsort()
+    ranked = keys[order]
+    new = np.empty(len(ranked), dtype=bool)
+    new[:1] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    distinct = ranked[new]
+    del ranked
+    place = np.empty(len(keys), dtype=np.int32)
+    place[order] = np.cumsum(new, dtype=np.int32) - 1
+    return distinct, place
+
+
 def _argmax_groups(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """The index of the largest value of each group of consecutive values (the first on ties)."""
     import numpy as np  # late: loading content that has nothing to align needs no numpy
 
     best = np.maximum.reduceat(values, starts)
     is_best = values == np.repeat(best, sizes)
-    positions = np.arange(len(values))
-    marked = np.where(is_best, positions, len(values))
+    marked = np.arange(len(values), dtype=np.int32 if len(values) < 2**31 else np.int64)
+    marked[~is_best] = len(values)  # past every group: only its best values' places compete
     return np.minimum.reduceat(marked, starts)
 
 
