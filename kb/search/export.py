@@ -108,7 +108,7 @@ def _postings_files(folder: Path, searcher, langs: tuple[str, ...]) -> dict:
         w: [list(reader.postings("name", w).all_ids()), reader.doc_frequency("name", w)] for w in _terms(reader, "name")
     }
     return {
-        "TERMS": _sharded(folder, "terms", _postings(searcher, langs), lambda term: fnv1a(term)),
+        "TERMS": _sharded(folder, "terms", _postings(searcher, langs), lambda term: fnv1a(term), encoded=True),
         "NAMES": _sharded(folder, "names", names, lambda w: fnv1a(w[: lookup.NAME_MIN])),
     }
 
@@ -219,15 +219,17 @@ def _terms(reader, field: str) -> list[str]:
     return [t.decode("utf-8") if isinstance(t, bytes) else t for t in reader.lexicon(field)]
 
 
-def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
-    """term -> field -> [gaps between documents, distinct BM25F scores, each document's score index, document
-    frequency] of every term of the text fields (a word as written: its documents alone; stop words, which only
-    phrases ask for, left out). Whoosh's own scores: its bm25 on its weights, quantised lengths and idf."""
-    found: dict[str, dict[str, list]] = defaultdict(dict)
+def _postings(searcher, langs: tuple[str, ...]) -> dict[str, str]:
+    """term -> the JSON text of its field -> [gaps between documents, distinct BM25F scores, each document's score
+    index, document frequency] of every term of the text fields (a word as written: its documents alone; stop words,
+    which only phrases ask for, left out). Whoosh's own scores: its bm25 on its weights, quantised lengths and idf.
+    Each field's list is held as its JSON text from the start (as lists of Python numbers, a card pool's postings
+    held 120 MB more)."""
+    found: dict[str, dict[str, str]] = defaultdict(dict)
     n = searcher.doc_count_all()
     for term in _terms(searcher.reader(), "heads"):  # the documents whose headwords hold the term
         docs = list(searcher.reader().postings("heads", term).all_ids())
-        found[term]["heads"] = [[d - p for d, p in zip(docs, [0, *docs[:-1]], strict=True)], [], [], len(docs)]
+        found[term]["heads"] = _json([[d - p for d, p in zip(docs, [0, *docs[:-1]], strict=True)], [], [], len(docs)])
     for field in (f"body_{lang}" for lang in langs):
         lengths = [searcher.doc_field_length(d, field, 1) for d in range(n)]
         texts = [x for x in lengths if x]  # Whoosh averages over every document: a language few documents have
@@ -239,15 +241,20 @@ def _postings(searcher, langs: tuple[str, ...]) -> dict[str, dict[str, list]]:
             docs = [d for d, _ in items]
             gaps = [d - p for d, p in zip(docs, [0, *docs[:-1]], strict=True)]
             if term.startswith(EXACT):
-                found[term][field] = [gaps, [], [], len(docs)]
+                found[term][field] = _json([gaps, [], [], len(docs)])
                 continue
             idf = searcher.idf(field, term)
             scores = [bm25(idf, w, lengths[d], avgfl, B, K1) for d, w in items]
             distinct = sorted(set(scores))
             place = {v: k for k, v in enumerate(distinct)}
             picks = [place[v] for v in scores] if len(distinct) > 1 else []
-            found[term][field] = [gaps, distinct, picks, len(docs)]
-    return found
+            found[term][field] = _json([gaps, distinct, picks, len(docs)])
+    return {term: _join(fields) for term, fields in found.items()}
+
+
+def _json(value) -> str:
+    """Compact JSON, as the export's files hold it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _weights(matcher) -> list[tuple[int, float]]:
@@ -260,10 +267,11 @@ def _weights(matcher) -> list[tuple[int, float]]:
     return found
 
 
-def _sharded(folder: Path, name: str, items: dict, shard: Callable[[str], int]) -> int:
+def _sharded(folder: Path, name: str, items: dict, shard: Callable[[str], int], encoded: bool = False) -> int:
     """Write `items` (`{key: value}`, or `{(lang, key): value}` written per language) into files `<name>-<k>.json`
-    by their key's `shard(key) % count`, `count` following their size; return the count."""
-    texts = {key: json.dumps(value, ensure_ascii=False, separators=(",", ":")) for key, value in items.items()}
+    by their key's `shard(key) % count`, `count` following their size; return the count. `encoded`: the values are
+    their JSON texts already."""
+    texts = items if encoded else {key: _json(value) for key, value in items.items()}
     size = sum(len(k[-1] if isinstance(k, tuple) else k) + len(t) + 4 for k, t in texts.items())
     count = max(1, size // SHARD_BYTES)
     parts: list[dict] = [{} for _ in range(count)]
