@@ -21,13 +21,12 @@ import argparse
 import gc
 import shutil
 import sys
-import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_pool import CORPUS, make_content  # noqa: E402  (the same content as the pool's benchmark)
+from bench_pool import CORPUS, pool_content  # noqa: E402  (the same content as the pool's benchmark)
 
 MIB = 1 << 20
 
@@ -103,14 +102,11 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=12, help="source lines shown per stage with --trace")
     parser.add_argument("--pages", action="store_true", help="render the pages too")
     args = parser.parse_args()
-    if not args.pool.is_dir() or not (CORPUS / "mtgjson5" / "DIS.json").is_file():
-        print(f"skipped: no card pool at {args.pool} (or no {CORPUS / 'mtgjson5' / 'DIS.json'})")
+    made = pool_content(args.pool, "kb-bench-memory-")
+    if made is None:
         return 0
-    root = Path(tempfile.mkdtemp(prefix="kb-bench-memory-"))
+    root, content, card_bytes = made
     try:
-        content, card_bytes = make_content(root, args.pool)
-        files = len(list(args.pool.glob("*.json")))
-        print(f"content: {content} ({card_bytes / MIB:.0f} MiB of card data, {files} files)")
         stages = Stages(args.trace, args.top)
         from kb.export.api import api_files
         from kb.link.load import load

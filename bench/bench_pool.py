@@ -61,6 +61,22 @@ def make_content(root: Path, pool: Path) -> tuple[Path, int]:
     return content, sum(path.stat().st_size for path in cards)
 
 
+def pool_content(pool: Path, prefix: str) -> tuple[Path, Path, int] | None:
+    """A new temporary folder holding a content folder of the pool (`make_content`): (the folder, the content
+    folder, its card data's bytes), said in one line; None, said too, when the pool or Dissension is missing."""
+    if not pool.is_dir() or not (CORPUS / "mtgjson5" / "DIS.json").is_file():
+        print(f"skipped: no card pool at {pool} (or no {CORPUS / 'mtgjson5' / 'DIS.json'})")
+        return None
+    root = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        content, card_bytes = make_content(root, pool)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    print(f"content: {content} ({card_bytes / MB:.0f} MB of card data, {len(list(pool.glob('*.json')))} files)")
+    return root, content, card_bytes
+
+
 BUILT = re.compile(
     r"Built (\d+) pages into .* in ([\d.]+) s "
     r"\((?:with search index, ([\d.]+) s (?:of it|more) after the pages|without search index)(?:; [^)]*)?\)"
@@ -108,14 +124,11 @@ def main() -> int:
     unknown = [c for c in commands if c not in COMMANDS]
     if unknown:
         parser.error(f"unknown command(s): {', '.join(unknown)}")
-    if not args.pool.is_dir() or not (CORPUS / "mtgjson5" / "DIS.json").is_file():
-        print(f"skipped: no card pool at {args.pool} (or no {CORPUS / 'mtgjson5' / 'DIS.json'})")
+    made = pool_content(args.pool, "kb-bench-pool-")
+    if made is None:
         return 0
-    root = Path(tempfile.mkdtemp(prefix="kb-bench-pool-"))
+    root, content, card_bytes = made
     try:
-        content, card_bytes = make_content(root, args.pool)
-        files = len(list(args.pool.glob("*.json")))
-        print(f"content: {content} ({card_bytes / MB:.0f} MB of card data, {files} files)")
         print(f"{'command':<7} {'state':<10} {'wall':>10} {'CPU':>10} {'peak':>11}")
         results: dict[tuple[str, str], Run] = {}
         runs = [(c, j) for c in commands for j in (args.jobs.split(",") if c == "build" else [""])]
