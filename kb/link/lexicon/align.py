@@ -150,8 +150,9 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
     group = np.repeat(np.arange(len(sizes_a), dtype=np.int32), sizes_a)  # each combination's target position
     first = np.concatenate([[0], np.cumsum(src_len)[:-1]])[unit]  # where each target word's source words start
     width = np.int32 if len(vocab) * len(tvocab) < 2**31 else np.int64  # a key: source * |targets| + target
-    where = np.arange(len(group), dtype=np.int64)
-    where += np.repeat(first - starts, sizes_a)
+    where = np.ones(len(group), dtype=np.int64)  # each combination's source word, as a step from the one before
+    where[starts] = first - np.concatenate([[0], (first + sizes_a - 1)[:-1]])  # a target word's first: its unit's
+    np.cumsum(where, out=where)
     key = src_flat.astype(width)[where]
     del where
     key *= len(tvocab)
@@ -162,8 +163,8 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
     t = np.ones(len(pair))  # uniform start
     w, total_of = np.empty(len(group)), np.empty(len(group))  # reused by every round
     for _ in range(ITERATIONS):
-        np.take(t, pair_of, out=w)
-        np.take(np.bincount(group, w), group, out=total_of)
+        np.take(t, pair_of, out=w, mode="clip")  # the places are all in range; "clip" spares numpy a copy of `out`
+        np.take(np.bincount(group, w), group, out=total_of, mode="clip")
         w /= total_of  # each combination's posterior
         counts = np.bincount(pair_of, w, minlength=len(pair))
         norm = np.bincount(e_of_pair, counts)
@@ -189,8 +190,11 @@ def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
     distinct = ranked[new]
     del ranked
+    ids = np.cumsum(new, dtype=np.int32)
+    del new
+    ids -= 1
     place = np.empty(len(keys), dtype=np.int32)
-    place[order] = np.cumsum(new, dtype=np.int32) - 1
+    place[order] = ids
     return distinct, place
 
 
