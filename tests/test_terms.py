@@ -273,6 +273,25 @@ def test_kb_show_reads_past_a_leading_article_and_a_french_one_reads_the_words_a
         assert _show(content, *words).exit_code == 1
 
 
+def test_kb_show_suggests_the_terms_spelt_closest_to_words_that_name_none(tmp_path):
+    table = "glossary\tStack\tPile\tcurated\tusual French\nglossary\tPile\tTas\tcurated\tusual French\n"
+    table += "glossary\tTrample\tPiétinement\tcurated\tusual French\n"
+    content = _content(tmp_path, table)
+    piles = CR.replace("Stack\nA zone.", "Pile\nA temporary grouping of cards.\n\nStack\nA zone.")
+    (content / "en" / "cr.txt").write_text(piles, encoding="utf-8")
+
+    def said(*words: str) -> str:
+        shown = _show(content, *words)
+        assert shown.exit_code == 1
+        return " ".join(shown.output.split())
+
+    unofficial = "(*: kb's terminology, not an official translation)"
+    assert said("piétinements").endswith(f"did you mean the term: Piétinement* (Trample)? {unofficial}")
+    assert said("tramplee").endswith("matches 'tramplee'; did you mean the term: Trample?")  # English: official
+    assert "did you mean the term: Pile; Pile* (Stack)?" in said("la", "piles")  # one spelling, two terms
+    assert "did you mean" not in said("xyzzy") and "did you mean" not in said("trampoline")  # not another word
+
+
 def test_kb_show_a_term_as_json_says_its_names_are_not_official(tmp_path):
     import json
 

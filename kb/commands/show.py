@@ -92,8 +92,13 @@ def show_card(kb, query: str, as_json: bool) -> None:
 
     cards = lookup.find_cards(kb.cards, query)
     if not cards:
-        hints = lookup.suggest_cards(kb.cards, query)
-        hint = f"; did you mean: {'; '.join(lookup.display_name(c) for c in hints[:8])}?" if hints else ""
+        from kb.export.terms import suggest_terms
+
+        terms = suggest_terms(kb, query)
+        hints = [lookup.display_name(c) for c in lookup.suggest_cards(kb.cards, query)[:8]]
+        hint = f"; did you mean the term: {'; '.join(terms)}?" if terms else ""
+        hint += " (*: kb's terminology, not an official translation)" if any("*" in t for t in terms) else ""
+        hint += f"; {'or the card' if terms else 'did you mean'}: {'; '.join(hints)}?" if hints else ""
         raise KbError(f"no rule number, term of the rules or card name matches '{query}'{hint}")
     if len(cards) > 1:
         names = "; ".join(" / ".join(dict.fromkeys(c.names.values())) for c in cards[:15])
@@ -151,8 +156,8 @@ def command(
     names, the rule defining it); or a card by its French or English name (case- and accent-insensitive,
     unambiguous prefix).
 
-    Exit status: 0 when found, 1 when nothing matches, 2 when the content cannot be read or --lang names a
-    language not loaded."""
+    Exit status: 0 when found, 1 when nothing matches (the terms and cards spelt closest are suggested), 2 when
+    the content cannot be read or --lang names a language not loaded."""
     from kb.model.numbers import rule_number
 
     text = " ".join(query)

@@ -111,6 +111,41 @@ def _named(kb: KnowledgeBase, edition, glossary: dict, text: str, typed: str, la
     return TermFound(text, entry, number, tuple(names), tuple(others.values()))
 
 
+SUGGESTED = 5
+"""Most terms suggested for a text that names none."""
+CLOSE = 85
+"""Least similarity (rapidfuzz's `ratio`, 0-100, of the folded texts) of a suggested term: a plural, a slip of one
+or two letters, a missing apostrophe (« priorités », « mal d invocation »), not another word."""
+
+
+def suggest_terms(kb: KnowledgeBase, text: str) -> list[str]:
+    """The terms of today's rules spelt closest to a text that names none, best first, each as `kb show` opens it:
+    a glossary term or alias, or a terminology's name, marked unofficial, with the English term it names
+    (`Priorité* (Priority)`)."""
+    from rapidfuzz import fuzz, process
+
+    typed = " ".join(fold(text).split())
+    edition = kb.primary.get(kb.reference or "")
+    if not typed or edition is None:
+        return []
+    shown: dict[str, list[str]] = {}  # a folded name -> how each term so named is shown (« pile »: Pile, and Stack's)
+    documents = set(edition.documents)
+    for entry in (g for g in kb.glossary if g.document in documents):
+        for name in (entry.term, *entry.aliases):
+            shown.setdefault(fold(OBSOLETE.sub("", name).rstrip()), []).append(OBSOLETE.sub("", name).rstrip())
+    for concept in kb.names.values():
+        for name in concept.names:
+            shown.setdefault(fold(name), []).append(f"{name}* ({concept.english})")  # kb's terminology: marked
+    asked = [typed, *(typed[cut.end() :] for article in ARTICLES.values() if (cut := article.match(typed)))]
+    best: dict[str, float] = {}
+    keys = list(shown)
+    for words in asked:
+        for key, score, _ in process.extract(words, keys, scorer=fuzz.ratio, limit=SUGGESTED, score_cutoff=CLOSE):
+            best[key] = max(best.get(key, 0.0), score)
+    ranked = sorted(best, key=lambda key: (-best[key], key))
+    return list(dict.fromkeys(x for key in ranked for x in shown[key]))[:SUGGESTED]
+
+
 def _glossary_first(key: str) -> tuple[int, str]:
     """A glossary term's name before a rule's, then a section's (`Pile` is the glossary's Stack, and rule 405)."""
     concept = key.split(":", 2)[1]
