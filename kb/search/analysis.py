@@ -27,8 +27,7 @@ from __future__ import annotations
 from functools import cache
 
 from whoosh.analysis import Filter, RegexTokenizer, Token, Tokenizer
-from whoosh.columns import PickleColumn, VarBytesColumn
-from whoosh.fields import COLUMN, ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.fields import ID, KEYWORD, TEXT, Schema
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 
 from kb.search.text import EXACT, PLAIN, REFERENCE, STOP, LangText, analyse, group_of, stop_words
@@ -173,10 +172,11 @@ def fold_analyzer():
 
 
 def schema(langs: tuple[str, ...], phrases: dict[str, frozenset[str]]) -> Schema:
-    """One document per search entry: its id, kind and rule number (columns: read per hit without its stored
-    fields), editions and languages (filters); per language its text (`body_<lang>`: weights, no positions);
-    card names; its headwords' index forms (`heads`: the documents a query names, whatever their score); what the
-    re-rank reads (`rank`, a column) and what results show (`data`, stored)."""
+    """One document per search entry: its id, kind and rule number (stored, sortable: what the index alone says of
+    its documents), editions and languages; per language its text (`body_<lang>`: weights, no positions); card
+    names; its headwords' index forms (`heads`: the documents a query names, whatever their score). What the
+    re-rank reads and what results show are the export's (`kb.search.export.write_documents`, from the entries):
+    nothing reads them from here."""
     fields = {
         "key": ID(stored=True, unique=True, sortable=True),
         "kind": ID(stored=True, sortable=True),
@@ -185,8 +185,6 @@ def schema(langs: tuple[str, ...], phrases: dict[str, frozenset[str]]) -> Schema
         "langs": KEYWORD(),
         "name": TEXT(analyzer=fold_analyzer(), phrase=False),
         "heads": KEYWORD(),
-        "rank": COLUMN(PickleColumn(VarBytesColumn())),
-        "data": STORED(),
     }
     for lang in langs:
         fields[f"body_{lang}"] = TEXT(analyzer=forms_analyzer(lang, phrases.get(lang, frozenset())), phrase=False)

@@ -1,6 +1,7 @@
 """Search entries -> a Whoosh index in a folder, with the tables a query reads beside it (`tables.json`).
 
-Whoosh holds the documents, their terms, postings, field lengths, columns and stored data. `tables.json` holds what
+Whoosh holds the documents, their terms, postings and field lengths (what results show and the re-rank reads is the
+export's, made from the entries: `kb.search.export`). `tables.json` holds what
 the query box needs before it can ask Whoosh anything, the same for the CLI and the site: each language's
 vocabulary (a word as folded -> its index forms: `piochees` -> `pioche`, `piochee`) and how many documents hold
 each word (spelling suggestions prefer the commonest), the lexicon's translation tables, and what the index holds
@@ -153,11 +154,8 @@ def _document(entry: Entry, langs: tuple[str, ...]) -> dict:
         parts = {"name" if entry.kind == "card" else "title": title, "text": entry.texts.get(lang, "")}
         parts["ctx"] = entry.context.get(lang, "")
         fields[f"body_{lang}"] = body(parts)
-    fields["rank"] = rank_data(entry)
-    fields["heads"] = " ".join(
-        sorted({f for heads in (fields["rank"][1], fields["rank"][4]) for head in heads for f in head if " " not in f})
-    )
-    fields["data"] = stored_data(entry)
+    words = {f for heads in _headwords(entry) for head in heads for f in head if " " not in f}
+    fields["heads"] = " ".join(sorted(words))
     return fields
 
 
@@ -165,14 +163,20 @@ def rank_data(entry: Entry) -> tuple[float, list, list, list[str], list]:
     """What the re-rank reads of an entry: its kind's factor, its headwords and (a rule's) ancestors' headings as
     the first index form of each word, the ids of the rules it cites, and the names its concept has in languages
     its texts lack (a terminology's), as its headwords."""
-    heads = [_head_forms(h, lang) for lang, hs in entry.heads.items() for h in hs]
-    named = [_head_forms(h, lang) for lang, hs in sorted(entry.named.items()) for h in hs]
+    heads, named = _headwords(entry)
     sections = [_head_forms(h, lang) for lang, ctx in entry.context.items() for h in ctx.split("\n") if h]
     return KIND_BOOSTS[entry.kind], heads, sections if entry.kind == "rule" else [], _cited(entry), named
 
 
+def _headwords(entry: Entry) -> tuple[list, list]:
+    """An entry's headwords and its concept's names in languages its texts lack, each as its words' first index
+    forms."""
+    heads = [_head_forms(h, lang) for lang, hs in entry.heads.items() for h in hs]
+    return heads, [_head_forms(h, lang) for lang, hs in sorted(entry.named.items()) for h in hs]
+
+
 def stored_data(entry: Entry) -> dict:
-    """What a result shows of an entry (Whoosh's stored fields)."""
+    """What a result shows of an entry (the export's documents)."""
     return {
         "titles": dict(entry.titles),
         "texts": dict(entry.texts),
