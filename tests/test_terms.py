@@ -251,12 +251,18 @@ def test_kb_show_a_term_in_either_language_gives_its_entry_names_and_defining_ru
     assert _show(content, "trample").output.splitlines()[0] == "Trample · FR Piétinement*"
 
 
-def test_kb_show_reads_past_a_leading_article_and_a_french_one_reads_the_words_as_french_first(tmp_path):
+def _piles(tmp_path):
+    """Content whose glossary has both Pile (French « Tas ») and Stack (French « Pile »), and Trample."""
     table = "glossary\tStack\tPile\tcurated\tusual French\nglossary\tPile\tTas\tcurated\tusual French\n"
     table += "glossary\tTrample\tPiétinement\tcurated\tusual French\n"
     content = _content(tmp_path, table)
     piles = CR.replace("Stack\nA zone.", "Pile\nA temporary grouping of cards.\n\nStack\nA zone.")
     (content / "en" / "cr.txt").write_text(piles, encoding="utf-8")
+    return content
+
+
+def test_kb_show_reads_past_a_leading_article_and_a_french_one_reads_the_words_as_french_first(tmp_path):
+    content = _piles(tmp_path)
 
     def first(*words: str) -> str:
         shown = _show(content, *words)
@@ -274,11 +280,7 @@ def test_kb_show_reads_past_a_leading_article_and_a_french_one_reads_the_words_a
 
 
 def test_kb_show_suggests_the_terms_spelt_closest_to_words_that_name_none(tmp_path):
-    table = "glossary\tStack\tPile\tcurated\tusual French\nglossary\tPile\tTas\tcurated\tusual French\n"
-    table += "glossary\tTrample\tPiétinement\tcurated\tusual French\n"
-    content = _content(tmp_path, table)
-    piles = CR.replace("Stack\nA zone.", "Pile\nA temporary grouping of cards.\n\nStack\nA zone.")
-    (content / "en" / "cr.txt").write_text(piles, encoding="utf-8")
+    content = _piles(tmp_path)
 
     def said(*words: str) -> str:
         shown = _show(content, *words)
