@@ -10,7 +10,8 @@ the forms it is printed with.
 
 The expectation step runs over every (English word, French word) pair of every unit at once (numpy): a unit of
 `e` English and `f` French words weighs `(e + 1) * f` numbers, made in numpy from the units' word ids (as Python lists,
-a card pool's 7.6 million pairs held 550 MB), the pairs' places as 32-bit integers, the rounds' arrays reused.
+a card pool's 7.6 million pairs held 550 MB), the pairs' places sorted out in 32-bit integers, the rounds' arrays
+reused.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
     unit = np.repeat(np.arange(len(tgt)), tgt_len)  # each target word's unit
     sizes_a = src_len[unit]  # each target word's combinations: its unit's source words, the empty one first
     starts = np.concatenate([[0], np.cumsum(sizes_a)[:-1]])
-    group = np.repeat(np.arange(len(sizes_a), dtype=np.int32), sizes_a)  # each combination's target position
+    group = np.repeat(np.arange(len(sizes_a)), sizes_a)  # each combination's target position
     first = np.concatenate([[0], np.cumsum(src_len)[:-1]])[unit]  # where each target word's source words start
     width = np.int32 if len(vocab) * len(tvocab) < 2**31 else np.int64  # a key: source * |targets| + target
     where = np.ones(len(group), dtype=np.int64)  # each combination's source word, as a step from the one before
@@ -157,8 +158,10 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
     del where
     key *= len(tvocab)
     key += np.repeat(tgt_flat.astype(width), sizes_a)
-    pair, pair_of = _distinct(key)
+    pair, places = _distinct(key)
     del key
+    pair_of = places.astype(np.intp)  # numpy's take and bincount index with these: converted once, not each round
+    del places
     e_of_pair = pair // len(tvocab)
     t = np.ones(len(pair))  # uniform start
     w, total_of = np.empty(len(group)), np.empty(len(group))  # reused by every round
