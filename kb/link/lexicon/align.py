@@ -216,18 +216,19 @@ def _grow(n_en: int, n_fr: int, forward: set, backward: set) -> set[tuple[int, i
     """The links both directions agree on, grown to the neighbouring links either has, while a neighbour links a
     word not linked yet ("grow-diag")."""
     links = forward & backward
-    union = forward | backward
+    extra = (forward | backward) - links  # the links one direction has and the other not: all growth can add
     near = [(-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
     added = True
-    while added:
+    while added and extra:  # most units: both directions agree, nothing to grow
         added = False
         linked_e = {i for i, _ in links}
         linked_f = {j for _, j in links}
         for i, j in sorted(links):
             for di, dj in near:
                 a, b = i + di, j + dj
-                if (a, b) in union and (a, b) not in links and (a not in linked_e or b not in linked_f):
+                if (a, b) in extra and (a not in linked_e or b not in linked_f):
                     links.add((a, b))
+                    extra.discard((a, b))
                     linked_e.add(a)
                     linked_f.add(b)
                     added = True
