@@ -183,17 +183,13 @@ def fold_analyzer():
 
 
 def schema(langs: tuple[str, ...], phrases: dict[str, frozenset[str]]) -> Schema:
-    """One document per search entry: its id, kind and rule number (stored, sortable: what the index alone says of
-    its documents), editions and languages; per language its text (`body_<lang>`: weights, no positions); card
-    names; its headwords' index forms (`heads`: the documents a query names, whatever their score). What the
-    re-rank reads and what results show are the export's (`kb.search.export.write_documents`, from the entries):
-    nothing reads them from here."""
+    """One document per search entry: its id (stored: what the index alone says of its documents); per language its
+    text (`body_<lang>`: weights, no positions); card names; its headwords' index forms (`heads`: the documents a
+    query names, whatever their score). Its kind, number, editions and languages (the filters), what the re-rank
+    reads and what results show are the export's (`kb.search.export.write_documents`, from the entries): nothing
+    read them from here, and writing them was a fifth of Whoosh's work on the bundled content (1.87 -> 1.51 s)."""
     fields = {
-        "key": ID(stored=True, unique=True, sortable=True),
-        "kind": ID(stored=True, sortable=True),
-        "number": ID(stored=True, sortable=True),
-        "editions": KEYWORD(),
-        "langs": KEYWORD(),
+        "key": ID(stored=True),
         "name": TEXT(analyzer=fold_analyzer(), phrase=False),
         "heads": KEYWORD(),
     }

@@ -138,14 +138,9 @@ def _doc_langs(entry: Entry, langs: tuple[str, ...], named: bool = False) -> lis
 
 
 def _document(entry: Entry, langs: tuple[str, ...]) -> dict:
-    """The Whoosh fields of one entry."""
-    doc_langs = _doc_langs(entry, langs)
+    """The Whoosh fields of one entry: its id, a card's names, its text in each language, its headwords."""
     fields = {
         "key": entry.id,
-        "kind": entry.kind,
-        "number": entry.number or None,  # None: no field (a card's empty number would be a term of every card)
-        "editions": " ".join(sorted(set(entry.editions.values()))) or None,
-        "langs": " ".join(doc_langs),
         "name": " ".join([*(entry.names or {}).values(), *entry.aliases]) if entry.kind == "card" else None,
     }
     fields = {k: v for k, v in fields.items() if v is not None}
