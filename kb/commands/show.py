@@ -96,8 +96,8 @@ def show_card(kb, query: str, as_json: bool) -> None:
 
         terms = suggest_terms(kb, query)
         hints = [lookup.display_name(c) for c in lookup.suggest_cards(kb.cards, query)[:8]]
-        hint = f"; did you mean the term: {'; '.join(terms)}?" if terms else ""
-        hint += " (*: kb's terminology, not an official translation)" if any("*" in t for t in terms) else ""
+        hint = f"; did you mean the term: {'; '.join(name for name, _ in terms)}?" if terms else ""
+        hint += " (*: kb's terminology, not an official translation)" if any(ours for _, ours in terms) else ""
         hint += f"; {'or the card' if terms else 'did you mean'}: {'; '.join(hints)}?" if hints else ""
         raise KbError(f"no rule number, term of the rules or card name matches '{query}'{hint}")
     if len(cards) > 1:

@@ -61,20 +61,36 @@ def find_term(kb: KnowledgeBase, text: str) -> TermFound | None:
     """The term a text names in the current edition of the reference language: a glossary term or alias, else a
     terminology's name of a glossary term, a rule or a section; the same without a leading article (`ARTICLES`);
     None when it names none."""
-    typed = " ".join(fold(text).split())
     edition = kb.primary.get(kb.reference or "")
-    if not typed or edition is None:
+    if edition is None:
         return None
+    glossary = {key: entry for key, (entry, _) in _glossary(kb, edition).items()}
+    for lang, words in _readings(text):
+        found = _named(kb, edition, glossary, text, words, lang)
+        if found is not None:
+            return found
+    return None
+
+
+def _glossary(kb: KnowledgeBase, edition) -> dict[str, tuple[GlossaryEntry, str]]:
+    """Today's glossary terms and aliases, folded -> (the entry, the name as printed, its `(Obsolete)` aside)."""
     documents = set(edition.documents)
-    glossary = {}
+    found: dict[str, tuple[GlossaryEntry, str]] = {}
     for entry in (g for g in kb.glossary if g.document in documents):
         for name in (entry.term, *entry.aliases):
-            glossary.setdefault(fold(OBSOLETE.sub("", name).rstrip()), entry)
-    found = _named(kb, edition, glossary, text, typed, None)
-    for lang, article in ARTICLES.items():
-        if found is None and (cut := article.match(typed)) and (rest := typed[cut.end() :]):
-            found = _named(kb, edition, glossary, text, rest, lang)
+            shown = OBSOLETE.sub("", name).rstrip()
+            found.setdefault(fold(shown), (entry, shown))
     return found
+
+
+def _readings(text: str) -> list[tuple[str | None, str]]:
+    """(language an article said, folded words) of a text: as typed, then without a leading article of each language
+    (`ARTICLES`); none for a blank text."""
+    typed = " ".join(fold(text).split())
+    if not typed:
+        return []
+    cut = ((lang, article.match(typed)) for lang, article in ARTICLES.items())
+    return [(None, typed), *((lang, typed[m.end() :]) for lang, m in cut if m and typed[m.end() :])]
 
 
 def _named(kb: KnowledgeBase, edition, glossary: dict, text: str, typed: str, lang: str | None) -> TermFound | None:
@@ -118,28 +134,24 @@ CLOSE = 85
 or two letters, a missing apostrophe (« priorités », « mal d invocation »), not another word."""
 
 
-def suggest_terms(kb: KnowledgeBase, text: str) -> list[str]:
-    """The terms of today's rules spelt closest to a text that names none, best first, each as `kb show` opens it:
-    a glossary term or alias, or a terminology's name, marked unofficial, with the English term it names
-    (`Priorité* (Priority)`)."""
+def suggest_terms(kb: KnowledgeBase, text: str) -> list[tuple[str, bool]]:
+    """The terms of today's rules spelt closest to a text that names none, best first, each as `kb show` opens it,
+    and whether it is kb's (unofficial) French: a glossary term or alias, or a terminology's name with the English
+    term it names (`("Priorité* (Priority)", True)`)."""
     from rapidfuzz import fuzz, process
 
-    typed = " ".join(fold(text).split())
     edition = kb.primary.get(kb.reference or "")
-    if not typed or edition is None:
+    if edition is None:
         return []
-    shown: dict[str, list[str]] = {}  # a folded name -> how each term so named is shown (« pile »: Pile, and Stack's)
-    documents = set(edition.documents)
-    for entry in (g for g in kb.glossary if g.document in documents):
-        for name in (entry.term, *entry.aliases):
-            shown.setdefault(fold(OBSOLETE.sub("", name).rstrip()), []).append(OBSOLETE.sub("", name).rstrip())
+    shown: dict[str, list[tuple[str, bool]]] = {}  # a folded name -> each term so named (« pile »: Pile, Stack's)
+    for key, (_, name) in _glossary(kb, edition).items():
+        shown[key] = [(name, False)]
     for concept in kb.names.values():
         for name in concept.names:
-            shown.setdefault(fold(name), []).append(f"{name}* ({concept.english})")  # kb's terminology: marked
-    asked = [typed, *(typed[cut.end() :] for article in ARTICLES.values() if (cut := article.match(typed)))]
+            shown.setdefault(fold(name), []).append((f"{name}* ({concept.english})", True))  # kb's terminology
     best: dict[str, float] = {}
     keys = list(shown)
-    for words in asked:
+    for _, words in _readings(text):
         for key, score, _ in process.extract(words, keys, scorer=fuzz.ratio, limit=SUGGESTED, score_cutoff=CLOSE):
             best[key] = max(best.get(key, 0.0), score)
     ranked = sorted(best, key=lambda key: (-best[key], key))

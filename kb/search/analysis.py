@@ -72,12 +72,6 @@ def lang_text(lang: str) -> LangText:
     return LangText(lang, stem, stops)
 
 
-_READ: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {}
-"""Per language, a token as written -> the terms `FormsFilter` indexes it as and its folded text (the lexicon's runs
-are of folded words): worked out once per word, not at each of its tokens (kept here, not in the filter, which is
-pickled with the schema)."""
-
-
 class FormsFilter(Filter):
     """Each word's index forms and the word as written (any stop word as `~`, counted in the text's length), and
     the lexicon's runs of words as one token each; part markers set the words' weights."""
@@ -99,24 +93,19 @@ class FormsFilter(Filter):
 
     def __call__(self, tokens):
         terms, phrases, longest, ends = lang_text(self.lang).terms, self.phrases, self.longest, self.ends
-        read = _READ.setdefault(self.lang, {})
         recent: list[str] = []
         boost = 1.0
         for t in tokens:
             written = t.text
-            found = read.get(written)
-            if found is None:
-                if written.startswith(MARK) and written[len(MARK) :] in PARTS:
-                    boost, recent = PARTS[written[len(MARK) :]], []
-                    continue
-                forms = tuple(STOP if f[:1] == STOP else f for f in terms(written))  # every stop word one term
-                found = read[written] = (forms, analyse(group_of(written), written)[1])
+            if written.startswith(MARK) and written[len(MARK) :] in PARTS:
+                boost, recent = PARTS[written[len(MARK) :]], []
+                continue
             t.boost = boost
-            for form in found[0]:
+            for form in terms(written):
                 t.text = form
                 yield t
             if longest > 1:
-                recent.append(found[1])
+                recent.append(analyse(group_of(written), written)[1])
                 if len(recent) > longest:
                     del recent[0]
                 sizes = ends.get(recent[-1])

@@ -293,4 +293,4 @@ def _join(part: dict) -> str:
 
 def _dump(path: Path, value) -> None:
     """Write compact JSON."""
-    path.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    path.write_text(_json(value), encoding="utf-8")

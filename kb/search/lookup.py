@@ -253,9 +253,13 @@ def _stopped(word: str, kind: str, tables: Tables, langs: tuple[str, ...], stops
     have as a one-word headword (« un jeton » asks nothing of the English `un`, « une aura » still asks Aura)."""
     if not is_stop(word, kind, stops):
         return False
-    others = [lang for lang in langs if word not in tables.stops.get(lang, ()) and tables.forms(lang, word)]
+    others = [
+        (lang, forms[0])
+        for lang in langs
+        if word not in tables.stops.get(lang, ()) and (forms := tables.forms(lang, word))
+    ]
     if own is not None and word in tables.stops.get(own, ()):
-        return not any(tables.forms(lang, word)[0] in tables.concepts.get(lang, {}) for lang in others)
+        return not any(first in tables.concepts.get(lang, {}) for lang, first in others)
     return not others
 
 

@@ -140,13 +140,14 @@ class LangText:
     _terms: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def terms(self, written: str) -> tuple[str, ...]:
-        """Index terms of a token as written: `~word` for a stop word, else its forms and, for a word that differs
-        from its first form, `=word` (remembered: texts repeat their words)."""
+        """Index terms of a token as written: `~` for any stop word (no query asks for it: it counts in its text's
+        length), else its forms and, for a word that differs from its first form, `=word` (remembered: texts repeat
+        their words)."""
         found = self._terms.get(written)
         if found is None:
             kind, folded, raw = analyse(group_of(written), written)
             if kind == "word" and self.is_stop(folded):
-                found = (STOP + folded,)
+                found = (STOP,)
             else:
                 found = self.forms((0, 0, kind, folded, raw))
                 if kind == "word" and folded != found[0]:
