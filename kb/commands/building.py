@@ -51,7 +51,7 @@ jobs_option = click.option(
     default=None,
     metavar="N",
     help="Processes the build may use: 2 writes the search index in a second process while the pages render "
-    "(Linux; about 0.65-0.7× the time where a second core is free, the memory of a second process); 1 builds in one "
+    "(Linux; about 0.7× the time where a second core is free, the memory of a second process); 1 builds in one "
     "process. Default: 2 on Linux with two cores or more, else 1.",
 )
 

@@ -37,9 +37,10 @@ def can_fork() -> bool:
 
 def usable_jobs() -> int:
     """Processes a build may use when not told: 2 where a child can be forked and a second core is free to run it,
-    else 1. Measured at cfca4b4, cold builds side by side (`bench/bench_build.py --jobs 1,2`, `bench/bench_pool.py
-    --jobs 1,2`): bundled content 19.5 s against 31.0 s in one process (0.63×, the same CPU); card pool 202 s
-    against 281 s (0.72×)."""
+    else 1. Measured at 7184ea6, cold builds side by side (`bench/bench_pool.py --jobs 1,2`, `bench/bench_build.py
+    --jobs 1,2 --runs 3`): card pool 60.6 s against 88.4 s in one process (0.69×; CPU 89.3 against 88.1 s, peak 543
+    MB either way), bundled content 7.0 s against 9.6 s (0.73×, the same CPU). In one process the pool's build
+    spends 44.5 of its 88.4 s making the search index after the pages: work that needs nothing the pages make."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return 2 if can_fork() and cores >= 2 else 1
 
