@@ -40,7 +40,7 @@ SOURCE_WORDS = {
     type=click.Choice(SOURCES),
     default=None,
     help="Only what this source gives: the lexicon's terms aligned in it and the terminology's names it attests "
-    "(curated: the names written by hand).",
+    "(curated: the names and everyday words written by hand).",
 )
 @click.option("--unsure", is_flag=True, help="Only the terms it is unsure of (low score, little evidence, conflicts).")
 @click.option(
@@ -63,9 +63,10 @@ def command(
 
     Each term says where it comes from (`cards`, `rulings`, `rules`: the parallel texts it was aligned in, with
     counts). `--source` lists one source's terms and the terminology's names it attests; `--source curated` lists
-    the names the terminology gives by hand. A term with conflicting translations lists them all with their counts.
-    The lexicon labels English-only rules in French and lets French searches find English rules; it is never the
-    official translation.
+    the names the terminology gives by hand and the words tables' everyday words (« regarder » = look at), each
+    with the printed card or the usage it rests on. A term with conflicting translations lists them all with their
+    counts. The lexicon labels English-only rules in French and lets French searches find English rules; it is
+    never the official translation.
     Exit status 1 when an input file mined is damaged (what could be read is still printed, never written).
     """
     from kb.link.lexicon.files import lexicon_to_json
@@ -107,6 +108,8 @@ def command(
         echo(_entry_line(entry))
     if source is not None and kb is not None:
         _names(kb.names.values(), source, category)
+    if source == "curated" and kb is not None and category in (None, "word"):
+        _words(kb.words)
     return 1 if damaged else 0
 
 
@@ -146,6 +149,14 @@ def _names(names, source: str, category: str | None) -> None:
         if seen:
             line += f", {source} {seen[0].count:,}, e.g. {seen[0].example}"
         echo(f"{line}; {name.source.path}:{name.source.line}]")
+
+
+def _words(words) -> None:
+    """The words tables' lines kept, each with what it rests on and its line."""
+    echo(f"\nWords tables: {counted(len(words), 'everyday word')} written by hand, each with what it rests on.")
+    for word in words:
+        line = f"{word.kind:9} {' | '.join(word.forms)} = {' | '.join(word.english)}  [{word.provenance}"
+        echo(f"{line}; {word.source.path}:{word.source.line}]")
 
 
 def _mine(paths: tuple[Path, ...], mine_lexicon):

@@ -16,6 +16,7 @@ from kb.link.lexicon.mining import Printings, aligned_words
 from kb.link.lexicon.parallel import card_units, rule_units, ruling_units
 from kb.link.lexicon.records import Lexicon
 from kb.link.lexicon.terminology import concepts_of, name_concepts
+from kb.link.lexicon.words import checked_words
 from kb.link.references.citations import carry_forward, dated_citations, place_quotes
 from kb.link.references.readings import every_reading, numbering_years
 from kb.link.references.rules import link_rules
@@ -106,6 +107,7 @@ def _link(
     concepts = concepts_of(english, glossary) if english is not None else None
     texts = _texts(parsed)
     names, named = name_concepts(terms, concepts, lexicon, lambda path: texts.get(path, ()))
+    words, checked = checked_words((w for table in parsed.tables for w in table.words), english, glossary, lexicon)
     documents = tuple(res.document for group in (parsed.rules, parsed.faqs, parsed.card_data) for res in group)
     kb = KnowledgeBase(
         content=str(content),
@@ -118,12 +120,13 @@ def _link(
         cards=cards.cards,
         rulings=carry_forward(rulings, links.editions, links.lineage, today),
         notes=place_quotes(cards.notes, links.editions, links.lineage, today, lexicon),
-        diagnostics=bounded((*parsed.diags, *links.diagnostics, *merged, *cards.diagnostics, *named)),
+        diagnostics=bounded((*parsed.diags, *links.diagnostics, *merged, *cards.diagnostics, *named, *checked)),
         cards_by_document=dict(cards.cards_by_document),
         lexicon=lexicon,
         set_names={code: name for res in parsed.card_data for code, name in sorted(res.set_names.items())},
         terms=terms,
         paraphrases=tuple(p for table in parsed.tables for p in table.paraphrases),
+        words=words,
         names=names,
     )
     return with_readings(kb)

@@ -11,7 +11,7 @@ from kb.model import Card, Diagnostic, Document, FaqInfo, FaqNote, GlossaryEntry
 from kb.model.links import AlignedRule, Edition, Miscitation, Reading, ResolvedRef, RuleLinks
 from kb.model.numbers import descends, sort_key
 from kb.model.records import _freeze_fields
-from kb.model.terms import ConceptName, Paraphrase, Term
+from kb.model.terms import ConceptName, Paraphrase, Term, Word
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class KnowledgeBase:
     """The terminology tables' lines, as read."""
     paraphrases: tuple[Paraphrase, ...] = ()
     """The paraphrase tables' lines, as read."""
+    words: tuple[Word, ...] = ()
+    """The words tables' lines that linking kept (`kb.link.lexicon.terminology.checked_words`)."""
     names: Mapping[str, ConceptName] = field(default_factory=dict)
     """Today's concepts named in a language their texts lack (`kb.link.lexicon.terminology`): `fr:rule:121`,
     `fr:section:1`, `fr:glossary:<folded term>` -> its names."""

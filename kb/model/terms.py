@@ -1,6 +1,7 @@
 """Records of the vocabulary tables a content folder holds: the terminology (a language's terms for the rules'
-concepts) and the paraphrase tables (players' ways of saying what the rules say), and the French names linking gives
-the rules and glossary entries that no loaded text translates.
+concepts), the paraphrase tables (players' ways of saying what the rules say) and the words tables (everyday words
+of the cards and rules, with their English), and the French names linking gives the rules and glossary entries that
+no loaded text translates.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ TERM_CONCEPTS = ("section", "rule", "glossary")
 """What a terminology line names: a section, a rule by its title, a glossary term."""
 PARAPHRASE_KINDS = ("verb", "opposite", "nickname", "old-wording", "anglicism", "synonym")
 """How a players' phrasing relates to the rules' wording."""
+WORD_KINDS = ("verb", "noun", "adjective", "adverb", "phrase")
+"""What a line of a words table gives the translation of."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,28 @@ class Paraphrase:
 
 
 @dataclass(frozen=True, slots=True)
+class Word:
+    """One line of a words table: an everyday word of a language's printed cards and rules (no term of the game:
+    « regarder », « à la place ») and the English words it means, written by hand with what it rests on."""
+
+    lang: str
+    """The language of the French side (the table's folder)."""
+    forms: tuple[str, ...]
+    """The word as typed (an infinitive, a singular), then other printed forms of it."""
+    english: tuple[str, ...]
+    """The English words it means, the one shown first."""
+    kind: str
+    """One of WORD_KINDS."""
+    provenance: str
+    """What it rests on: a printed card showing both wordings (`cartes : …`), or players' usage."""
+    source: SourceRef
+
+    @property
+    def word(self) -> str:
+        return self.forms[0]
+
+
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """What a parallel text says of a term: where it was seen translated so, how often, and one example."""
 
@@ -98,4 +123,4 @@ class ConceptName:
         return self.names[0]
 
 
-fast_pickle(Term, Paraphrase, Evidence, ConceptName)
+fast_pickle(Term, Paraphrase, Word, Evidence, ConceptName)

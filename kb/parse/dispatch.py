@@ -1,8 +1,8 @@
 """The file-kind dispatcher: one content file in, the parse result of its kind out.
 
 A file's kind is told from its text (comprehensive rules, set FAQ, MTGJSON card data, a vocabulary table: a
-terminology or a paraphrase table); MTGJSON v5 files are streamed from disk, never decoded whole. Lexicon files are
-not documents and are read by `kb.link.lexicon.files`.
+terminology, a paraphrase or a words table); MTGJSON v5 files are streamed from disk, never decoded whole. Lexicon
+files are not documents and are read by `kb.link.lexicon.files`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ UNKNOWN_KIND = (
     "move it out of the content folder or fix its text"
 )
 UNKNOWN_TABLE = (
-    "a .tsv file must be a vocabulary table: its first line '# kb-terminology/1' (a terminology) or "
-    "'# kb-paraphrases/1' (a paraphrase table); add it, or move the file out of the content folder"
+    "a .tsv file must be a vocabulary table: its first line '# kb-terminology/1' (a terminology), "
+    "'# kb-paraphrases/1' (a paraphrase table) or '# kb-words/1' (a words table); add it, or move the file out of "
+    "the content folder"
 )
 
 
@@ -37,7 +38,7 @@ class Parsed:
     faqs: list[FaqResult] = field(default_factory=list)
     card_data: list[CardDataResult] = field(default_factory=list)
     tables: list[TermsResult] = field(default_factory=list)
-    """Vocabulary tables: terminologies and paraphrase tables."""
+    """Vocabulary tables: terminologies, paraphrase and words tables."""
     diags: list[Diagnostic] = field(default_factory=list)
     lexicon_cards: list[dict] = field(default_factory=list)
     """Slim MTGJSON v5 entries, for mining the French–English lexicon."""

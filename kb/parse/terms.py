@@ -1,6 +1,7 @@
-"""Vocabulary tables: a terminology (`# kb-terminology/1`) and a paraphrase table (`# kb-paraphrases/1`).
+"""Vocabulary tables: a terminology (`# kb-terminology/1`), a paraphrase table (`# kb-paraphrases/1`) and a words
+table (`# kb-words/1`).
 
-Both are tab-separated text a person reviews, one line per entry, `#` lines and blank lines aside; the first line
+All three are tab-separated text a person reviews, one line per entry, `#` lines and blank lines aside; the first line
 names the format. A terminology line is
 
     concept<TAB>english<TAB>terms<TAB>provenance<TAB>source
@@ -10,8 +11,13 @@ provenance `attested` or `curated`. A paraphrase line is
 
     players<TAB>rules<TAB>kind<TAB>provenance
 
-with the rules' wordings separated by ` | ` and kind one of `kb.model.terms.PARAPHRASE_KINDS`. Every problem is a
-diagnostic naming the line: a line is kept or left out whole, never half read.
+with the rules' wordings separated by ` | ` and kind one of `kb.model.terms.PARAPHRASE_KINDS`. A words line is
+
+    word<TAB>english<TAB>kind<TAB>provenance
+
+with the word's other printed forms after it and the English alternatives separated by ` | `, kind one of
+`kb.model.terms.WORD_KINDS`. Every problem is a diagnostic naming the line: a line is kept or left out whole, never
+half read.
 """
 
 from __future__ import annotations
@@ -20,13 +26,15 @@ from dataclasses import dataclass, field
 
 from kb.model import Diagnostic, SourceRef, SourceText
 from kb.model.numbers import is_number
-from kb.model.terms import PARAPHRASE_KINDS, TERM_CONCEPTS, Paraphrase, Term
+from kb.model.terms import PARAPHRASE_KINDS, TERM_CONCEPTS, WORD_KINDS, Paraphrase, Term, Word
 from kb.sources import fold
 from kb.sources.text import stem_en
 
 TERMINOLOGY = "# kb-terminology/1"
 PARAPHRASES = "# kb-paraphrases/1"
+WORDS = "# kb-words/1"
 """The first line of each kind of table."""
+KINDS = {TERMINOLOGY: "terminology", PARAPHRASES: "paraphrases", WORDS: "words"}
 SHARED = ("homonym", "same concept")
 """What a source says to let its terms be another line's too: the game's own homonyms, or two glossary terms of
 one concept (`APNAP Order`, `Active Player, Nonactive Player Order`)."""
@@ -40,13 +48,14 @@ class TermsResult:
 
     terms: list[Term] = field(default_factory=list)
     paraphrases: list[Paraphrase] = field(default_factory=list)
+    words: list[Word] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def table_kind(lines: list[str]) -> str | None:
-    """`terminology` or `paraphrases` when the first line names that format, else None."""
+    """`terminology`, `paraphrases` or `words` when the first line names that format, else None."""
     first = lines[0].strip().lstrip("\ufeff") if lines else ""
-    return {TERMINOLOGY: "terminology", PARAPHRASES: "paraphrases"}.get(first)
+    return KINDS.get(first)
 
 
 def parse_table(source: SourceText) -> TermsResult:
@@ -60,13 +69,17 @@ def parse_table(source: SourceText) -> TermsResult:
         try:
             if kind == "terminology":
                 result.terms.append(_term(line, source.lang, where))
+            elif kind == "words":
+                result.words.append(_word(line, source.lang, where))
             else:
                 result.paraphrases.append(_paraphrase(line, source.lang, where))
         except ValueError as err:
             result.diagnostics.append(Diagnostic("error", source.path, number, f"{err}; this line is left out"))
     result.terms, repeated = _once(result.terms, lambda t: (t.concept, t.number, fold(t.english)), _term_again)
     result.paraphrases, again = _once(result.paraphrases, lambda p: fold(p.players), _phrasing_again)
-    result.diagnostics += repeated + again + term_clashes(result.terms)
+    result.words, twice = _once(result.words, lambda w: fold(w.word), _word_again)
+    result.words, clashes = word_clashes(result.words)
+    result.diagnostics += repeated + again + twice + clashes + term_clashes(result.terms)
     return result
 
 
@@ -78,6 +91,11 @@ def _term_again(term: Term, first: int) -> str:
 def _phrasing_again(phrasing: Paraphrase, first: int) -> str:
     """What a players' phrasing listed twice is told."""
     return f"'{phrasing.players}' is listed again (first at line {first}); join the wordings in one line"
+
+
+def _word_again(word: Word, first: int) -> str:
+    """What a word listed twice is told."""
+    return f"'{word.word}' is listed again (first at line {first}); join the English words in one line"
 
 
 def _once(items: list, key, what) -> tuple[list, list[Diagnostic]]:
@@ -132,6 +150,31 @@ def _paraphrase(line: str, lang: str, where: SourceRef) -> Paraphrase:
     if kind not in PARAPHRASE_KINDS:
         raise ValueError(f"unknown kind '{kind}': write one of {', '.join(PARAPHRASE_KINDS)}")
     return Paraphrase(lang, players, _alternatives(rules, "wording"), kind, provenance, where)
+
+
+def _word(line: str, lang: str, where: SourceRef) -> Word:
+    """One words line."""
+    forms, english, kind, provenance = _columns(line, 4, "word, english, kind, provenance")
+    if kind not in WORD_KINDS:
+        raise ValueError(f"unknown kind '{kind}': write one of {', '.join(WORD_KINDS)}")
+    return Word(lang, _alternatives(forms, "form"), _alternatives(english, "English word"), kind, provenance, where)
+
+
+def word_clashes(words: list[Word]) -> tuple[list[Word], list[Diagnostic]]:
+    """The words with a line listing a form an earlier line lists left out, each an error naming both lines (which
+    English would a reader typing it mean?)."""
+    kept, found = [], []
+    claims: dict[str, Word] = {}
+    for word in words:
+        taken = [(form, other) for form in word.forms if (other := claims.get(fold(form))) is not None]
+        if taken:
+            form, other = taken[0]
+            why = f"« {form} » is a form of '{other.word}' at line {other.source.line} too: keep it on one line"
+            found.append(Diagnostic("error", word.source.path, word.source.line, f"{why}; this line is left out"))
+            continue
+        kept.append(word)
+        claims.update((fold(form), word) for form in word.forms)
+    return kept, found
 
 
 def concept_key(english: str) -> str:

@@ -25,7 +25,7 @@ EMPHASIS = re.compile(r"(?<![\w*_])([*_]{1,2})(?=\S)(.+?)(?<=\S)\1(?![\w*_])")
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
     """What a query's words are also looked for as: the lexicon mined from the parallel texts, the terminology's
-    names of today's concepts, the paraphrase tables' rules wordings."""
+    names of today's concepts, the paraphrase tables' rules wordings, the words tables' English."""
 
     lexicon: object | None
     """The knowledge base's lexicon (`kb.link.lexicon.records.Lexicon`), or None."""
@@ -33,12 +33,15 @@ class Vocabulary:
     """(language, names, English heading) of each concept a terminology names."""
     paraphrases: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     """(language, players' phrasing, the rules' wordings) of each line of the paraphrase tables."""
+    words: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    """(language, the word and its forms, its English words) of each line of the words tables."""
 
 
 def vocabulary(kb) -> Vocabulary:
     """The vocabulary of a knowledge base."""
     names = tuple((n.lang, n.names, n.english) for _, n in sorted(kb.names.items()))
-    return Vocabulary(kb.lexicon, names, tuple((p.lang, p.players, p.rules) for p in kb.paraphrases))
+    paraphrases = tuple((p.lang, p.players, p.rules) for p in kb.paraphrases)
+    return Vocabulary(kb.lexicon, names, paraphrases, tuple((w.lang, w.forms, w.english) for w in kb.words))
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,12 +31,18 @@ is left out of the English-to-French table (`card`, `player`, not `damage`)."""
 
 def lexicon_phrases(vocabulary, langs: tuple[str, ...]) -> dict[str, frozenset[str]]:
     """Per language, the terms of several words (folded) of the lexicon, of the terminology (a concept's names
-    and its English heading) and of the paraphrase tables' rules wordings, indexed as one token each."""
+    and its English heading), of the words tables and of the paraphrase tables' rules wordings, indexed as one
+    token each."""
     found: dict[str, set[str]] = {lang: set() for lang in langs}
     if vocabulary is None:
         return {}
     for lang, names, english in vocabulary.names:
         for text, where in [*((n, lang) for n in names), (english, "en")]:
+            key = _folded(text)
+            if where in found and " " in key:
+                found[where].add(key)
+    for lang, forms, words in vocabulary.words:
+        for text, where in [*((f, lang) for f in forms), *((w, "en") for w in words)]:
             key = _folded(text)
             if where in found and " " in key:
                 found[where].add(key)
@@ -65,7 +71,8 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
     terminology's names: a French name is translated as its concept's English heading (`pile` -> `stack`), an
     English heading as the concept's names. A language's paraphrase table maps players' phrasings to the rules'
     wordings in the same language (`go first` -> `starting player`, « tuer » -> « détruire »); a phrasing of
-    another language than the reference's is also translated as its wordings are (« tuer » -> `destroy`).
+    another language than the reference's is also translated as its wordings are (« tuer » -> `destroy`). A words
+    table's everyday word is translated as its English words (« regarder » -> `look at`), and back unless COMMON.
 
     A table is `{"keys": {key: [shown, more]}, "terms": {form: [shown, more]}, "longest": words}`: `shown` are
     the translations named to the reader (each entry's printed term), `more` the other printed forms searched;
@@ -89,6 +96,12 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
         _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
         if " " in word or english.get(word, 0) <= COMMON * docs:
             _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
+    for lang, forms, words in vocabulary.words if vocabulary is not None else ():
+        if (lang, "en") in keys:
+            _add(keys[lang, "en"], list(forms), [(w, ()) for w in words], lang_text(lang), lang_text("en"))
+            common = [w for w in words if " " not in _folded(w) and english.get(_folded(w), 0) > COMMON * docs]
+            rare = [w for w in words if w not in common]
+            _add(keys["en", lang], rare, [(forms[0], forms[1:])], lang_text("en"), lang_text(lang))
     forms_of = {lang: _by_form(keys[lang, REFERENCE], vocab.get(lang, {})) for lang, ref in keys if ref == REFERENCE}
     for lang, players, wordings in vocabulary.paraphrases if vocabulary is not None else ():
         lt = lang_text(lang)

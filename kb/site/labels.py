@@ -355,8 +355,9 @@ WORDS: dict[str, dict[str, str]] = {
         "js_kind_note": "note de FAQ",
         "js_via": "par le lexique de kb, non officiel",
         "js_via_title": (
-            "Trouvé par le lexique que kb tire des textes parallèles (cartes imprimées, décisions de la FAQ, règles "
-            "traduites), pas par une traduction officielle"
+            "Trouvé par le lexique de kb : tiré des textes parallèles (cartes imprimées, décisions de la FAQ, règles "
+            "traduites), ou écrit à la main d’après les cartes imprimées (termes et mots courants) ; pas par une "
+            "traduction officielle"
         ),
         "js_via_rules": "dans les mots des règles",
         "js_via_rules_title": (
@@ -723,8 +724,8 @@ WORDS: dict[str, dict[str, str]] = {
         "js_kind_note": "FAQ note",
         "js_via": "through kb's lexicon, unofficial",
         "js_via_title": (
-            "Found through the lexicon kb mines from parallel texts (printed cards, the FAQ's rulings, the translated "
-            "rules), not an official translation"
+            "Found through kb's lexicon: mined from parallel texts (printed cards, the FAQ's rulings, the translated "
+            "rules), or written by hand from printed cards (terms and everyday words); not an official translation"
         ),
         "js_via_rules": "in the rules' words",
         "js_via_rules_title": (
