@@ -131,3 +131,17 @@ def test_a_french_everyday_word_finds_the_english_rule_saying_it(tmp_path):
     (content / "fr").mkdir()
     bare = open_index(content, load(content, use_cache=False))
     assert not bare.search("regarder", lang="en").results  # without the table, the word is nothing English
+
+
+def test_a_phrase_holding_a_word_the_lexicon_translates_is_left_to_that_word(tmp_path):
+    from kb.search.entries import Vocabulary
+    from kb.search.lexicon import kept_words
+
+    words = (
+        ("fr", ("au lieu de",), ("instead of",)),
+        ("fr", ("au début de",), ("at the beginning of",)),  # « début » is `beginning` already
+        ("fr", ("regarder",), ("look at",)),
+    )
+    names = (("fr", ("Début de combat",), "Beginning of Combat"),)
+    kept = kept_words(Vocabulary(None, names, (), words))
+    assert [forms[0] for _, forms, _ in kept] == ["au lieu de", "regarder"]

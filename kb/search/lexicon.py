@@ -41,7 +41,7 @@ def lexicon_phrases(vocabulary, langs: tuple[str, ...]) -> dict[str, frozenset[s
             key = _folded(text)
             if where in found and " " in key:
                 found[where].add(key)
-    for lang, forms, words in vocabulary.words:
+    for lang, forms, words in kept_words(vocabulary):
         for text, where in [*((f, lang) for f in forms), *((w, "en") for w in words)]:
             key = _folded(text)
             if where in found and " " in key:
@@ -72,7 +72,8 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
     English heading as the concept's names. A language's paraphrase table maps players' phrasings to the rules'
     wordings in the same language (`go first` -> `starting player`, « tuer » -> « détruire »); a phrasing of
     another language than the reference's is also translated as its wordings are (« tuer » -> `destroy`). A words
-    table's everyday word is translated as its English words (« regarder » -> `look at`), and back unless COMMON.
+    table's everyday word is translated as its English words (« regarder » -> `look at`), but for one-word English
+    words COMMON in the rules (`may`), one way only (`kept_words`).
 
     A table is `{"keys": {key: [shown, more]}, "terms": {form: [shown, more]}, "longest": words}`: `shown` are
     the translations named to the reader (each entry's printed term), `more` the other printed forms searched;
@@ -96,12 +97,10 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
         _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
         if " " in word or english.get(word, 0) <= COMMON * docs:
             _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
-    for lang, forms, words in vocabulary.words if vocabulary is not None else ():
+    for lang, forms, words in kept_words(vocabulary):
         if (lang, "en") in keys:
-            _add(keys[lang, "en"], list(forms), [(w, ()) for w in words], lang_text(lang), lang_text("en"))
-            common = [w for w in words if " " not in _folded(w) and english.get(_folded(w), 0) > COMMON * docs]
-            rare = [w for w in words if w not in common]
-            _add(keys["en", lang], rare, [(forms[0], forms[1:])], lang_text("en"), lang_text(lang))
+            telling = [w for w in words if " " in _folded(w) or english.get(_folded(w), 0) <= COMMON * docs]
+            _add(keys[lang, "en"], list(forms), [(w, ()) for w in telling], lang_text(lang), lang_text("en"))
     forms_of = {lang: _by_form(keys[lang, REFERENCE], vocab.get(lang, {})) for lang, ref in keys if ref == REFERENCE}
     for lang, players, wordings in vocabulary.paraphrases if vocabulary is not None else ():
         lt = lang_text(lang)
@@ -118,6 +117,37 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
                 "longest": max(len(k.split(" ")) for k in table),
             }
     return found
+
+
+def kept_words(vocabulary) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """The words tables' lines the translation tables use: all but a line of several words holding a word the
+    lexicon or the terminology translates already (« au début de », `début` being `beginning`; « par tour »): as
+    one slot, such a run would hide that word's own translation behind a phrase a document must hold whole."""
+    if vocabulary is None:
+        return []
+    known: dict[str, set[str]] = {}
+    unsure = set(vocabulary.lexicon.unsure()) if vocabulary.lexicon is not None else set()
+    for entry in vocabulary.lexicon.entries if vocabulary.lexicon is not None else ():
+        if entry not in unsure:
+            known.setdefault("fr", set()).update(f for t in entry.french for f in (t.text, *t.forms))
+    for lang, names, _ in vocabulary.names:
+        known.setdefault(lang, set()).update(names)
+    firsts = {
+        lang: {_first(w, lang) for text in texts for w in _folded(text).split(" ") if w}
+        for lang, texts in known.items()
+    }
+    kept = []
+    for lang, forms, words in vocabulary.words:
+        parts = [w for w in _folded(forms[0]).split(" ") if not lang_text(lang).is_stop(w)]
+        if len(_folded(forms[0]).split(" ")) > 1 and any(_first(w, lang) in firsts.get(lang, ()) for w in parts):
+            continue
+        kept.append((lang, forms, words))
+    return kept
+
+
+def _first(word: str, lang: str) -> str:
+    """A folded word's first index form."""
+    return lang_text(lang).terms(word)[0]
 
 
 def _by_form(table: dict, vocab: dict[str, list[str]]) -> dict[str, list[list[str]]]:
