@@ -22,6 +22,8 @@ from kb.sources.text import stem_en
 
 WORD = re.compile(r"[a-z]+")
 """An English word of the rules, folded."""
+LETTERS = re.compile(r"[^\W\d_]+")
+"""A run of letters, accented or not."""
 
 
 def checked_words(
@@ -72,7 +74,8 @@ def _said(edition: Edition, glossary: Iterable[GlossaryEntry]) -> set[str]:
     mine = set(edition.documents)
     texts = [t for rule in edition.rules.values() for t in (rule.heading or "", rule.text, *rule.examples)]
     texts += [t for g in glossary if g.document in mine for t in (g.term, g.definition)]
-    return {stem_en(w) for w in set(WORD.findall(fold(" ".join(texts))))}
+    written = set(LETTERS.findall(" ".join(texts).lower()))  # folded one distinct word at a time: a tenth the time
+    return {stem_en(w) for word in written for w in WORD.findall(fold(word))}
 
 
 def _mined(lexicon: Lexicon | None) -> dict[str, set[str]]:
