@@ -4,7 +4,8 @@ Run: `python bench/bench_build.py [--peer CHECKOUT] [--runs N] [--jobs 1,2]`. Ea
 into a temporary folder and builds it in a process of its own; with `--peer` (another kb checkout, e.g. the previous
 main) the two are alternated, so the machine's load hits them alike, and the medians are printed side by side, with
 each build's peak memory (its process and the children it waited for). `--jobs 1,2` builds this checkout once per
-value of `kb build --jobs` in each round (the peer is built as it builds by default).
+value of `kb build --jobs` in each round (the peer is built as it builds by default); `--own-content` builds each
+checkout's own bundled content (a change of the content measured with the code that reads it).
 `--no-api` builds this checkout without its JSON API, for a peer older than the API (the same work).
 Targets: cold no slower than the peer; unchanged under 0.3 s.
 """
@@ -41,10 +42,13 @@ def run(checkout: Path, args: list[str], cwd: Path) -> tuple[float, float, float
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def build_twice(checkout: Path, tmp: Path, jobs: str | None, extra: list[str]) -> dict[str, tuple[float, float, float]]:
-    """A cold build of a fresh copy of the bundled content, then an unchanged one (`extra`: more arguments)."""
+def build_twice(
+    checkout: Path, tmp: Path, jobs: str | None, extra: list[str], own: bool = False
+) -> dict[str, tuple[float, float, float]]:
+    """A cold build of a fresh copy of the bundled content (`own`: the checkout's own, else this one's), then an
+    unchanged one (`extra`: more arguments)."""
     work = tmp / f"w-{time.monotonic_ns()}"
-    shutil.copytree(ROOT / "content", work / "content")
+    shutil.copytree((checkout if own else ROOT) / "content", work / "content")
     args = ["build", "--content", str(work / "content"), "--out", str(work / "site"), *extra]
     args += ["--jobs", jobs] if jobs else []
     found = {"cold": run(checkout, args, work), "unchanged": run(checkout, args, work)}
@@ -58,6 +62,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", default="", help="comma-separated values of this checkout's kb build --jobs")
     parser.add_argument("--no-api", action="store_true", help="build this checkout with --no-api (a peer without one)")
+    parser.add_argument(
+        "--own-content", action="store_true", help="each checkout builds its own bundled content (content changed too)"
+    )
     args = parser.parse_args()
     variants = {f"kb -j{j}": (ROOT, j) for j in args.jobs.split(",") if j} or {"kb": (ROOT, None)}
     variants |= {"peer": (args.peer.resolve(), None)} if args.peer else {}
@@ -66,7 +73,7 @@ def main() -> None:
         for _ in range(args.runs):
             for name, (checkout, jobs) in variants.items():
                 extra = ["--no-api"] if args.no_api and checkout == ROOT else []
-                found[name].append(build_twice(checkout, Path(tmp), jobs, extra))
+                found[name].append(build_twice(checkout, Path(tmp), jobs, extra, args.own_content))
     medians = {}
     for name, runs in found.items():
         cold = [r["cold"] for r in runs]
