@@ -78,7 +78,8 @@ def ask(page, site, query: str, ui: str = "en") -> list[str]:
      "lifelnk", "pietinnement lang:en", "défausserions", "who goes first", "tuer une créature", "la pile",
      "mal d'invocation", "aura", "can I respond when my opponent's creature goes to the graveyard", "hsate",
      '"ne passent pas par la pile"', '"mal d\'invocation" règle', '"+1/+1 counter" "at the beginning of"',
-     "un jeton qui a quitté le champ de bataille", "une aura attachée à une créature"],
+     "un jeton qui a quitté le champ de bataille", "une aura attachée à une créature",
+     "mon adversaire a le droit de regarder ma main", "droits", "revenir en jeu"],
 )  # fmt: skip
 def test_the_site_ranks_as_the_cli(page, site, query):
     expected = [r.id for r in site[1].search(query, limit=30)]

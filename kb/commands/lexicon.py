@@ -42,6 +42,12 @@ SOURCE_WORDS = {
     help="Only what this source gives: the lexicon's terms aligned in it and the terminology's names it attests "
     "(curated: the names and everyday words written by hand).",
 )
+@click.option(
+    "--printed",
+    is_flag=True,
+    help="With --mine and -o: write the words printed on the French cards (a printed-words table, "
+    "'# kb-printed/1': words the spelling corrector never corrects) instead of the lexicon.",
+)
 @click.option("--unsure", is_flag=True, help="Only the terms it is unsure of (low score, little evidence, conflicts).")
 @click.option(
     "-o",
@@ -56,6 +62,7 @@ def command(
     mine: tuple[Path, ...],
     category: str | None,
     source: str | None,
+    printed: bool,
     unsure: bool,
     output: Path | None,
 ) -> None:
@@ -73,6 +80,8 @@ def command(
     from kb.link.lexicon.mining import mine as mine_lexicon
 
     damaged = False
+    if printed:
+        return _printed(mine, output)
     if source is not None and (mine or as_json or output is not None):
         raise KbError("--source lists the content's lexicon and terminology as text: leave out --mine, --json and -o")
     kb = None
@@ -159,9 +168,36 @@ def _words(words) -> None:
         echo(f"{line}; {word.source.path}:{word.source.line}]")
 
 
+def _printed(paths: tuple[Path, ...], output: Path | None) -> int:
+    """Write the printed-words table of some MTGJSON v5 files (nothing when one is damaged)."""
+    from kb.link.lexicon.mining import Printings
+    from kb.link.lexicon.printed import printed_table, printed_words
+
+    if not paths or output is None:
+        raise KbError("--printed writes the words of the cards mined: give --mine FILE… and -o FILE")
+    cards, damaged = _cards(paths)
+    if damaged:
+        raise KbError(f"{output} not written: an input file is damaged (see above); mend it or leave it out")
+    printings = Printings()
+    printings.add(cards)
+    found = printed_words(printings)
+    try:
+        write_whole(output.resolve(), printed_table(found, sorted(p.name for p in paths)))
+    except OSError as err:
+        raise KbError(f"cannot write {output}: {err.strerror or err}") from None
+    echo(f"wrote {output} ({counted(len(found), 'word')}, from {counted(len(paths), 'file')})", err=True)
+    return 0
+
+
 def _mine(paths: tuple[Path, ...], mine_lexicon):
     """Mine the lexicon of some MTGJSON v5 files, reporting their problems on stderr: (lexicon, whether any file
     had a problem)."""
+    cards, damaged = _cards(paths)
+    return mine_lexicon(cards), damaged
+
+
+def _cards(paths: tuple[Path, ...]) -> tuple[list[dict], bool]:
+    """The slim card dicts of some MTGJSON v5 files, their problems reported on stderr; whether any file had one."""
     from kb.parse.cards.mtgjson5 import slim
     from kb.parse.cards.stream import iter_cards
 
@@ -174,4 +210,4 @@ def _mine(paths: tuple[Path, ...], mine_lexicon):
         damaged = damaged or bool(problems)
     if not cards:
         raise KbError("no MTGJSON v5 cards found in those files")
-    return mine_lexicon(cards), damaged
+    return cards, damaged

@@ -127,6 +127,7 @@ def _link(
         terms=terms,
         paraphrases=tuple(p for table in parsed.tables for p in table.paraphrases),
         words=words,
+        printed=_printed(parsed),
         names=names,
     )
     return with_readings(kb)
@@ -148,6 +149,15 @@ def _with_words(lexicon: Lexicon | None, printings: Printings | None, rulings, l
         units += card_units(printings)
     words = aligned_words(units, [*_terms(links, lexicon), *(g.term for g in glossary if g.lang == "en")])
     return combine([*filter(None, [lexicon]), Lexicon(tuple(words), 0)]) if words else lexicon
+
+
+def _printed(parsed: Parsed) -> dict[str, frozenset[str]]:
+    """Language -> the words its printed-words tables list."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for table in parsed.tables:
+        for word in table.printed:
+            found[word.lang].add(word.word)
+    return {lang: frozenset(words) for lang, words in sorted(found.items())}
 
 
 def _terms(links, lexicon: Lexicon | None) -> list[str]:

@@ -43,7 +43,10 @@ class KnowledgeBase:
     paraphrases: tuple[Paraphrase, ...] = ()
     """The paraphrase tables' lines, as read."""
     words: tuple[Word, ...] = ()
-    """The words tables' lines that linking kept (`kb.link.lexicon.terminology.checked_words`)."""
+    """The words tables' lines that linking kept (`kb.link.lexicon.words.checked_words`)."""
+    printed: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Language -> the words printed on its cards (folded), as the printed-words tables list them: never
+    spelling-corrected."""
     names: Mapping[str, ConceptName] = field(default_factory=dict)
     """Today's concepts named in a language their texts lack (`kb.link.lexicon.terminology`): `fr:rule:121`,
     `fr:section:1`, `fr:glossary:<folded term>` -> its names."""

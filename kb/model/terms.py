@@ -86,6 +86,19 @@ class Word:
 
 
 @dataclass(frozen=True, slots=True)
+class PrintedWord:
+    """One line of a printed-words table: a word printed on a language's cards (folded), never spelling-corrected."""
+
+    lang: str
+    word: str
+    cards: int
+    """How many cards print it."""
+    example: str
+    """The English name of one of them."""
+    source: SourceRef
+
+
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """What a parallel text says of a term: where it was seen translated so, how often, and one example."""
 
@@ -123,4 +136,4 @@ class ConceptName:
         return self.names[0]
 
 
-fast_pickle(Term, Paraphrase, Word, Evidence, ConceptName)
+fast_pickle(Term, Paraphrase, Word, PrintedWord, Evidence, ConceptName)

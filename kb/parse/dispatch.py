@@ -25,8 +25,8 @@ UNKNOWN_KIND = (
 )
 UNKNOWN_TABLE = (
     "a .tsv file must be a vocabulary table: its first line '# kb-terminology/1' (a terminology), "
-    "'# kb-paraphrases/1' (a paraphrase table) or '# kb-words/1' (a words table); add it, or move the file out of "
-    "the content folder"
+    "'# kb-paraphrases/1' (a paraphrase table), '# kb-words/1' (a words table) or '# kb-printed/1' (printed words); "
+    "add it, or move the file out of the content folder"
 )
 
 

@@ -16,8 +16,12 @@ with the rules' wordings separated by ` | ` and kind one of `kb.model.terms.PARA
     word<TAB>english<TAB>kind<TAB>provenance
 
 with the word's other printed forms after it and the English alternatives separated by ` | `, kind one of
-`kb.model.terms.WORD_KINDS`. Every problem is a diagnostic naming the line: a line is kept or left out whole, never
-half read.
+`kb.model.terms.WORD_KINDS`. A printed-words line (`# kb-printed/1`, written by `kb lexicon --printed`) is
+
+    word<TAB>cards<TAB>example
+
+a folded word printed on that many cards, one of them named. Every problem is a diagnostic naming the line: a line
+is kept or left out whole, never half read.
 """
 
 from __future__ import annotations
@@ -26,15 +30,16 @@ from dataclasses import dataclass, field
 
 from kb.model import Diagnostic, SourceRef, SourceText
 from kb.model.numbers import is_number
-from kb.model.terms import PARAPHRASE_KINDS, TERM_CONCEPTS, WORD_KINDS, Paraphrase, Term, Word
+from kb.model.terms import PARAPHRASE_KINDS, TERM_CONCEPTS, WORD_KINDS, Paraphrase, PrintedWord, Term, Word
 from kb.sources import fold
 from kb.sources.text import stem_en
 
 TERMINOLOGY = "# kb-terminology/1"
 PARAPHRASES = "# kb-paraphrases/1"
 WORDS = "# kb-words/1"
+PRINTED = "# kb-printed/1"
 """The first line of each kind of table."""
-KINDS = {TERMINOLOGY: "terminology", PARAPHRASES: "paraphrases", WORDS: "words"}
+KINDS = {TERMINOLOGY: "terminology", PARAPHRASES: "paraphrases", WORDS: "words", PRINTED: "printed"}
 SHARED = ("homonym", "same concept")
 """What a source says to let its terms be another line's too: the game's own homonyms, or two glossary terms of
 one concept (`APNAP Order`, `Active Player, Nonactive Player Order`)."""
@@ -49,11 +54,12 @@ class TermsResult:
     terms: list[Term] = field(default_factory=list)
     paraphrases: list[Paraphrase] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
+    printed: list[PrintedWord] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def table_kind(lines: list[str]) -> str | None:
-    """`terminology`, `paraphrases` or `words` when the first line names that format, else None."""
+    """`terminology`, `paraphrases`, `words` or `printed` when the first line names that format, else None."""
     first = lines[0].strip().lstrip("\ufeff") if lines else ""
     return KINDS.get(first)
 
@@ -71,6 +77,8 @@ def parse_table(source: SourceText) -> TermsResult:
                 result.terms.append(_term(line, source.lang, where))
             elif kind == "words":
                 result.words.append(_word(line, source.lang, where))
+            elif kind == "printed":
+                result.printed.append(_printed(line, source.lang, where))
             else:
                 result.paraphrases.append(_paraphrase(line, source.lang, where))
         except ValueError as err:
@@ -79,7 +87,8 @@ def parse_table(source: SourceText) -> TermsResult:
     result.paraphrases, again = _once(result.paraphrases, lambda p: fold(p.players), _phrasing_again)
     result.words, twice = _once(result.words, lambda w: fold(w.word), _word_again)
     result.words, clashes = word_clashes(result.words)
-    result.diagnostics += repeated + again + twice + clashes + term_clashes(result.terms)
+    result.printed, printed_twice = _once(result.printed, lambda w: w.word, _printed_again)
+    result.diagnostics += repeated + again + twice + clashes + printed_twice + term_clashes(result.terms)
     return result
 
 
@@ -96,6 +105,11 @@ def _phrasing_again(phrasing: Paraphrase, first: int) -> str:
 def _word_again(word: Word, first: int) -> str:
     """What a word listed twice is told."""
     return f"'{word.word}' is listed again (first at line {first}); join the English words in one line"
+
+
+def _printed_again(word: PrintedWord, first: int) -> str:
+    """What a printed word listed twice is told."""
+    return f"'{word.word}' is listed again (first at line {first}); keep one line"
 
 
 def _once(items: list, key, what) -> tuple[list, list[Diagnostic]]:
@@ -158,6 +172,16 @@ def _word(line: str, lang: str, where: SourceRef) -> Word:
     if kind not in WORD_KINDS:
         raise ValueError(f"unknown kind '{kind}': write one of {', '.join(WORD_KINDS)}")
     return Word(lang, _alternatives(forms, "form"), _alternatives(english, "English word"), kind, provenance, where)
+
+
+def _printed(line: str, lang: str, where: SourceRef) -> PrintedWord:
+    """One printed-words line."""
+    word, cards, example = _columns(line, 3, "word, cards, example")
+    if fold(word) != word or not word.isalpha():
+        raise ValueError(f"'{word}' is not a folded word (lower case letters, no accent)")
+    if not cards.isdigit() or int(cards) < 1:
+        raise ValueError(f"'{cards}' is not a number of cards")
+    return PrintedWord(lang, word, int(cards), example, where)
 
 
 def word_clashes(words: list[Word]) -> tuple[list[Word], list[Diagnostic]]:

@@ -35,13 +35,16 @@ class Vocabulary:
     """(language, players' phrasing, the rules' wordings) of each line of the paraphrase tables."""
     words: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     """(language, the word and its forms, its English words) of each line of the words tables."""
+    printed: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Language -> the words printed on its cards (folded): never spelling-corrected."""
 
 
 def vocabulary(kb) -> Vocabulary:
     """The vocabulary of a knowledge base."""
     names = tuple((n.lang, n.names, n.english) for _, n in sorted(kb.names.items()))
     paraphrases = tuple((p.lang, p.players, p.rules) for p in kb.paraphrases)
-    return Vocabulary(kb.lexicon, names, paraphrases, tuple((w.lang, w.forms, w.english) for w in kb.words))
+    words = tuple((w.lang, w.forms, w.english) for w in kb.words)
+    return Vocabulary(kb.lexicon, names, paraphrases, words, dict(kb.printed))
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,6 +124,7 @@ def write_words(folder: Path, tables: Tables, numbering: dict) -> dict:
     vocab = {(x, w): forms for x in langs for w, forms in words[x]}
     counts["vocab"] = _sharded(folder, "vocab", vocab, lambda w: fnv1a(w))
     spell = {(x, w): tables.counts[x].get(w, 0) for x in langs for w, _ in words[x]}
+    spell |= {(x, w): 0 for x in langs for w in tables.known.get(x, ())}  # printed on cards: known, never suggested
     counts["spell"] = _sharded(folder, "spell", spell, lambda w: fnv1a(w[:1]))
     forms: dict[tuple[str, str], list[str]] = {}
     for x in langs:

@@ -118,6 +118,8 @@ class Tables:
         self.lexicon: dict = info["lexicon"]
         self.phrases: dict[str, frozenset[str]] = {lang: frozenset(p) for lang, p in info.get("phrases", {}).items()}
         """Per language, the lexicon's terms of several words, each indexed as one token."""
+        self.known: dict[str, list[str]] = info.get("known", {})
+        """Per language, the words printed on its cards that its texts lack (`kb.search.writer._known`)."""
         self.concepts: dict[str, dict[str, list]] = info.get("concepts", {})
         """Per language, a one-word headword's first form -> its characteristic terms, [term, weight] best first."""
         self.stops = stops

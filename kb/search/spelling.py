@@ -1,6 +1,7 @@
 """Spelling: a query's words the vocabularies lack, corrected from the index's own words (Whoosh's corrector over the
 words of one first letter), or by two neighbouring letters swapped back, or stood for by their longest known stem;
-translated as their correction is. `templates/static/kbsearch.js` corrects the same way from the same files.
+translated as their correction is. A word printed on the cards (a printed-words table's) is never corrected.
+`templates/static/kbsearch.js` corrects the same way from the same files.
 """
 
 from __future__ import annotations
@@ -27,11 +28,16 @@ class Speller:
 
     def correct(self, slot: Slot, langs: tuple[str, ...]) -> bool:
         """Replace a slot's missing words by their spelling corrections (Whoosh's corrector over the words sharing
-        their first letter, the most common first) at one edit, else by two letters swapped back (`hsate`,
+        their first letter, the most common first) at one edit, unless printed on the cards (a word of the game:
+        only its known stem, if any, stands for it), else by two letters swapped back (`hsate`,
         `wrad`: a transposition is two edits, too many for a short word), else by their longest known stems (also
         when the one-edit correction is a form of that stem), else at two edits; whether a correction was made."""
         searched, langs = langs, (slot.lang,) if slot.lang else langs
         for word in slot.missing:
+            if self.printed(word, langs):  # a word of the cards, not a typo: as typed, or its known stem
+                slot.alts += slot.stems
+                translate_missing(slot, word, None, self.tables, searched)
+                continue
             best, near = self.suggestion(word, langs, 1) or self.swapped(word, langs), None
             if best and slot.stems and any(word.startswith(f) for x in langs for f in self.tables.forms(x, best)[:1]):
                 best, near = None, best  # another form of its stem (`shuffler`, `shuffles`): an inflection, not a typo
@@ -48,6 +54,11 @@ class Speller:
             translate_missing(slot, word, best, self.tables, searched)
         slot.missing = []
         return slot.fixed is not None
+
+    def printed(self, word: str, langs: tuple[str, ...]) -> bool:
+        """Whether a word the texts lack is printed on the cards of one of the languages (a printed-words table's,
+        in the spelling shards with no document)."""
+        return any(self.tables.spelling(lang, word).get(word) == 0 for lang in langs)
 
     def suggestion(self, word: str, langs: tuple[str, ...], maxdist: int) -> str | None:
         """The commonest word of the vocabularies within `maxdist` edits of a word (then the shortest, then the
@@ -89,7 +100,7 @@ class Speller:
         if key not in self.correctors:
             from whoosh.spelling import ListCorrector  # only a misspelt word needs it
 
-            words = sorted(w for w in counts if w[:1] == first)
+            words = sorted(w for w, n in counts.items() if w[:1] == first and n)  # no printed word matching nothing
             self.correctors[key] = ListCorrector([*words, LAST])  # Whoosh's reader of the list must not run off it
         return self.correctors[key]
 

@@ -83,7 +83,15 @@ def index_tables(entries: list[Entry], vocabulary=None, numbering: dict | None =
         "numbering": numbering or {},
         "phrases": {lang: sorted(found) for lang, found in lexicon_phrases(vocabulary, langs).items()},
         "concepts": concepts(kept, langs),
+        "known": _known(vocabulary, vocab),
     }
+
+
+def _known(vocabulary, vocab: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
+    """Per language, the words printed on its cards that its texts here lack (a word of the game, never
+    spelling-corrected: `kb.search.spelling`)."""
+    printed = vocabulary.printed if vocabulary is not None else {}
+    return {lang: sorted(w for w in printed[lang] if w not in vocab[lang]) for lang in vocab if printed.get(lang)}
 
 
 def _rule_counts(entries: list[Entry]) -> tuple[dict[str, dict[str, int]], int]:

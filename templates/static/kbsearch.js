@@ -407,6 +407,7 @@ export class Index {
     const searched = langs;
     langs = slot.lang ? [slot.lang] : langs;
     for (const word of slot.missing) {
+      if (await this.printed(word, langs)) { slot.alts.push(...slot.stems); await this.translateMissing(slot, word, null, searched); continue; }
       let best = (await this.suggestion(word, langs, 1)) ?? (await this.swapped(word, langs)), near = null;
       for (const l of best !== null && slot.stems.length ? langs : []) { /* another form of its stem: an inflection */
         if ((await this.forms(l, best)).slice(0, 1).some((f) => word.startsWith(f))) { near = best; best = null; break; }
@@ -464,13 +465,22 @@ export class Index {
     return best;
   }
 
+  /* Whether a word the texts lack is printed on the cards (a spelling entry with no document: kb.search.spelling.Speller.printed). */
+  async printed(word, langs) {
+    for (const lang of langs) {
+      const counts = await this.shard("spell", [...word][0] || "", lang);
+      if (own(counts, word) && counts[word] === 0) { return true; }
+    }
+    return false;
+  }
+
   async suggestion(word, langs, maxdist) {
     if (size(word) < 3 * maxdist) { return null; }
     const head = [...word].slice(0, this.c.CORRECT_PREFIX).join("");
     let best = null;
     for (const lang of langs) {
       for (const [w, n] of Object.entries(await this.shard("spell", [...word][0] || "", lang))) {
-        if (!w.startsWith(head) || w === word || distance(word, w, maxdist) > maxdist) { continue; }
+        if (!n || !w.startsWith(head) || w === word || distance(word, w, maxdist) > maxdist) { continue; }
         if (!best || n > best[1] || (n === best[1] && (size(w) < size(best[0]) || (size(w) === size(best[0]) && w < best[0])))) { best = [w, n]; }
       }
     }
