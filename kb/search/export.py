@@ -53,8 +53,9 @@ from kb.search.text import EXACT, STOP, SYMBOL
 from kb.search.writer import rank_data, stored_data
 from kb.sources.text import fnv1a
 
-FORMAT = 5
-"""Version of the files' layout, checked by the JavaScript."""
+FORMAT = 6
+"""Version of the files' layout, checked by the JavaScript (6: a spelling of no document is a word printed on the
+cards, never corrected nor offered)."""
 SHARD_BYTES = 4_000
 """About how large a shard of words, forms, names or postings is."""
 RANK, DOCS = 16, 8

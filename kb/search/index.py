@@ -36,7 +36,7 @@ __all__ = [
     "parse_query",
 ]
 
-INDEX_VERSION = 30
+INDEX_VERSION = 31
 """Bump when the analysis, the schema, the tables, the export or the ranking data change: old indexes are then
 made again."""
 

@@ -136,7 +136,7 @@ const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exac
 
 export class Index {
   constructor(core, load) {
-    if (core.format !== 5) { throw new Error(`search index format ${core.format} is not supported`); }
+    if (core.format !== 6) { throw new Error(`search index format ${core.format} is not supported`); }
     Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map(), phrases_: new Map() });
     const runs = (list) => list.flatMap(([value, count]) => Array(count).fill(value));
     core.kinds = runs(core.kinds).map((k) => KINDS[k]);
