@@ -145,3 +145,19 @@ def test_a_phrase_holding_a_word_the_lexicon_translates_is_left_to_that_word(tmp
     names = (("fr", ("Début de combat",), "Beginning of Combat"),)
     kept = kept_words(Vocabulary(None, names, (), words))
     assert [forms[0] for _, forms, _ in kept] == ["au lieu de", "regarder"]
+
+
+def test_kb_show_says_an_everyday_word_is_no_term_and_how_search_reads_it(tmp_path):
+    from click.testing import CliRunner
+
+    from kb.cli import main
+
+    content = _content(tmp_path, "regarder | regardez\tlook at\tverb\tcartes : x\n")
+    shown = CliRunner().invoke(main, ["show", "Regardez", "--content", str(content)])
+    assert shown.exit_code == 1
+    said = " ".join(shown.output.split())
+    assert (
+        "no rule number, term of the rules or card name matches 'Regardez': « regarder » is an everyday word, which "
+        "kb's words table reads as look at (not an official translation; " in said
+    )
+    assert "mots.tsv:3): kb search 'Regardez' finds the rules saying it" in said

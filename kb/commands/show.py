@@ -84,6 +84,24 @@ def show_term(kb, text: str, as_json: bool) -> bool:
     return True
 
 
+def _everyday(kb, query: str) -> str:
+    """What a words table says of a query that is one of its everyday words (no term of the rules), else ''."""
+    from kb.search.entries import vocabulary
+    from kb.search.lexicon import kept_words
+    from kb.sources import fold
+
+    typed = " ".join(fold(query).split())
+    for word in kb.words:
+        if typed in {fold(form) for form in word.forms}:
+            searched = any(forms == word.forms for _, forms, _ in kept_words(vocabulary(kb)))
+            how = "finds the rules saying it" if searched else "reads its words one by one (one is translated alone)"
+            return (
+                f": « {word.word} » is an everyday word, which kb's words table reads as {' | '.join(word.english)} "
+                f"(not an official translation; {word.source.path}:{word.source.line}): kb search '{query}' {how}"
+            )
+    return ""
+
+
 def show_card(kb, query: str, as_json: bool) -> None:
     """Print the card a name designates; none or several raise `KbError` (the candidates said)."""
     from kb.export import json as cardjson
@@ -96,7 +114,8 @@ def show_card(kb, query: str, as_json: bool) -> None:
 
         terms = suggest_terms(kb, query)
         hints = [lookup.display_name(c) for c in lookup.suggest_cards(kb.cards, query)[:8]]
-        hint = f"; did you mean the term: {'; '.join(name for name, _ in terms)}?" if terms else ""
+        hint = _everyday(kb, query)
+        hint += f"; did you mean the term: {'; '.join(name for name, _ in terms)}?" if terms else ""
         hint += " (*: kb's terminology, not an official translation)" if any(ours for _, ours in terms) else ""
         hint += f"; {'or the card' if terms else 'did you mean'}: {'; '.join(hints)}?" if hints else ""
         raise KbError(f"no rule number, term of the rules or card name matches '{query}'{hint}")
