@@ -959,6 +959,11 @@ def _lex(term: str) -> str:
     return f'<span class="lex"> · <i lang="fr">{term}</i>{MARK}</span>'
 
 
+def _lex_first(term: str) -> str:
+    """A French term set before the English text of a rule lacking French, as the French interface marks it."""
+    return f'<span class="lex"><i lang="fr">{term}</i>{MARK} · </span>'
+
+
 def _first(term: str, english: str) -> str:
     """A French name (the terminology's or the printed cards') set before an English title, marked."""
     return f'<span lang="fr">{term}</span>{MARK}<span class="lex-orig"> · <span lang="en">{english}</span></span>'
@@ -968,7 +973,7 @@ def test_keywords_are_listed_with_their_french_names_from_the_lexicon(site_bundl
     french = read(site_bundled, "fr/rules/702.html")
     toc = french.split('<nav class="onpage"')[1].split("</nav>")[0]
     assert f'<span class="toc-num">702.2</span> {_first("Contact mortel", "Deathtouch")}' in toc
-    assert f"<p>Trample{_lex('Piétinement')}</p>" in _row(french, "702.19")  # the row itself: `Trample · Piétinement*`
+    assert f"<p>{_lex_first('Piétinement')}Trample</p>" in _row(french, "702.19")  # the row: `Piétinement* · Trample`
     key = french.split('<aside class="marks"')[1]  # the legend, once, under the text with the page's other marks
     assert french.count("pas la traduction officielle des règles") == 1 and "officielle des règles" in key
     assert _first("Soif de sang", "Bloodthirst") in french  # the lexicon unsure of it, the terminology names it

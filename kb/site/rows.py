@@ -168,8 +168,8 @@ def _cell(
         more = _more(len(citing) - parts.LINKS_SHOWN, ui)
         body += Markup(f'<p class="cited"><span lang="{escape(ui)}">{escape(t["cited_by"])}</span> {links}{more}</p>\n')
     term = data.rule_labels.get((ui, row.number)) if ui not in row.langs else None
-    if term:  # the interface's term beside the rule's own first line: `Trample · Piétinement*`
-        body = Markup(str(body).replace("</p>", f"{lex_term(term, ui, t)}</p>", 1))
+    if term:  # the interface's term first on the rule's own first line: `Piétinement* · Trample`
+        body = Markup(FIRST_P.sub(lambda m: m.group(0) + str(lex_first(term, ui, t)), str(body), count=1))
     return f'<div class="cell"{where} lang="{escape(lang)}">\n{tags}{body}{note}</div>\n'
 
 
@@ -227,11 +227,23 @@ def lex_term(term: str, ui: str, t: dict[str, str]) -> Markup:
     )
 
 
+def lex_first(term: str, ui: str, t: dict[str, str]) -> Markup:
+    """A term of the interface's language set before a text lacking it (the interface's language first), marked:
+    `Piétinement* · Trample`."""
+    return Markup(
+        f'<span class="lex"><i lang="{escape(ui)}">{escape(term)}</i>'
+        f'<abbr class="lex-mark" lang="{escape(ui)}" title="{escape(t["lex_mark"])}">*</abbr> · </span>'
+    )
+
+
 def lex_legend(t: dict[str, str], ui: str) -> Markup:
     """The line explaining the mark of terms found on printed cards."""
     legend = escape(t["lex_legend"])
     return Markup(f'<p class="lex-legend" lang="{escape(ui)}"><span aria-hidden="true">* </span>{legend}</p>\n')
 
+
+FIRST_P = re.compile(r"<p[^>]*>")
+"""The opening tag of a cell's first paragraph."""
 
 _MARKS = {
     "other": re.compile(r'<a class="ref ref-other[^"]*"[^>]*? hreflang="([a-z]+)"[^>]*>([^<]*)</a>'),
