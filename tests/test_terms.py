@@ -311,3 +311,15 @@ def test_kb_show_a_term_as_json_says_its_names_are_not_official(tmp_path):
         }
     ]
     assert payload["rules"]["en"]["number"] == "405" and payload["also"] == []
+
+
+def test_one_english_term_headed_two_ways_is_reported_unless_a_homonym():
+    table = HEADER + "rule:702.188\tWeb-slinging\tLancer de toile\tcurated\tx\n"
+    table += "glossary\tWeb-slinging\tLance-toile\tcurated\tx\n"
+    table += "rule:406\tExile\tExil\tcurated\thomonym: the zone\nrule:701.13\tExile\tExiler\tcurated\tx\n"
+    table += "rule:702.19\tTrample\tPiétinement\tcurated\tx\nglossary\tTrample\tPiétinement | Piétine\tcurated\tx\n"
+    assert _messages(_table(table)) == [
+        "5: warning: « Lance-toile » heads Web-slinging here and « Lancer de toile » at line 4: give both lines one "
+        "heading (the other name can follow after ' | '), or say 'homonym' in a line's source when the English "
+        "names two concepts"
+    ]

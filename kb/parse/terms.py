@@ -89,6 +89,7 @@ def parse_table(source: SourceText) -> TermsResult:
     result.words, clashes = word_clashes(result.words)
     result.printed, printed_twice = _once(result.printed, lambda w: w.word, _printed_again)
     result.diagnostics += repeated + again + twice + clashes + printed_twice + term_clashes(result.terms)
+    result.diagnostics += heading_clashes(result.terms)
     return result
 
 
@@ -199,6 +200,27 @@ def word_clashes(words: list[Word]) -> tuple[list[Word], list[Diagnostic]]:
         kept.append(word)
         claims.update((fold(form), word) for form in word.forms)
     return kept, found
+
+
+def heading_clashes(terms: list[Term]) -> list[Diagnostic]:
+    """Lines of one English term (a rule's title and the glossary's term: `Web-slinging`) heading it in French
+    otherwise (« Lancer de toile », « Lance-toile »): a warning at the later line, unless a line says the English
+    names two concepts ('homonym': `Exile`, the zone and the keyword action)."""
+    found = []
+    first: dict[str, Term] = {}
+    for term in terms:
+        other = first.setdefault(fold(term.english), term)
+        if other is term or fold(other.heading) == fold(term.heading):
+            continue
+        if any(word in other.note or word in term.note for word in SHARED):
+            continue
+        why = (
+            f"« {term.heading} » heads {term.english} here and « {other.heading} » at line {other.source.line}: "
+            "give both lines one heading (the other name can follow after ' | '), or say 'homonym' in a line's "
+            "source when the English names two concepts"
+        )
+        found.append(Diagnostic("warning", term.source.path, term.source.line, why))
+    return found
 
 
 def concept_key(english: str) -> str:
