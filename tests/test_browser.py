@@ -467,6 +467,10 @@ def test_a_result_s_english_title_comes_after_the_interface_s_unofficial_name(ta
     link = tab.locator('#results > li[data-id="704.1"] > a')
     link.wait_for()
     assert link.inner_text() == "704.1 Actions basées sur un état* · State-Based Actions"
+    search(tab, site_url, "mal d'invocation")  # an untitled rule named for the glossary term it defines
+    link = tab.locator('#results > li[data-id="302.6"] > a')
+    link.wait_for()
+    assert link.inner_text() == "302.6 Règle du mal d’invocation* · Créatures*"  # its section's name, not Creatures
 
 
 @pytest.mark.parametrize(("query", "expected"), [("pioche", "rules/121.html"), ("draw", "rules/121.html")])

@@ -116,7 +116,9 @@ def _print_result(result, k: int = 1, digits: int = 1, width: int = 0, color=Non
     header = click.style(label, fg="cyan", bold=True)
     title = click.style(printable(result.title, newlines=False), bold=True) if result.title else ""
     for lang, name in (result.named or result.heading_named or {}).items():  # a terminology's: marked unofficial
-        title += f" · {lang.upper()} {printable(name, newlines=False)}*"
+        section = (result.heading_named or {}).get(lang) if result.named else None  # an untitled rule's concept
+        shown = f"{section}* › {name}" if section else name  # `Creatures · FR Créatures* › Règle du mal d'invocation*`
+        title += f" · {lang.upper()} {printable(shown, newlines=False)}*"
     click.echo(f"{k:>{digits}}. {header}  {title}".rstrip(), color=color)
     indent = " " * (digits + 2)
     if result.translated:

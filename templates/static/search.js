@@ -169,12 +169,17 @@ function resultNode(r, table) {
   /* the interface's unofficial name, first: the concept's, else its heading's (an untitled rule's) */
   const name = lang !== ui ? (r.named && r.named[ui]) || (r.heading_named && r.heading_named[ui]) || null : null;
   const head = r.kind === "rule" ? `${r.number} ` : "";
+  /* an untitled rule named for the concept it defines (302.6, Summoning Sickness Rule): its title is its section's,
+     no translation of that name, so the section is shown in the interface's words too */
+  const section = r.named && r.named[ui] && r.heading_named && r.heading_named[ui];
   if (name) { /* `121 Piocher une carte* · Drawing a Card`: the title tagged with its own language */
     a.textContent = `${head}${name}* · `;
     a.title = words.lex_mark || "";
     const original = document.createElement("span");
-    if (lang) { original.lang = lang; }
-    original.textContent = title;
+    if (section) { original.lang = ui; original.textContent = `${section}*`; } else {
+      if (lang) { original.lang = lang; }
+      original.textContent = title;
+    }
     a.appendChild(original);
   } else {
     a.textContent = r.kind === "rule" ? `${r.number}${title ? " " + title : ""}` : title || r.id;
