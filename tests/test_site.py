@@ -260,8 +260,12 @@ def test_glossary_reads_letter_by_letter_and_links_the_terms_it_sends_to(site_bu
     html = read(site_bundled, "fr/glossary.html")
     bar = html.split('<nav class="az"')[1].split("</nav>")[0]
     assert '<li><a href="#gl-en-l">L</a></li>' in bar  # the bar leads to each letter's heading
-    assert html.count('<h3 class="letter" id="gl-en-') == bar.count("<li>") == 25
-    assert html.index('id="gl-en-k"') < html.index('id="g-en-land"') and "columns:" not in html
+    assert html.count('<h3 class="letter" id="gl-en-') == bar.count("<li>")
+    # the French interface lists the English glossary by kb's French names: Land is « Terrain », under T
+    assert html.index('id="gl-en-t"') < html.index('id="g-en-land"') < html.index('id="gl-en-u"')
+    assert "classés par leur nom français, non officiel" in html and "columns:" not in html
+    english = read(site_bundled, "en/glossary.html")
+    assert english.index('id="gl-en-k"') < english.index('id="g-en-land"') < english.index('id="gl-en-m"')
     deal = html.split('id="g-en-deal"')[1].split("</div>")[0]
     assert 'See <a href="#g-en-damage">Damage</a>.' in deal
     layer = html.split('id="g-en-layer"')[1].split("</div>")[0]
@@ -954,11 +958,6 @@ MARK = (
 )
 
 
-def _lex(term: str) -> str:
-    """A French term from printed cards set beside English text, as the French interface marks it."""
-    return f'<span class="lex"> · <i lang="fr">{term}</i>{MARK}</span>'
-
-
 def _lex_first(term: str) -> str:
     """A French term set before the English text of a rule lacking French, as the French interface marks it."""
     return f'<span class="lex"><i lang="fr">{term}</i>{MARK} · </span>'
@@ -990,7 +989,7 @@ def test_card_types_and_glossary_get_french_terms_marked_as_printed(site_bundled
     assert "Planeswalkers</span><span class" not in contents  # `Planeswalker` would only repeat the English
     glossary = read(site_bundled, "fr/glossary.html")
     trample = glossary.split('id="g-en-trample"')[1].split("</dt>")[0]
-    assert f"<dt>Trample{_lex('Piétinement')}" in trample
+    assert f"<dt>{_first('Piétinement', 'Trample')}</dt>" in trample + "</dt>"  # the interface's name first
     assert 'class="lex"' not in read(site_bundled, "en/glossary.html")
 
 

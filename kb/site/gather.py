@@ -13,7 +13,7 @@ from kb.model.numbers import sort_key
 from kb.site import parts
 from kb.site.cardnames import faq_names
 from kb.site.editions import ChangesPage, PageHistory, changes_pages, word_diffs
-from kb.site.glossary import Letter, glossary_entries, see_links
+from kb.site.glossary import Letter, glossary_entries, named_letters, see_links
 from kb.site.render import number_page
 from kb.site.rulepages import RulePage, rule_pages
 from kb.site.terms import glossary_find_words, glossary_labels, glossary_words, lexicon_labels
@@ -61,6 +61,9 @@ class SiteData:
     """Card id -> (item, site path) of the other cards whose rulings name it and the notes naming it."""
     letters: dict[str, list[Letter]]
     """Language -> its glossary entries under their letters, for the page and its A–Z bar."""
+    named_letters: dict[tuple[str, str], list[Letter]]
+    """(interface language, glossary language) -> the entries under the letters of kb's names for them in the
+    interface's language (`kb.site.glossary.named_letters`): that interface's page lists them so, names first."""
     glossary_see: dict[int, tuple[tuple[int, int, str], ...]]
     """Index in kb.glossary -> (start, end, anchor) of the terms its definition sends to (`See Damage.`)."""
     rule_labels: dict[tuple[str, str], str]
@@ -151,6 +154,7 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
     changes = changes_pages(kb)
     plan = rule_pages(kb, langs, numbers, mentions, rows, word_diffs(changes))
     glossary, letters = glossary_entries(kb)
+    labels = glossary_labels(kb)
     return SiteData(
         kb=kb,
         langs=langs,
@@ -172,9 +176,10 @@ def gather(kb: KnowledgeBase, rule_labels: dict[tuple[str, str], str] | None = N
         mentions=mentions,
         card_mentions=card_mentions,
         letters=letters,
+        named_letters=named_letters(kb.glossary, glossary, labels),
         glossary_see=see_links(kb, glossary),
         rule_labels=lexicon_labels(kb) if rule_labels is None else dict(rule_labels),
-        glossary_labels=glossary_labels(kb),
+        glossary_labels=labels,
         glossary_find=glossary_find_words(kb),
         glossary_words=glossary_words(kb),
         histories=plan.histories,

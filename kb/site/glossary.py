@@ -39,17 +39,39 @@ def glossary_entries(kb: KnowledgeBase) -> tuple[dict[str, list[tuple[str, int]]
     for index, entry in sorted(enumerate(kb.glossary), key=lambda p: sort_name(p[1].term)):
         if entry.document in shown:
             entries.setdefault(entry.lang, []).append((unique(f"g-{entry.lang}-{slug(entry.term)}", taken), index))
-    letters: dict[str, list[Letter]] = {}
-    for lang, found in entries.items():
-        groups: dict[str, list[tuple[str, int]]] = {}
-        for anchor, index in found:
-            first = (sort_name(kb.glossary[index].term)[:1] or "#").upper()
-            groups.setdefault(first if first.isalpha() else "#", []).append((anchor, index))
-        letters[lang] = [
-            Letter(letter, f"gl-{lang}-{'0' if letter == '#' else letter.lower()}", tuple(group))
-            for letter, group in groups.items()
-        ]
+    letters = {lang: _letters(found, lang, lambda index: kb.glossary[index].term) for lang, found in entries.items()}
     return entries, letters
+
+
+def named_letters(
+    glossary: tuple[GlossaryEntry, ...], entries: dict[str, list[tuple[str, int]]], labels: dict[tuple[str, int], str]
+) -> dict[tuple[str, str], list[Letter]]:
+    """(interface language, glossary language) -> the glossary's entries under the letters of their names in the
+    interface's language (`labels`: kb's names, as `kb.site.terms.glossary_labels` gives them; an entry without
+    one is named alike in both), alphabetical by those names, where the interface names any: a French reader of
+    the English glossary finds Trample under P, as « Piétinement »."""
+    found: dict[tuple[str, str], list[Letter]] = {}
+    for lang, shown in entries.items():
+        for ui in sorted({ui for ui, index in labels if any(index == i for _, i in shown)} - {lang}):
+
+            def name_of(index: int, ui: str = ui) -> str:  # no name: one the languages share (Aura, Flash)
+                return labels.get((ui, index)) or glossary[index].term
+
+            ordered = sorted(shown, key=lambda pair: (sort_name(name_of(pair[1])), pair[1]))
+            found[ui, lang] = _letters(ordered, lang, name_of)
+    return found
+
+
+def _letters(found: list[tuple[str, int]], lang: str, name_of) -> list[Letter]:
+    """Entries in order grouped under the first letters of their names (`name_of`: an entry's index -> its name)."""
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for anchor, index in found:
+        first = (sort_name(name_of(index))[:1] or "#").upper()
+        groups.setdefault(first if first.isalpha() else "#", []).append((anchor, index))
+    return [
+        Letter(letter, f"gl-{lang}-{'0' if letter == '#' else letter.lower()}", tuple(group))
+        for letter, group in groups.items()
+    ]
 
 
 def _glossary_documents(kb: KnowledgeBase) -> set[str]:

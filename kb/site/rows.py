@@ -219,14 +219,6 @@ def _cited_links(citing: tuple[str, ...], lang: str, ln: Linker) -> str:
     return ", ".join(ln.rule_link(n, lang) for n in citing[: parts.LINKS_SHOWN])
 
 
-def lex_term(term: str, ui: str, t: dict[str, str]) -> Markup:
-    """A term of the interface's language found on printed cards, set beside a text lacking it, marked as such."""
-    return Markup(
-        f'<span class="lex"> · <i lang="{escape(ui)}">{escape(term)}</i>'
-        f'<abbr class="lex-mark" lang="{escape(ui)}" title="{escape(t["lex_mark"])}">*</abbr></span>'
-    )
-
-
 def lex_first(term: str, ui: str, t: dict[str, str]) -> Markup:
     """A term of the interface's language set before a text lacking it (the interface's language first), marked:
     `Piétinement* · Trample`."""

@@ -69,7 +69,6 @@ def environment() -> Environment:
         run_rows=rows.run_rows,
         side_list=rows.side_list,
         toc_list=rows.toc_list,
-        lex_term=rows.lex_term,
         mention_link=rows.mention_link,
         lex_legend=rows.lex_legend,
         moved_note=rows.moved_note,
