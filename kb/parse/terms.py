@@ -210,9 +210,7 @@ def heading_clashes(terms: list[Term]) -> list[Diagnostic]:
     first: dict[str, Term] = {}
     for term in terms:
         other = first.setdefault(fold(term.english), term)
-        if other is term or fold(other.heading) == fold(term.heading):
-            continue
-        if any(word in other.note or word in term.note for word in SHARED):
+        if other is term or fold(other.heading) == fold(term.heading) or _shared(term, other):
             continue
         why = (
             f"« {term.heading} » heads {term.english} here and « {other.heading} » at line {other.source.line}: "
@@ -221,6 +219,11 @@ def heading_clashes(terms: list[Term]) -> list[Diagnostic]:
         )
         found.append(Diagnostic("warning", term.source.path, term.source.line, why))
     return found
+
+
+def _shared(one: Term, other: Term) -> bool:
+    """Whether either of two lines says its word names two concepts on purpose (SHARED)."""
+    return any(word in one.note or word in other.note for word in SHARED)
 
 
 def concept_key(english: str) -> str:
@@ -236,9 +239,7 @@ def term_clashes(terms: list[Term]) -> list[Diagnostic]:
     for term in terms:
         for name in term.names:
             other = claims.setdefault(fold(name), term)
-            if concept_key(other.english) == concept_key(term.english):
-                continue
-            if any(word in other.note or word in term.note for word in SHARED):
+            if concept_key(other.english) == concept_key(term.english) or _shared(term, other):
                 continue
             why = (
                 f"« {name} » names {term.english} here and {other.english} at line {other.source.line}: give each "
