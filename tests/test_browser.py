@@ -330,6 +330,13 @@ def test_keyboard_reaches_the_content_with_visible_focus(tab, site_url):
     assert tab.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
 
 
+def test_the_search_box_keeps_a_focus_ring_of_the_link_colour_not_the_alarm_one(tab, site_url):
+    search(tab, site_url, "pioche")  # focused, typed in, asked: still focused
+    ring = tab.evaluate("getComputedStyle(document.querySelector('#q')).outlineColor")
+    link = tab.evaluate("getComputedStyle(document.querySelector('.site-nav a')).color")
+    assert ring == link and tab.evaluate("document.activeElement.id") == "q"
+
+
 def test_phone_menu_opens_the_site_pages(browser, site_url):
     context = _context(browser, site_url, 360)
     tab = context.new_page()
