@@ -953,8 +953,8 @@ def test_seal_tells_an_untouched_site_from_an_edited_one(tmp_path):
 
 
 MARK = (
-    '<abbr class="lex-mark" lang="fr" title="terme français non officiel (relevé sur les cartes imprimées ou usuel '
-    'chez les joueurs), pas la traduction officielle">*</abbr>'
+    '<abbr class="lex-mark" lang="fr" title="terme français non officiel (relevé sur les cartes imprimées, dans les '
+    'textes français chargés ou usuel chez les joueurs), pas la traduction officielle">*</abbr>'
 )
 
 

@@ -283,10 +283,10 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_unchanged": "Inchangées",
         "changes_text": "avec texte modifié",
         "entry_changes": "Ce qui a changé d’une édition à l’autre",
-        "lex_mark": "terme français non officiel (relevé sur les cartes imprimées ou usuel chez les joueurs), "
-        "pas la traduction officielle",
-        "lex_legend": "terme français non officiel (relevé sur les cartes imprimées ou usuel chez les joueurs), "
-        "pas la traduction officielle des règles.",
+        "lex_mark": "terme français non officiel (relevé sur les cartes imprimées, dans les textes français chargés "
+        "ou usuel chez les joueurs), pas la traduction officielle",
+        "lex_legend": "terme français non officiel (relevé sur les cartes imprimées, dans les textes français chargés "
+        "ou usuel chez les joueurs), pas la traduction officielle des règles.",
         "marks": "Légende des signes",
         "mark_other": "renvoi à une règle absente de ce texte : le lien mène au texte {lang}.",
         "mark_dated": (
@@ -658,10 +658,10 @@ WORDS: dict[str, dict[str, str]] = {
         "changes_unchanged": "Unchanged",
         "changes_text": "with text changed",
         "entry_changes": "What changed from one edition to the next",
-        "lex_mark": "unofficial French term (found on printed cards or in players' usage), "
-        "not the official translation",
-        "lex_legend": "unofficial French term (found on printed cards or in players' usage), not the official "
-        "translation of the rules.",
+        "lex_mark": "unofficial French term (found on printed cards, in the French texts loaded or in players' "
+        "usage), not the official translation",
+        "lex_legend": "unofficial French term (found on printed cards, in the French texts loaded or in players' "
+        "usage), not the official translation of the rules.",
         "marks": "Key to the marks",
         "mark_other": "a reference to a rule this text lacks: the link leads to the {lang} text.",
         "mark_dated": "a number of an older numbering that no rule of today continues (a rule removed since, say).",
