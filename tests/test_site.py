@@ -982,6 +982,13 @@ def test_keywords_are_listed_with_their_french_names_from_the_lexicon(site_bundl
     assert "Piétinement" not in english and 'class="lex"' not in english
 
 
+def test_the_on_page_list_tags_a_rule_shown_in_another_language_with_it(site_bundled):
+    toc = read(site_bundled, "fr/rules/121.html").split('<nav class="onpage"')[1].split("</nav>")[0]
+    assert '<span lang="en">If a spell or ability causes a card…</span> <span class="lang-tag">EN</span>' in toc
+    assert '<span class="toc-num">121.2</span> <span lang="fr">' in toc and toc.count("lang-tag") == 2
+    assert "lang-tag" not in read(site_bundled, "en/rules/121.html")
+
+
 def test_card_types_and_glossary_get_french_terms_marked_as_printed(site_bundled):
     contents = read(site_bundled, "fr/contents.html")
     assert f'<span class="toc-title toc-wide">{_first("Créatures", "Creatures")}</span>' in contents

@@ -300,12 +300,15 @@ def side_list(section: dict, current: str, ui: str, t: dict[str, str], labels: d
 
 
 def toc_list(toc: tuple[tuple[str, dict[str, str]], ...], ui: str, t: dict[str, str], labels: dict) -> Markup:
-    """The page's numbered rules as list items, each labelled in the interface's language when it can be."""
+    """The page's numbered rules as list items, each labelled in the interface's language when it can be, else in
+    its own, tagged with it (`121.8 If a spell or ability causes a card… EN`)."""
     out = []
     for number, names in toc:
         label, lang = pick(names, ui)
+        term = labels.get((ui, number))
+        tag = f' <span class="lang-tag">{escape(lang.upper())}</span>' if lang != ui and not term else ""
         out.append(
             f'<li><a href="#{escape(number)}"><span class="toc-num">{escape(number)}</span> '
-            f"{titled(label, lang, labels.get((ui, number)), ui, t)}</a></li>\n"
+            f"{titled(label, lang, term, ui, t)}{tag}</a></li>\n"
         )
     return Markup("".join(out))
