@@ -87,13 +87,12 @@ def show_term(kb, text: str, as_json: bool) -> bool:
 def _everyday(kb, query: str) -> str:
     """What a words table says of a query that is one of its everyday words (no term of the rules), else ''."""
     from kb.search.entries import vocabulary
-    from kb.search.lexicon import kept_words
     from kb.sources import fold
 
     typed = " ".join(fold(query).split())
     for word in kb.words:
         if typed in {fold(form) for form in word.forms}:
-            searched = any(forms == word.forms for _, forms, _ in kept_words(vocabulary(kb)))
+            searched = any(forms == word.forms for _, forms, _ in vocabulary(kb).words)
             how = "finds the rules saying it" if searched else "reads its words one by one (one is translated alone)"
             return (
                 f": « {word.word} » is an everyday word, which kb's words table reads as {' | '.join(word.english)} "

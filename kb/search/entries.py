@@ -34,7 +34,8 @@ class Vocabulary:
     paraphrases: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     """(language, players' phrasing, the rules' wordings) of each line of the paraphrase tables."""
     words: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
-    """(language, the word and its forms, its English words) of each line of the words tables."""
+    """(language, the word and its forms, its English words) of each line of the words tables the translation
+    tables use (`kb.search.lexicon.kept_words`)."""
     printed: dict[str, frozenset[str]] = field(default_factory=dict)
     """Language -> the words printed on its cards (folded): never spelling-corrected."""
 
@@ -42,9 +43,11 @@ class Vocabulary:
 def vocabulary(kb) -> Vocabulary:
     """The vocabulary of a knowledge base."""
     names = tuple((n.lang, n.names, n.english) for _, n in sorted(kb.names.items()))
+    from kb.search.lexicon import kept_words
+
     paraphrases = tuple((p.lang, p.players, p.rules) for p in kb.paraphrases)
-    words = tuple((w.lang, w.forms, w.english) for w in kb.words)
-    return Vocabulary(kb.lexicon, names, paraphrases, words, dict(kb.printed))
+    every = Vocabulary(kb.lexicon, names, paraphrases, tuple((w.lang, w.forms, w.english) for w in kb.words))
+    return replace(every, words=kept_words(every), printed=dict(kb.printed))
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,7 @@ def lexicon_phrases(vocabulary, langs: tuple[str, ...]) -> dict[str, frozenset[s
             key = _folded(text)
             if where in found and " " in key:
                 found[where].add(key)
-    for lang, forms, words in kept_words(vocabulary):
+    for lang, forms, words in vocabulary.words:
         for text, where in [*((f, lang) for f in forms), *((w, "en") for w in words)]:
             key = _folded(text)
             if where in found and " " in key:
@@ -97,7 +97,7 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
         _add(keys["fr", "en"], sources, [(entry.english, ())], lang_text("fr"), lang_text("en"))
         if " " in word or english.get(word, 0) <= COMMON * docs:
             _add(keys["en", "fr"], [entry.english], french, lang_text("en"), lang_text("fr"))
-    for lang, forms, words in kept_words(vocabulary):
+    for lang, forms, words in vocabulary.words if vocabulary is not None else ():
         if (lang, "en") in keys:
             telling = [w for w in words if " " in _folded(w) or english.get(_folded(w), 0) <= COMMON * docs]
             _add(keys[lang, "en"], list(forms), [(w, ()) for w in telling], lang_text(lang), lang_text("en"))
@@ -119,12 +119,10 @@ def tables(vocabulary, vocab: dict[str, dict[str, list[str]]], frequency: dict[s
     return found
 
 
-def kept_words(vocabulary) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+def kept_words(vocabulary) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
     """The words tables' lines the translation tables use: all but a line of several words holding a word the
     lexicon or the terminology translates already (« au début de », `début` being `beginning`; « par tour »): as
     one slot, such a run would hide that word's own translation behind a phrase a document must hold whole."""
-    if vocabulary is None:
-        return []
     known: dict[str, set[str]] = {}
     unsure = set(vocabulary.lexicon.unsure()) if vocabulary.lexicon is not None else set()
     for entry in vocabulary.lexicon.entries if vocabulary.lexicon is not None else ():
@@ -142,7 +140,7 @@ def kept_words(vocabulary) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]
         if len(_folded(forms[0]).split(" ")) > 1 and any(_first(w, lang) in firsts.get(lang, ()) for w in parts):
             continue
         kept.append((lang, forms, words))
-    return kept
+    return tuple(kept)
 
 
 def _first(word: str, lang: str) -> str:

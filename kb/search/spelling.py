@@ -34,14 +34,11 @@ class Speller:
         when the one-edit correction is a form of that stem), else at two edits; whether a correction was made."""
         searched, langs = langs, (slot.lang,) if slot.lang else langs
         for word in slot.missing:
-            if self.printed(word, langs):  # a word of the cards, not a typo: as typed, or its known stem
-                slot.alts += slot.stems
-                translate_missing(slot, word, None, self.tables, searched)
-                continue
-            best, near = self.suggestion(word, langs, 1) or self.swapped(word, langs), None
+            printed = self.printed(word, langs)  # a word of the cards, not a typo: as typed, or its known stem
+            best, near = None if printed else self.suggestion(word, langs, 1) or self.swapped(word, langs), None
             if best and slot.stems and any(word.startswith(f) for x in langs for f in self.tables.forms(x, best)[:1]):
                 best, near = None, best  # another form of its stem (`shuffler`, `shuffles`): an inflection, not a typo
-            if best is None and slot.stems:
+            if best is None and (slot.stems or printed):
                 slot.alts += slot.stems
                 translate_missing(slot, word, near, self.tables, searched)  # translated as that form, else its stem
                 continue

@@ -52,7 +52,8 @@ def named_letters(
     the English glossary finds Trample under P, as « Piétinement »."""
     found: dict[tuple[str, str], list[Letter]] = {}
     for lang, shown in entries.items():
-        for ui in sorted({ui for ui, index in labels if any(index == i for _, i in shown)} - {lang}):
+        mine = {index for _, index in shown}
+        for ui in sorted({ui for ui, index in labels if index in mine} - {lang}):
 
             def name_of(index: int, ui: str = ui) -> str:  # no name: one the languages share (Aura, Flash)
                 return labels.get((ui, index)) or glossary[index].term

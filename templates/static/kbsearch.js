@@ -407,12 +407,12 @@ export class Index {
     const searched = langs;
     langs = slot.lang ? [slot.lang] : langs;
     for (const word of slot.missing) {
-      if (await this.printed(word, langs)) { slot.alts.push(...slot.stems); await this.translateMissing(slot, word, null, searched); continue; }
-      let best = (await this.suggestion(word, langs, 1)) ?? (await this.swapped(word, langs)), near = null;
+      const printed = await this.printed(word, langs); /* a word of the cards, not a typo: as typed, or its known stem */
+      let best = printed ? null : (await this.suggestion(word, langs, 1)) ?? (await this.swapped(word, langs)), near = null;
       for (const l of best !== null && slot.stems.length ? langs : []) { /* another form of its stem: an inflection */
         if ((await this.forms(l, best)).slice(0, 1).some((f) => word.startsWith(f))) { near = best; best = null; break; }
       }
-      if (best === null && slot.stems.length) { slot.alts.push(...slot.stems); await this.translateMissing(slot, word, near, searched); continue; }
+      if (best === null && (slot.stems.length || printed)) { slot.alts.push(...slot.stems); await this.translateMissing(slot, word, near, searched); continue; }
       best = best === null ? await this.suggestion(word, langs, 2) : best;
       if (best === null) { continue; }
       slot.fixed = best;

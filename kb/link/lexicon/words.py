@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from kb.link.lexicon.records import Lexicon
 from kb.model import Diagnostic, GlossaryEntry
@@ -54,14 +55,10 @@ def checked_words(
             )
             found.append(Diagnostic("warning", *where, why))
         elif english_words:
-            kept.append(word if english_words == word.english else _with(word, english_words))
+            kept.append(replace(word, english=english_words))
         else:
             found.append(Diagnostic("warning", *where, "no English word of this line is kept: it is left out"))
     return tuple(kept), found
-
-
-def _with(word: Word, english: tuple[str, ...]) -> Word:
-    return Word(word.lang, word.forms, english, word.kind, word.provenance, word.source)
 
 
 def _stems(text: str) -> set[str]:
