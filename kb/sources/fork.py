@@ -37,10 +37,11 @@ def can_fork() -> bool:
 
 def usable_jobs() -> int:
     """Processes a build may use when not told: 2 where a child can be forked and a second core is free to run it,
-    else 1. Measured at 7184ea6, cold builds side by side (`bench/bench_pool.py --jobs 1,2`, `bench/bench_build.py
-    --jobs 1,2 --runs 3`): card pool 60.6 s against 88.4 s in one process (0.69×; CPU 89.3 against 88.1 s, peak 543
-    MB either way), bundled content 7.0 s against 9.6 s (0.73×, the same CPU). In one process the pool's build
-    spends 44.5 of its 88.4 s making the search index after the pages: work that needs nothing the pages make."""
+    else 1. Measured again at 7b99b53, cold builds side by side (`bench/bench_pool.py --commands build --jobs 1,2`,
+    twice; `bench/bench_build.py --jobs 1,2 --runs 3`): card pool 67.0 and 68.5 s against 90.5 and 100.1 s in one
+    process (0.68-0.74×; CPU 95-98 against 90 s, peak 546 MB either way), bundled content 7.4 s against 10.3 s
+    (0.72×, the same CPU). In one process the pool's build spends 43 of its 90 s making the search index after the
+    pages: work that needs nothing the pages make. (At 7184ea6: 60.6 against 88.4 s, 7.0 against 9.6 s.)"""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return 2 if can_fork() and cores >= 2 else 1
 
