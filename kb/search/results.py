@@ -6,6 +6,7 @@ The snippets are Whoosh's highlights (`highlight`: Whoosh is imported only when 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from kb.search.text import query_tokens
 
@@ -192,8 +193,9 @@ def highlight(text: str, terms: set[str], lang: str) -> str:
     return ("…" if start > 0 else "") + flat + ("…" if start >= 0 and start + len(flat) < len(text) - 4 else "")
 
 
+@cache
 def _marks():
-    """Whoosh's formatter of matched words between `MARK`s, the rest as it is."""
+    """Whoosh's formatter of matched words between `MARK`s, the rest as it is (one: it keeps no state)."""
     from whoosh import highlight as whoosh_highlight
 
     class Marks(whoosh_highlight.Formatter):
