@@ -1060,18 +1060,11 @@ def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015, lexicon
     # The index's export, read by kbsearch.js in Node as the site reads it: the same results, scores and corrections;
     # also when the best hits are few (3), where the documents the query names come from beyond them.
     from kb.search import rank
-    from kb.search.export import write_documents
-    from kb.search.writer import entry_langs
 
     if top is not None:
         monkeypatch.setattr(rank, "TOP", top)
 
-    items = [e for e in entries(seeds_kb) if e.current]
-    items += [e for e in entries(kb_2015) if e.current and e.kind in ("rule", "glossary")]
-    items = list({e.id: e for e in items}.values())
-    index = engine_of(items, Vocabulary(lexicon, (), PARAPHRASES))
-    folder = shutil.copytree(Path(index.keep.name) / "export", tmp_path / "search")  # the site's copy
-    write_documents(folder, items, entry_langs(items), lambda stored: f"page-{stored['key']}")  # with its pages
+    index, folder = _site_export(tmp_path, seeds_kb, kb_2015, lexicon)
     module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
     script = tmp_path / "run.mjs"
     script.write_text(JS_RUNNER.replace("MODULE", json.dumps(module)), encoding="utf-8")
@@ -1096,6 +1089,98 @@ def test_javascript_ranks_exactly_as_python(tmp_path, seeds_kb, kb_2015, lexicon
         ]
         assert js["results"] == python, question
         assert js["corrected"] == answer.corrected, question
+
+
+def _site_export(tmp_path: Path, seeds_kb, kb_2015, lexicon):
+    """The engine over the seeds and the 2015 CR with a lexicon, and its export as the site holds it."""
+    from kb.search.export import write_documents
+    from kb.search.writer import entry_langs
+
+    items = [e for e in entries(seeds_kb) if e.current]
+    items += [e for e in entries(kb_2015) if e.current and e.kind in ("rule", "glossary")]
+    items = list({e.id: e for e in items}.values())
+    index = engine_of(items, Vocabulary(lexicon, (), PARAPHRASES))
+    folder = shutil.copytree(Path(index.keep.name) / "export", tmp_path / "search")  # the site's copy
+    write_documents(folder, items, entry_langs(items), lambda stored: f"page-{stored['key']}")  # with its pages
+    return index, folder
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_site_fetches_each_step_s_files_at_once(tmp_path, seeds_kb, kb_2015, lexicon):
+    # Every fetch of kbsearch.js is answered 5 ms later; a fetch's round is one more than the highest round of the
+    # fetches answered before it was made. A question's words, their translations' and postings, the rank data and
+    # the results' documents come in a few rounds (core.json is the first), each file once; a misspelt word asks
+    # its corrections' files after the spelling's, a phrase looked for in the texts their documents before the rank
+    # data (one round more). The answers are those fetched one at a time.
+    index, folder = _site_export(tmp_path, seeds_kb, kb_2015, lexicon)
+    module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
+    script = tmp_path / "rounds.mjs"
+    script.write_text(ROUNDS_RUNNER.replace("MODULE", json.dumps(module)), encoding="utf-8")
+    questions = ["can a tapped creature block", "que se passe-t-il si je pioche dans une bibliothèque vide",
+                 "dégâts de combat", "702.19", "tramle", "pioche -bibliothèque", '"combat damage step"']  # fmt: skip
+    (tmp_path / "q.json").write_text(json.dumps(questions), encoding="utf-8")
+    done = subprocess.run(
+        ["node", str(script), str(folder), str(tmp_path / "q.json")], capture_output=True, text=True, check=True
+    )
+    found = dict(zip(questions, json.loads(done.stdout), strict=True))
+    for question, (rounds, fetched, distinct, ids, alone) in found.items():
+        assert fetched == distinct, question  # no file fetched twice
+        assert ids == alone, question
+        assert ids == [r.id for r in index.search(question)], question
+        assert rounds <= (6 if question in ("tramle", '"combat damage step"') else 5), (question, rounds)
+    assert found["can a tapped creature block"][1] > 20  # many files, a few rounds
+    assert found["702.19"][0] <= 3  # core, the numbers, the documents
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_a_failed_fetch_is_tried_again_by_the_next_search(tmp_path, seeds_kb, kb_2015, lexicon):
+    # A file the network lost fails that search (its error, not a wrong answer) and is fetched again by the next.
+    _, folder = _site_export(tmp_path, seeds_kb, kb_2015, lexicon)
+    module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
+    script = tmp_path / "retry.mjs"
+    script.write_text(
+        f"""import {{ readFileSync }} from "node:fs";
+const {{ Index }} = await import({json.dumps(module)});
+let lose = 1;
+const index = await Index.open(async (name) => {{
+  if (name.startsWith("terms-") && lose) {{ lose -= 1; throw new Error(`lost ${{name}}`); }}
+  return JSON.parse(readFileSync(`${{process.argv[2]}}/${{name}}`, "utf8"));
+}});
+let first;
+try {{ await index.search("trample"); first = "answered"; }} catch (err) {{ first = err.message; }}
+const second = await index.search("trample");
+console.log(JSON.stringify([first, second.results.map((r) => r.id)]));
+""",
+        encoding="utf-8",
+    )
+    done = subprocess.run(["node", str(script), str(folder)], capture_output=True, text=True, check=True)
+    first, second = json.loads(done.stdout)
+    assert first.startswith("lost terms-")
+    assert second and second[0].startswith("702.19")
+
+
+ROUNDS_RUNNER = """import { readFileSync } from "node:fs";
+const { Index } = await import(MODULE);
+const [dir, questions] = process.argv.slice(2);
+const read = (name) => JSON.parse(readFileSync(`${dir}/${name}`, "utf8"));
+const out = [];
+for (const q of JSON.parse(readFileSync(questions, "utf8"))) {
+  let answered = 0, rounds = 0;
+  const names = [];
+  const late = async (name) => {
+    const mine = answered + 1;
+    names.push(name);
+    await new Promise((r) => setTimeout(r, 5));
+    answered = Math.max(answered, mine);
+    rounds = Math.max(rounds, mine);
+    return read(name);
+  };
+  const found = await (await Index.open(late)).search(q, 10);
+  const alone = await (await Index.open(async (name) => read(name))).search(q, 10);
+  out.push([rounds, names.length, new Set(names).size, found.results.map((r) => r.id), alone.results.map((r) => r.id)]);
+}
+console.log(JSON.stringify(out));
+"""
 
 
 JS_RUNNER = """import { readFileSync } from "node:fs";

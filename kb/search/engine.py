@@ -3,9 +3,9 @@ summed, kb's re-rank, snippets.
 
 The export (`kb.search.export`) holds what Whoosh's index holds and the scores Whoosh's BM25F gives each term in
 each document; it is read a shard at a time, as a query needs it, and kept. `templates/static/kbsearch.js` reads the
-same files the same way in the browser: the CLI, `kb serve` and the site rank alike by construction. A query's
-score of a document is the sum of its slots' scores, each the sum of the scores of the alternatives it holds (an
-alternative of several terms only where all are held, a phrase only where its words stand in a row); the documents
+same files in the browser (a step's at once): the CLI, `kb serve` and the site rank alike by construction. A
+query's score of a document is the sum of its slots' scores, each the sum of the scores of the alternatives it holds
+(an alternative of several terms only where all are held, a phrase only where its words stand in a row); the documents
 are re-ranked by `kb.search.rank`. Whoosh gives the spelling corrections (its corrector over the words of one first
 letter) and the snippets (its highlighter over the text shown).
 """

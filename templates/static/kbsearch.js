@@ -132,12 +132,15 @@ function distance(a, b, limit) {
   return prev[b.length];
 }
 
+/* What a search run throws to stop where it lacks files (`Index.search`). */
+const LACKING = Symbol("lacking");
+
 const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exact: [], names: [], missing: [], stems: [], fixed: null, translated: [], typed: "", near: [] });
 
 export class Index {
   constructor(core, load) {
     if (core.format !== 6) { throw new Error(`search index format ${core.format} is not supported`); }
-    Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map(), phrases_: new Map() });
+    Object.assign(this, { core, load, c: core.c, langs: core.langs, files: new Map(), got: new Map(), phrases_: new Map() });
     const runs = (list) => list.flatMap(([value, count]) => Array(count).fill(value));
     core.kinds = runs(core.kinds).map((k) => KINDS[k]);
     core.langsOf = runs(core.langsOf).map((bits) => core.langs.filter((l, k) => bits & (1 << k)));
@@ -147,8 +150,21 @@ export class Index {
 
   static async open(load) { return new Index(await load("core.json"), load); }
 
+  /* A file of the export, as read; one not read yet is noted in the run's `wanted` and stands as `{}` (`search`). */
   file(name) {
-    if (!this.files.has(name)) { this.files.set(name, this.load(name)); }
+    if (this.got.has(name)) { return this.got.get(name); }
+    this.wanted.add(name);
+    return {};
+  }
+
+  /* Fetch a file once (a failed fetch is tried again by a later search). */
+  fetched(name) {
+    if (!this.files.has(name)) {
+      this.files.set(name, this.load(name).then(
+        (value) => { this.got.set(name, value); return value; },
+        (err) => { this.files.delete(name); throw err; },
+      ));
+    }
     return this.files.get(name);
   }
 
@@ -562,8 +578,34 @@ export class Index {
   async doc(d) { return (await this.file(`docs-${Math.floor(d / this.c.DOCS)}.json`))[d % this.c.DOCS]; }
 
   /* `typing`: the reader is still typing (the site's results as you type): the last word, unknown, may be the
-     start of a word, and stands for the index forms starting with it (never for a spelling correction). */
+     start of a word, and stands for the index forms starting with it (never for a spelling correction).
+     A search runs with the files it has, noting those it lacks: each file a step needs stands as empty, the run
+     goes on as far as what it has tells it what to ask next, then every file noted is fetched at once and the
+     search runs again, until a run lacks nothing: its answer is the search's. A question takes a few round trips,
+     not one per file (the words' shards, then their translations', postings, ..., the results' documents). A run
+     is a view of the index (`Object.create`) with its own `wanted`: searches typed one over another share the
+     files, not their notes. */
   async search(text, limit = 10, typing = false, kind = null) {
+    for (;;) {
+      const run = Object.create(this, { wanted: { value: new Set() } });
+      let found;
+      try {
+        found = await run.answer(text, limit, typing, kind);
+      } catch (err) {
+        if (err !== LACKING && !run.wanted.size) { throw err; }
+      }
+      if (!run.wanted.size) { return found; }
+      await Promise.all([...run.wanted].map((name) => this.fetched(name)));
+    }
+  }
+
+  /* Stop a run that lacks files its next step reads through (a step run on stand-ins would ask for files the
+     answer does not need). */
+  ready() {
+    if (this.wanted.size) { throw LACKING; }
+  }
+
+  async answer(text, limit, typing, kind) {
     const parsed = parseQuery(text, this.core.pattern);
     if (parsed.editions.length) {
       throw new SearchError("edition", { value: parsed.editions[0] }, "edition: searches another edition; use kb search --edition");
@@ -582,7 +624,9 @@ export class Index {
       if (docs.length) { return { results: await Promise.all(docs.map((d) => this.result(d, 0, [], [], langs))), corrected: null, total: docs.length }; }
     }
     let made = await this.slots(parsed, langs);
+    const masked = await this.excluded(parsed.excluded, langs); /* its words' files asked with the query's */
     if (typing && made.length) { await this.unfinished(made[made.length - 1], langs); }
+    if (made.some((s) => s.missing.length)) { this.ready(); } /* a word is missing only once its shards are read */
     let fixed = false;
     for (const s of made) { if (s.missing.length) { await this.correct(s, langs); fixed = fixed || s.fixed !== null; } }
     const corrected = fixed ? correctedQuery(parsed, made) : null;
@@ -591,7 +635,7 @@ export class Index {
     const [terms, near] = [[], []];
     for (const s of made) { terms.push(await this.slotTerms(s)); near.push(await this.nearTerms(s)); }
     const weights = terms.map((t) => this.weight(t));
-    const masked = await this.excluded(parsed.excluded, langs);
+    this.ready();
     const scores = new Map();
     for (const d of new Set(terms.flatMap((t) => [...t.values()].flatMap((x) => [...x.docs.keys()])))) {
       if (!allowed(d) || masked.has(d)) { continue; }
@@ -602,6 +646,7 @@ export class Index {
       }
       if (total !== null) { scores.set(d, total); }
     }
+    this.ready(); /* the documents a phrase is looked for in */
     const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     const top = ranked.slice(0, this.c.TOP);
     const named = new Set(); /* the documents whose headwords hold a form asked, beyond the best TOP */
@@ -611,8 +656,14 @@ export class Index {
     const beyond = ranked.slice(this.c.TOP).filter(([d]) => named.has(d)).slice(0, this.c.NAMED);
     top.push(...beyond);
     const base = this.rerank(top, made, terms, weights, named, near);
+    for (const t of terms.flatMap((x) => [...x.values()])) { /* the snippets' words, read with the rank data */
+      if (t.field.startsWith("body_") && !t.term.startsWith(EXACT)) { await this.wordsOf(t.field.slice(5), t.term); }
+    }
+    for (const h of base.slice(0, limit)) { await this.doc(h.d); } /* the results, most likely: read with the rank data */
     const translations = await this.translations(made);
-    const results = await Promise.all((await this.refine(base, weights)).slice(0, limit).map((h) => this.result(h.d, h.score, translations, terms, langs, h)));
+    const refined = await this.refine(base, weights);
+    this.ready();
+    const results = await Promise.all(refined.slice(0, limit).map((h) => this.result(h.d, h.score, translations, terms, langs, h)));
     return { results, corrected, total: scores.size }; /* total: every document matched, before the re-rank */
   }
 
@@ -620,7 +671,7 @@ export class Index {
   async numbers(parsed, langs, allowed, limit) {
     const numbered = await this.file("numbers.json");
     const aside = new Set(numbered.aside);
-    const numbers = Object.entries(numbered.numbers).map(([d, n]) => [n, Number(d)]);
+    const numbers = Object.entries(numbered.numbers || {}).map(([d, n]) => [n, Number(d)]);
     const found = numbers.filter(([n, d]) => allowed(d) && descends(n, parsed.number));
     found.sort((a, b) => aside.has(a[1]) - aside.has(b[1]) || compare(sortKey(a[0]), sortKey(b[0])) || a[1] - b[1]);
     const docs = found.slice(0, limit).map(([, d]) => d);
@@ -659,7 +710,7 @@ export class Index {
   async refine(base, weights) {
     let cardNamed = false;
     for (const h of base) {
-      [h.key, h.heads, h.sections, h.cites, h.names] = await this.rankData(h.d);
+      [h.key, h.heads, h.sections, h.cites, h.names] = (await this.rankData(h.d)) || [null, [], [], [], []]; /* not read yet: a stand-in */
       const byHeads = this.headFactor(h.heads, h, weights, this.c.HEAD_BONUS);
       cardNamed = cardNamed || (this.core.kinds[h.d] === "card" && byHeads > 1);
       h.score *= Math.max(byHeads,
@@ -729,7 +780,9 @@ export class Index {
   async hasPhrase(d, lang, forms) {
     const [words, pattern] = await this.phrase(lang, forms);
     if (!pattern) { return false; }
-    const [, , titles, , texts, , ctx] = await this.doc(d);
+    const row = await this.doc(d);
+    if (!row) { return false; } /* not read yet (`search`) */
+    const [, , titles, , texts, , ctx] = row;
     const fits = (j, [kind, w]) => words[j].has(w) && (forms[j].startsWith(STOP) === isStop(w, kind, this.stops[lang]));
     for (const text of [titles[lang] || "", texts[lang] || "", ctx[lang] || ""]) {
       const plain = fold(text.replace(REFERENCE, " ")).replace(/−/g, "-");
@@ -751,6 +804,7 @@ export class Index {
       const escape = (w) => w.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"); /* the syntax characters: no other escape in "u" */
       const each = words.map((held) => `(?:${[...held].map(escape).join("|")})`);
       const pattern = words.every((held) => held.size) ? new RegExp(each.join(String.raw`[^\p{L}\p{N}_]*`), "u") : null;
+      if (this.wanted.size) { return [words, pattern]; } /* made from stand-ins: not kept */
       this.phrases_.set(key, [words, pattern]);
     }
     return this.phrases_.get(key);
@@ -759,7 +813,9 @@ export class Index {
   /* A result: kind, id, number, title, page, languages (matched ones first), snippets, translations it was found
      through when it matches no word as typed (kb.search.index.SearchIndex._result). */
   async result(d, score, translations, terms, langs, hit = null) {
-    const [key, url, titles, names, texts, editions, ctx, numbers, number, unofficial, headingNamed] = await this.doc(d);
+    const row = await this.doc(d);
+    if (!row) { return null; } /* not read yet (`search`) */
+    const [key, url, titles, names, texts, editions, ctx, numbers, number, unofficial, headingNamed] = row;
     const kind = this.core.kinds[d];
     const docLangs = this.core.langsOf[d];
     const every = terms.flatMap((t) => [...t.values()]).filter((t) => t.field !== "name");

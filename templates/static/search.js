@@ -73,6 +73,7 @@ function openIndex() {
       return res.json();
     };
     index = Index.open(load);
+    index.catch(() => { index = null; }); /* tried again by the next search */
   }
   return index;
 }
@@ -336,6 +337,9 @@ window.addEventListener("popstate", (e) => { clearTimeout(timer); restore(e.stat
 
 /* Opened with a question: asked (a rule number or card name jumps to its page); come back to (Back, Forward,
    reload), its results shown again where the reader left them, never jumped from again. */
+/* The index and the symbols read while the reader types: the first search waits for neither. */
+openIndex().catch(() => {}); /* a failure is the search's to show */
+symbolTable();
 const initial = new URLSearchParams(location.search).get("q");
 const arrival = (performance.getEntriesByType("navigation")[0] || {}).type;
 chooseKind(new URLSearchParams(location.search).get("kind"));
