@@ -1159,6 +1159,40 @@ console.log(JSON.stringify([first, second.results.map((r) => r.id)]));
     assert second and second[0].startswith("702.19")
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_words_typed_whole_are_fetched_before_the_search(tmp_path, seeds_kb, kb_2015, lexicon):
+    # While the reader types « can a tapped creature », the site fetches those words' files (their lookups and
+    # postings, never rank data or documents); the search of the whole question then fetches fewer files and
+    # answers as a fresh index does. A prefetch of something malformed or unknown fails silently.
+    _, folder = _site_export(tmp_path, seeds_kb, kb_2015, lexicon)
+    module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
+    script = tmp_path / "ahead.mjs"
+    script.write_text(
+        f"""import {{ readFileSync }} from "node:fs";
+const {{ Index }} = await import({json.dumps(module)});
+const names = [];
+const read = (name) => JSON.parse(readFileSync(`${{process.argv[2]}}/${{name}}`, "utf8"));
+const load = async (name) => {{ names.push(name); return read(name); }};
+const index = await Index.open(load);
+await index.prefetch("can a tapped creature");
+const ahead = names.splice(0);
+await index.prefetch('lang:xx "unclosed -');
+const found = await index.search("can a tapped creature block");
+const after = names.splice(0);
+const fresh = await (await Index.open(load)).search("can a tapped creature block");
+const ids = (answer) => answer.results.map((r) => r.id);
+console.log(JSON.stringify([ahead, after, names.length, ids(found), ids(fresh)]));
+""",
+        encoding="utf-8",
+    )
+    done = subprocess.run(["node", str(script), str(folder)], capture_output=True, text=True, check=True)
+    ahead, after, fresh, ids, fresh_ids = json.loads(done.stdout)
+    assert any(n.startswith("vocab-") for n in ahead) and any(n.startswith("terms-") for n in ahead)
+    assert not any(n.startswith(("rank-", "docs-")) for n in ahead)
+    assert len(after) < fresh - 1  # the fresh index read core.json too
+    assert ids == fresh_ids and ids
+
+
 ROUNDS_RUNNER = """import { readFileSync } from "node:fs";
 const { Index } = await import(MODULE);
 const [dir, questions] = process.argv.slice(2);

@@ -134,6 +134,8 @@ function distance(a, b, limit) {
 
 /* What a search run throws to stop where it lacks files (`Index.search`). */
 const LACKING = Symbol("lacking");
+/* Rounds of files a prefetch of the words typed asks at most (their shards, their translations', postings). */
+const PREFETCH_STEPS = 3;
 
 const newSlot = (text, stop, lang = null) => ({ text, stop, lang, alts: [], exact: [], names: [], missing: [], stems: [], fixed: null, translated: [], typed: "", near: [] });
 
@@ -596,6 +598,24 @@ export class Index {
       }
       if (!run.wanted.size) { return found; }
       await Promise.all([...run.wanted].map((name) => this.fetched(name)));
+    }
+  }
+
+  /* While the reader types: the files of the words typed whole (`text`, up to its last space: their lookups and
+     postings), fetched before the search asks for them; never the rank data or the results' (the question is not
+     finished), never an error (the search will say it). */
+  async prefetch(text) {
+    for (let step = 0; step < PREFETCH_STEPS; step++) {
+      const run = Object.create(this, { wanted: { value: new Set() } });
+      try {
+        const parsed = parseQuery(text, this.core.pattern);
+        const langs = parsed.langs.length ? this.langs.filter((l) => parsed.langs.includes(l)) : this.langs;
+        for (const slot of await run.slots(parsed, langs)) { await run.slotTerms(slot); }
+      } catch (err) {
+        if (err !== LACKING && !run.wanted.size) { return; }
+      }
+      if (!run.wanted.size) { return; }
+      try { await Promise.all([...run.wanted].map((name) => this.fetched(name))); } catch (err) { return; }
     }
   }
 

@@ -324,7 +324,10 @@ document.getElementById("search-form").addEventListener("submit", (e) => {
   clearTimeout(timer); /* the question as asked, not as it was being typed */
   go(input.value, true);
 });
+let typed = ""; /* the words typed whole, their files fetched as the reader goes on typing */
 input.addEventListener("input", () => {
+  const whole = input.value.slice(0, input.value.search(/\S*$/)).trim();
+  if (whole && whole !== typed) { typed = whole; openIndex().then((index) => index.prefetch(whole)).catch(() => {}); }
   clearTimeout(timer);
   timer = setTimeout(() => { remember(input.value); runSearch(input.value, true); }, 200); /* results as one types */
 });
