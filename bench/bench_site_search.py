@@ -2,7 +2,8 @@
 
 A built site's search (templates/static/kbsearch.js over the exported index) is run in Node on questions as a
 reader types them, each in a fresh page (nothing cached): the files it fetches, counted as written and gzipped (as
-static hosts serve JSON), plus the search page's jump map (`jump.json`, read on Enter). Target: under 500 KB.
+static hosts serve JSON), plus the search page's jump map (`jump.json`, read on Enter), and the sequential round
+trips they take (core.json the first). Target: under 500 KB.
 
 Run: `python bench/bench_site_search.py [--pool ../shared/corpus/mtgjson5-pool] [--site DIR]`. Without `--site`,
 the bundled content is built into a temporary folder; `--pool` builds the card pool (with DIS, the 2026 CR and the
@@ -39,22 +40,26 @@ const { Index } = await import(module);
 const jump = readFileSync(`${site}/jump.json`);
 const out = [];
 for (const q of JSON.parse(questions)) {
-  let raw = jump.length, gz = gzipSync(jump).length, files = 1;
+  let raw = jump.length, gz = gzipSync(jump).length, files = 1, answered = 0, rounds = 0;
   const load = async (name) => {
+    const mine = answered + 1; /* one more than the rounds answered before it was asked */
+    await new Promise((r) => setTimeout(r, 2));
     const text = readFileSync(`${site}/search/${name}`);
     raw += text.length; gz += gzipSync(text).length; files += 1;
+    answered = Math.max(answered, mine); rounds = Math.max(rounds, mine);
     return JSON.parse(text.toString("utf8"));
   };
   const index = await Index.open(load);
   await index.search(q, 30);
-  out.push([q, raw, gz, files]);
+  out.push([q, raw, gz, files, rounds]);
 }
 console.log(JSON.stringify(out));
 """
 
 
-def measure(site: Path) -> list[tuple[str, int, int, int]]:
-    """(question, bytes, gzipped bytes, files) of a first search of each question on a built site."""
+def measure(site: Path) -> list[tuple[str, int, int, int, int]]:
+    """(question, bytes, gzipped bytes, files, sequential round trips with core.json) of a first search of each
+    question on a built site."""
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "run.mjs"
         script.write_text(RUNNER, encoding="utf-8")
@@ -79,9 +84,9 @@ def report(name: str, site: Path) -> None:
     """Print one site's figures."""
     rows = measure(site)
     print(f"{name}: {sum(1 for _ in (site / 'search').iterdir())} search files")
-    for question, raw, gz, files in rows:
-        print(f"  {question:<58} {raw / 1024:6.0f} KB  (gzip {gz / 1024:4.0f} KB)  {files:3} files")
-    worst = max(raw for _, raw, _, _ in rows) / 1024
+    for question, raw, gz, files, rounds in rows:
+        print(f"  {question:<58} {raw / 1024:6.0f} KB  (gzip {gz / 1024:4.0f} KB)  {files:3} files in {rounds} rounds")
+    worst = max(raw for _, raw, _, _, _ in rows) / 1024
     print(f"  largest: {worst:.0f} KB (target < {TARGET_KB} KB) {'met' if worst < TARGET_KB else 'NOT met'}")
 
 
@@ -104,7 +109,7 @@ def main() -> int:
         if args.pool:
             from bench_pool import make_content
 
-            content, _ = make_content(root / "pool", args.pool)
+            content, _ = make_content(root / "pool", args.pool.resolve())
             build(content, root / "pool" / "site")
             report(f"card pool ({args.pool})", root / "pool" / "site")
     return 0
