@@ -27,8 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -68,20 +66,15 @@ WATCH = """delay => {
 }"""
 
 
-@contextmanager
 def served(site: Path):
     """A site served on 127.0.0.1 by threads (HTTP/1.0, as `kb serve`: Python's HTTP/1.1 server waits on delayed
     acknowledgements, 40 ms a file); its base url."""
+    from tests.browsing import serving
+
     handler = type("Handler", (SimpleHTTPRequestHandler,), {"log_message": lambda *args: None})
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    return serving(server)
 
 
 def build(checkout: Path, work: Path) -> Path:
@@ -103,7 +96,7 @@ def ask(browser, url: str, question: str, delay: float = 0) -> tuple[float, int,
     try:
         page = context.new_page()
         page.add_init_script(f"({WATCH})({delay})")
-        page.goto(url + "fr/search.html", wait_until="load")
+        page.goto(url + "/fr/search.html", wait_until="load")
         page.click("#q")
         page.keyboard.type(question, delay=40)
         page.wait_for_function(

@@ -15,13 +15,20 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @contextmanager
 def served(site: Path) -> Iterator[str]:
     """Serve a built site with `kb serve`'s server on 127.0.0.1 (a free port) while in the block; its base url."""
-    from kb.site.serve import make_server, url_of
+    from kb.site.serve import make_server
 
-    server = make_server(site, port=0)
+    with serving(make_server(site, port=0)) as url:
+        yield url + "/"
+
+
+@contextmanager
+def serving(server) -> Iterator[str]:
+    """Run an HTTP server listening on 127.0.0.1 on a thread while in the block; its base url (no slash after the
+    port), the server closed after."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield url_of(server)
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -10,13 +10,12 @@ import functools
 import http.server
 import json
 import re
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browsing import CHROMIUM, chromium, guarded_page, served
+from tests.browsing import CHROMIUM, chromium, guarded_page, served, serving
 
 pytestmark = pytest.mark.browser
 if CHROMIUM is None:
@@ -288,13 +287,8 @@ class _SubPath(http.server.SimpleHTTPRequestHandler):
 def sub_url(site):
     """The site served under http://127.0.0.1:PORT/sub/path/."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_SubPath, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(server) as url:
+        yield url
 
 
 @pytest.mark.parametrize("missing", ["fr/rules/999.html", "nowhere/at/all.html"])

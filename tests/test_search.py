@@ -1136,25 +1136,20 @@ def test_the_site_fetches_each_step_s_files_at_once(tmp_path, seeds_kb, kb_2015,
 def test_a_failed_fetch_is_tried_again_by_the_next_search(tmp_path, seeds_kb, kb_2015, lexicon):
     # A file the network lost fails that search (its error, not a wrong answer) and is fetched again by the next.
     _, folder = _site_export(tmp_path, seeds_kb, kb_2015, lexicon)
-    module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
-    script = tmp_path / "retry.mjs"
-    script.write_text(
-        f"""import {{ readFileSync }} from "node:fs";
-const {{ Index }} = await import({json.dumps(module)});
-let lose = 1;
-const index = await Index.open(async (name) => {{
-  if (name.startsWith("terms-") && lose) {{ lose -= 1; throw new Error(`lost ${{name}}`); }}
-  return JSON.parse(readFileSync(`${{process.argv[2]}}/${{name}}`, "utf8"));
-}});
+    first, second = _node(
+        tmp_path,
+        folder,
+        """let lose = 1;
+const index = await Index.open(async (name) => {
+  if (name.startsWith("terms-") && lose) { lose -= 1; throw new Error(`lost ${name}`); }
+  return JSON.parse(readFileSync(`${process.argv[2]}/${name}`, "utf8"));
+});
 let first;
-try {{ await index.search("trample"); first = "answered"; }} catch (err) {{ first = err.message; }}
+try { await index.search("trample"); first = "answered"; } catch (err) { first = err.message; }
 const second = await index.search("trample");
 console.log(JSON.stringify([first, second.results.map((r) => r.id)]));
 """,
-        encoding="utf-8",
     )
-    done = subprocess.run(["node", str(script), str(folder)], capture_output=True, text=True, check=True)
-    first, second = json.loads(done.stdout)
     assert first.startswith("lost terms-")
     assert second and second[0].startswith("702.19")
 
@@ -1165,14 +1160,12 @@ def test_the_words_typed_whole_are_fetched_before_the_search(tmp_path, seeds_kb,
     # postings, never rank data or documents); the search of the whole question then fetches fewer files and
     # answers as a fresh index does. A prefetch of something malformed or unknown fails silently.
     _, folder = _site_export(tmp_path, seeds_kb, kb_2015, lexicon)
-    module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
-    script = tmp_path / "ahead.mjs"
-    script.write_text(
-        f"""import {{ readFileSync }} from "node:fs";
-const {{ Index }} = await import({json.dumps(module)});
-const names = [];
-const read = (name) => JSON.parse(readFileSync(`${{process.argv[2]}}/${{name}}`, "utf8"));
-const load = async (name) => {{ names.push(name); return read(name); }};
+    ahead, after, fresh, ids, fresh_ids = _node(
+        tmp_path,
+        folder,
+        """const names = [];
+const read = (name) => JSON.parse(readFileSync(`${process.argv[2]}/${name}`, "utf8"));
+const load = async (name) => { names.push(name); return read(name); };
 const index = await Index.open(load);
 await index.prefetch("can a tapped creature");
 const ahead = names.splice(0);
@@ -1183,14 +1176,22 @@ const fresh = await (await Index.open(load)).search("can a tapped creature block
 const ids = (answer) => answer.results.map((r) => r.id);
 console.log(JSON.stringify([ahead, after, names.length, ids(found), ids(fresh)]));
 """,
-        encoding="utf-8",
     )
-    done = subprocess.run(["node", str(script), str(folder)], capture_output=True, text=True, check=True)
-    ahead, after, fresh, ids, fresh_ids = json.loads(done.stdout)
     assert any(n.startswith("vocab-") for n in ahead) and any(n.startswith("terms-") for n in ahead)
     assert not any(n.startswith(("rank-", "docs-")) for n in ahead)
     assert len(after) < fresh - 1  # the fresh index read core.json too
     assert ids == fresh_ids and ids
+
+
+def _node(tmp_path: Path, folder: Path, body: str):
+    """What a Node script prints (JSON): `body`, with kbsearch.js's `Index` and node:fs's `readFileSync` imported, and
+    the export's folder as `process.argv[2]`."""
+    module = (ROOT / "templates" / "static" / "kbsearch.js").as_uri()
+    script = tmp_path / "run-node.mjs"
+    head = f'import {{ readFileSync }} from "node:fs";\nconst {{ Index }} = await import({json.dumps(module)});\n'
+    script.write_text(head + body, encoding="utf-8")
+    done = subprocess.run(["node", str(script), str(folder)], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
 
 
 ROUNDS_RUNNER = """import { readFileSync } from "node:fs";
