@@ -641,6 +641,7 @@ export class Index {
     const allowed = (d) => kinds.includes(this.core.kinds[d]) && this.core.langsOf[d].some((l) => langs.includes(l));
     if (parsed.number && kinds.includes("rule")) {
       const docs = await this.numbers(parsed, langs, allowed, limit);
+      this.ready(); /* the numbers read before the words are looked up */
       if (docs.length) { return { results: await Promise.all(docs.map((d) => this.result(d, 0, [], [], langs))), corrected: null, total: docs.length }; }
     }
     let made = await this.slots(parsed, langs);

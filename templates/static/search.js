@@ -338,11 +338,12 @@ list.addEventListener("click", (e) => { if (e.target.closest("a")) { keepScroll(
 window.addEventListener("pagehide", keepScroll);
 window.addEventListener("popstate", (e) => { clearTimeout(timer); restore(e.state && e.state.scroll); });
 
-/* Opened with a question: asked (a rule number or card name jumps to its page); come back to (Back, Forward,
-   reload), its results shown again where the reader left them, never jumped from again. */
 /* The index and the symbols read while the reader types: the first search waits for neither. */
 openIndex().catch(() => {}); /* a failure is the search's to show */
 symbolTable();
+
+/* Opened with a question: asked (a rule number or card name jumps to its page); come back to (Back, Forward,
+   reload), its results shown again where the reader left them, never jumped from again. */
 const initial = new URLSearchParams(location.search).get("q");
 const arrival = (performance.getEntriesByType("navigation")[0] || {}).type;
 chooseKind(new URLSearchParams(location.search).get("kind"));
