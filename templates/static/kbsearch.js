@@ -587,35 +587,36 @@ export class Index {
      not one per file (the words' shards, then their translations', postings, ..., the results' documents). A run
      is a view of the index (`Object.create`) with its own `wanted`: searches typed one over another share the
      files, not their notes. */
-  async search(text, limit = 10, typing = false, kind = null) {
-    for (;;) {
-      const run = Object.create(this, { wanted: { value: new Set() } });
-      let found;
-      try {
-        found = await run.answer(text, limit, typing, kind);
-      } catch (err) {
-        if (err !== LACKING && !run.wanted.size) { throw err; }
-      }
-      if (!run.wanted.size) { return found; }
-      await Promise.all([...run.wanted].map((name) => this.fetched(name)));
-    }
+  search(text, limit = 10, typing = false, kind = null) {
+    return this.runs((run) => run.answer(text, limit, typing, kind));
   }
 
   /* While the reader types: the files of the words typed whole (`text`, up to its last space: their lookups and
      postings), fetched before the search asks for them; never the rank data or the results' (the question is not
      finished), never an error (the search will say it). */
   async prefetch(text) {
-    for (let step = 0; step < PREFETCH_STEPS; step++) {
+    const ahead = async (run) => {
+      const parsed = parseQuery(text, this.core.pattern);
+      const langs = parsed.langs.length ? this.langs.filter((l) => parsed.langs.includes(l)) : this.langs;
+      for (const slot of await run.slots(parsed, langs)) { await run.slotTerms(slot); }
+    };
+    try { await this.runs(ahead, PREFETCH_STEPS); } catch (err) { /* the search will say it */ }
+  }
+
+  /* `step(run)` run again, after fetching the files it lacked, until a run lacks none: that run's answer (after
+     `most` rounds of fetches, undefined). */
+  async runs(step, most = Infinity) {
+    for (let round = 1; ; round++) {
       const run = Object.create(this, { wanted: { value: new Set() } });
+      let found;
       try {
-        const parsed = parseQuery(text, this.core.pattern);
-        const langs = parsed.langs.length ? this.langs.filter((l) => parsed.langs.includes(l)) : this.langs;
-        for (const slot of await run.slots(parsed, langs)) { await run.slotTerms(slot); }
+        found = await step(run);
       } catch (err) {
-        if (err !== LACKING && !run.wanted.size) { return; }
+        if (err !== LACKING && !run.wanted.size) { throw err; }
       }
-      if (!run.wanted.size) { return; }
-      try { await Promise.all([...run.wanted].map((name) => this.fetched(name))); } catch (err) { return; }
+      if (!run.wanted.size) { return found; }
+      await Promise.all([...run.wanted].map((name) => this.fetched(name)));
+      if (round === most) { return undefined; }
     }
   }
 

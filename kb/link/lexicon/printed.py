@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import textwrap
 
+from kb.parse.terms import PRINTED
 from kb.sources import fold
 
-FORMAT = "# kb-printed/1"
 WORD = re.compile(r"[^\W\d_]+")
 """A run of letters: `l'Ingérence` gives `l` and `ingérence`."""
 MIN_LETTERS = 2
@@ -39,7 +39,7 @@ def printed_table(found: dict[str, tuple[int, str]], sources: list[str]) -> str:
     """The text of a printed-words table: a header naming the files mined, then `word<TAB>cards<TAB>example`."""
     named = textwrap.wrap(", ".join(sorted(set(sources))), 110, initial_indent="#   ", subsequent_indent="#   ")
     lines = [
-        FORMAT,
+        PRINTED,
         "# Mots imprimés sur les cartes françaises (noms, lignes de type, texte), pliés (sans accents), chacun avec le",
         "# nombre de cartes qui l'impriment et l'une d'elles (nom anglais). kb ne corrige jamais l'orthographe d'un de",
         "# ces mots : c'est un mot du jeu, pas une faute de frappe. Non officiel. Écrit par",
