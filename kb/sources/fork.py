@@ -37,11 +37,12 @@ def can_fork() -> bool:
 
 def usable_jobs() -> int:
     """Processes a build may use when not told: 2 where a child can be forked and a second core is free to run it,
-    else 1. Measured again at 7b99b53, cold builds side by side (`bench/bench_pool.py --commands build --jobs 1,2`,
-    twice; `bench/bench_build.py --jobs 1,2 --runs 3`): card pool 67.0 and 68.5 s against 90.5 and 100.1 s in one
-    process (0.68-0.74×; CPU 95-98 against 90 s, peak 546 MB either way), bundled content 7.4 s against 10.3 s
-    (0.72×, the same CPU). In one process the pool's build spends 43 of its 90 s making the search index after the
-    pages: work that needs nothing the pages make. (At 7184ea6: 60.6 against 88.4 s, 7.0 against 9.6 s.)"""
+    else 1. Measured again at 0dee2aa, cold builds side by side on a quiet machine (`bench/bench_pool.py --commands
+    build --jobs 1,2`; `bench/bench_build.py --jobs 1,2 --runs 3`): card pool 65.0 s against 93.7 s in one process
+    (0.69×; CPU 92.2 against 93.6 s, peak 547 MB either way), bundled content 7.9 s against 10.8 s (0.73×, the same
+    CPU, peak 113 against 143 MiB). In one process the pool's build spends 44 of its 94 s making the search index
+    after the pages: work that needs nothing the pages make. (At 7b99b53: 67.0-68.5 against 90.5-100.1 s, 7.4
+    against 10.3 s.)"""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return 2 if can_fork() and cores >= 2 else 1
 
