@@ -53,7 +53,7 @@ def make_content(root: Path, pool: Path) -> tuple[Path, int]:
     (content / "en" / "cr-en-20260116.txt").symlink_to(CORPUS / "cr-en-20260116.txt")
     for path in sorted((ROOT / "content" / "fr").iterdir()):
         (content / "fr" / path.name).symlink_to(path)
-    cards = [CORPUS / "mtgjson5" / "DIS.json", *sorted(pool.glob("*.json"))]
+    cards = [CORPUS / "mtgjson5" / "DIS.json", *sorted(pool.resolve().glob("*.json"))]  # links to absolute paths
     for path in cards:
         link = content / "en" / path.name
         if not link.exists():

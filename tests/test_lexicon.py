@@ -533,6 +533,28 @@ def test_printings_gathered_file_by_file_mine_the_same_lexicon(cards, lexicon):
     assert printings.mine() == lexicon
 
 
+def test_the_word_model_made_in_batches_aligns_as_made_at_once(cards, lexicon, monkeypatch):
+    # The model works on a few units' word combinations at a time (a card pool's, made at once, held 250 MB):
+    # every sum is still made in the order of one pass, so batches of any size give the same links, to the float.
+    import numpy as np
+
+    from kb.link.lexicon import align
+
+    assert align._batches(np.array([300, 300, 900, 10, 10]), 500) == [range(1), range(1, 2), range(2, 3), range(3, 5)]
+    given = []
+    model = align._model
+    monkeypatch.setattr(align, "_model", lambda sources, targets: given.append((sources, targets)) or model(*given[-1]))
+    mine_lexicon(cards)
+    assert len(given) == 2 and len(given[0][0]) > 1000  # each direction, every card line aligned
+    for sources, targets in given:
+        monkeypatch.setattr(align, "BATCH", 1 << 40)
+        at_once = model(sources, targets)
+        monkeypatch.setattr(align, "BATCH", 2000)
+        assert model(sources, targets) == at_once
+    monkeypatch.undo()
+    assert json.dumps(lexicon_to_json(mine_lexicon(cards))) == json.dumps(lexicon_to_json(lexicon))
+
+
 # --- JSON round trip ----------------------------------------------------------------------------
 
 

@@ -26,11 +26,12 @@ from kb.search.lexicon import lexicon_phrases, tables
 from kb.search.rank import KIND_BOOSTS
 from kb.search.text import KIND, PLAIN, TEXT, analyse, group_of, tokens
 
-POOL_MB = 128
-"""Memory Whoosh's writer may hold postings in before it sorts them through files (its default). On the card pool
-(`bench/bench_pool.py`, `--jobs 2`, measured side by side) 512 built in 63 s with a peak of 920 MB, 128 in 72 s with
-603 MB: the index's process then writes and reads back its postings (its Whoosh half 29 -> 40 s), for a third less
-memory. The bundled content's index never fills it."""
+POOL_MB = 64
+"""Memory Whoosh's writer may hold postings in before it sorts them through files (its default is 128). On the card
+pool (`bench/bench_pool.py`, `--jobs 2`, measured side by side) 512 built in 63 s with a peak of 920 MB, 128 in 72 s
+with 603 MB. Later, with the rest of the build's memory cut, Whoosh's half of the pool's index alone (in a forked
+process, as `kb build` makes it, alternated twice): 128 took 58.2 and 55.5 s and peaked at 442 MiB, 64 took 62.9
+and 56.7 s and peaked at 369 MiB, the whole build under 400 MiB. The bundled content's index never fills it."""
 
 
 def write_whoosh(folder: Path, entries: list[Entry], vocabulary=None, every: bool = False) -> None:

@@ -8,10 +8,11 @@ phrase pairs of up to MAX_PHRASE words consistent with the links are counted, a 
 as light stems (`kb.sources.text.stem_fr`, `stem_en`), so every inflection of a word counts for it; each phrase keeps
 the forms it is printed with.
 
-The expectation step runs over every (English word, French word) pair of every unit at once (numpy): a unit of
-`e` English and `f` French words weighs `(e + 1) * f` numbers, made in numpy from the units' word ids (as Python lists,
-a card pool's 7.6 million pairs held 550 MB), the pairs' places sorted out in 32-bit integers, the rounds' arrays
-reused.
+The expectation step runs in numpy over every (English word, French word) combination of every unit: a unit of `e`
+English and `f` French words weighs `(e + 1) * f` of them, a card pool 7.6 million. They are made and worked on in
+batches of units (`BATCH`), each combination held as its pair's place among the distinct pairs (32-bit), and summed
+into the pairs' counts in the order of one pass over them all: the links do not depend on the batches (the pool's
+alignment made at once peaked 250 MB above the rest of its load, in batches 60 MB).
 """
 
 from __future__ import annotations
@@ -136,69 +137,109 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
     import numpy as np  # late: loading content that has nothing to align needs no numpy
 
     vocab: dict[str, int] = {"": 0}
-    src = [[0, *(vocab.setdefault(w, len(vocab)) for w in s)] for s in sources]
     tvocab: dict[str, int] = {}
-    tgt = [[tvocab.setdefault(w, len(tvocab)) for w in t] for t in targets]
-    # every (source word, target word) combination of every unit, made in numpy from the units' flat word ids (on a
-    # card pool, 7.6 million combinations: as Python lists of ints they held 550 MB)
-    src_len = np.fromiter(map(len, src), dtype=np.int64, count=len(src))
-    tgt_len = np.fromiter(map(len, tgt), dtype=np.int64, count=len(tgt))
-    src_flat = np.fromiter((x for s in src for x in s), dtype=np.int64, count=int(src_len.sum()))
-    tgt_flat = np.fromiter((x for t in tgt for x in t), dtype=np.int64, count=int(tgt_len.sum()))
-    unit = np.repeat(np.arange(len(tgt)), tgt_len)  # each target word's unit
-    sizes_a = src_len[unit]  # each target word's combinations: its unit's source words, the empty one first
-    starts = np.concatenate([[0], np.cumsum(sizes_a)[:-1]])
-    group = np.repeat(np.arange(len(sizes_a)), sizes_a)  # each combination's target position
-    first = np.concatenate([[0], np.cumsum(src_len)[:-1]])[unit]  # where each target word's source words start
+    src_len = np.fromiter((len(s) + 1 for s in sources), dtype=np.int64, count=len(sources))  # the empty word first
+    tgt_len = np.fromiter(map(len, targets), dtype=np.int64, count=len(targets))
+    src_flat = np.fromiter(
+        (x for s in sources for x in (0, *(vocab.setdefault(w, len(vocab)) for w in s))),
+        dtype=np.int64,
+        count=int(src_len.sum()),
+    )
+    tgt_flat = np.fromiter(
+        (tvocab.setdefault(w, len(tvocab)) for t in targets for w in t), dtype=np.int64, count=int(tgt_len.sum())
+    )
     width = np.int32 if len(vocab) * len(tvocab) < 2**31 else np.int64  # a key: source * |targets| + target
-    where = np.ones(len(group), dtype=np.int64)  # each combination's source word, as a step from the one before
-    where[starts] = first - np.concatenate([[0], (first + sizes_a - 1)[:-1]])  # a target word's first: its unit's
-    np.cumsum(where, out=where)
-    key = src_flat.astype(width)[where]
-    del where
-    key *= len(tvocab)
-    key += np.repeat(tgt_flat.astype(width), sizes_a)
-    pair, places = _distinct(key)
-    del key
-    pair_of = places.astype(np.intp)  # numpy's take and bincount index with these: converted once, not each round
-    del places
+    parts, local = [], []  # each batch of units, and its distinct keys
+    for units in _batches(src_len * tgt_len, BATCH):
+        part, keys = _Part.of(src_flat, src_len, tgt_flat, tgt_len, units, len(tvocab), width)
+        parts.append(part)
+        local.append(keys)
+    pair = _sorted_distinct(np.concatenate(local))  # every (source, target) key, in order
+    for part, keys in zip(parts, local, strict=True):
+        part.place = np.searchsorted(pair, keys).astype(np.int32)[part.place]
+    del local
     e_of_pair = pair // len(tvocab)
     t = np.ones(len(pair))  # uniform start
-    w, total_of = np.empty(len(group)), np.empty(len(group))  # reused by every round
     for _ in range(ITERATIONS):
-        np.take(t, pair_of, out=w, mode="clip")  # the places are all in range; "clip" spares numpy a copy of `out`
-        np.take(np.bincount(group, w), group, out=total_of, mode="clip")
-        w /= total_of  # each combination's posterior
-        counts = np.bincount(pair_of, w, minlength=len(pair))
+        counts = np.zeros(len(pair))
+        for part in parts:  # in order: every sum is made in the order of one pass over all the combinations
+            w = t[part.place]
+            group = part.group()
+            w /= np.bincount(group, w)[group]  # each combination's posterior
+            np.add.at(counts, part.place, w)
         norm = np.bincount(e_of_pair, counts)
         t = counts / norm[e_of_pair]
-    del w, total_of
-    best = _argmax_groups(t[pair_of], starts, sizes_a) - starts  # each target word's source word, the empty one 0
-    found, k = [], 0
-    for tt in tgt:
-        found.append([int(x) - 1 for x in best[k : k + len(tt)]])
-        k += len(tt)
+    found: list[list[int]] = []
+    for part in parts:
+        best = _argmax_groups(t[part.place], part.starts, part.sizes) - part.starts  # the empty word 0
+        ends = np.cumsum(part.tgt_len).tolist()
+        found.extend([int(x) - 1 for x in best[end - n : end]] for n, end in zip(part.tgt_len, ends, strict=True))
     return found
 
 
-def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct keys in order, and each key's place among them (numpy's `unique` with `return_inverse`, in
-    less memory: the places as 32-bit integers, nothing kept but what they are made from)."""
+def _sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, in order."""
     import numpy as np  # late: loading content that has nothing to align needs no numpy
 
-    order = keys.argsort()
-    ranked = keys[order]
-    new = np.empty(len(ranked), dtype=bool)
-    new[:1] = True
-    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
-    distinct = ranked[new]
-    del ranked
-    ids = np.cumsum(new, dtype=np.int32)
-    del new
-    ids -= 1
-    place = np.empty(len(keys), dtype=np.int32)
-    place[order] = ids
-    return distinct, place
+    values = np.sort(values)
+    return values[np.concatenate([[True], values[1:] != values[:-1]])]
+
+
+BATCH = 1 << 20
+"""Combinations of (source word, target word) the model works on at once, at most (a unit bigger than that alone)."""
+
+
+def _batches(sizes: np.ndarray, most: int) -> list[range]:
+    """Consecutive ranges of units of at most `most` combinations each (a bigger unit alone)."""
+    ranges, start, total = [], 0, 0
+    for i, size in enumerate(sizes.tolist()):
+        if total and total + size > most:
+            ranges.append(range(start, i))
+            start, total = i, 0
+        total += size
+    if start < len(sizes):
+        ranges.append(range(start, len(sizes)))
+    return ranges
+
+
+@dataclass
+class _Part:
+    """A batch of units' combinations of a source word and a target word: each target word's combinations (`sizes`,
+    from `starts`), each combination's place among the distinct keys (source * |targets| + target), at first among
+    the batch's own."""
+
+    tgt_len: list[int]
+    sizes: np.ndarray
+    starts: np.ndarray
+    place: np.ndarray
+
+    @classmethod
+    def of(cls, src_flat, src_len, tgt_flat, tgt_len, units: range, n_targets: int, width) -> tuple[_Part, np.ndarray]:
+        """The combinations of the units in `units` (a range of the units' indices), and their distinct keys."""
+        import numpy as np  # late: loading content that has nothing to align needs no numpy
+
+        src_off = np.concatenate([[0], np.cumsum(src_len)])
+        tgt_off = np.concatenate([[0], np.cumsum(tgt_len)])
+        s_len, t_len = src_len[units.start : units.stop], tgt_len[units.start : units.stop]
+        unit = np.repeat(np.arange(len(t_len)), t_len)  # each target word's unit, in the batch
+        sizes = s_len[unit]  # each target word's combinations: its unit's source words, the empty one first
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        first = src_off[units.start : units.stop][unit]  # where each target word's source words start
+        where = np.ones(int(sizes.sum()), dtype=np.int64)  # each combination's source word, as a step from the last
+        where[starts] = first - np.concatenate([[0], (first + sizes - 1)[:-1]])
+        np.cumsum(where, out=where)
+        key = src_flat[where].astype(width)
+        del where
+        key *= n_targets
+        key += np.repeat(tgt_flat[tgt_off[units.start] : tgt_off[units.stop]].astype(width), sizes)
+        keys, place = np.unique(key, return_inverse=True)  # by sorting (by hashing, without the places: slower)
+        return cls(t_len.tolist(), sizes, starts, place.astype(np.int32)), keys
+
+    def group(self) -> np.ndarray:
+        """Each combination's target word, in the batch."""
+        import numpy as np  # late: loading content that has nothing to align needs no numpy
+
+        return np.repeat(np.arange(len(self.sizes), dtype=np.int32), self.sizes)
 
 
 def _argmax_groups(values: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
