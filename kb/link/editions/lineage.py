@@ -36,11 +36,16 @@ def link_editions(old: Sequence[Rule], new: Sequence[Rule]) -> EditionLinks:
 
 
 def build_lineage(editions: Sequence[tuple[str, Sequence[Rule]]]) -> Lineage:
-    """Link each edition to the next; `editions` are (id, rules) pairs, oldest first."""
-    prepared = [prepare(rules) for _, rules in editions]
-    steps = tuple(Matcher(a, b).run() for a, b in zip(prepared, prepared[1:], strict=False))
-    numbers = tuple(frozenset(n for n, dead in zip(p.numbers, p.dead, strict=True) if not dead) for p in prepared)
-    return Lineage(tuple(ed for ed, _ in editions), steps, numbers)
+    """Link each edition to the next; `editions` are (id, rules) pairs, oldest first. Two editions are prepared for
+    matching at a time (110 editions of the rules, all prepared at once, held 350 MB)."""
+    steps, numbers, before = [], [], None
+    for _, rules in editions:
+        edition = prepare(rules)
+        numbers.append(frozenset(n for n, dead in zip(edition.numbers, edition.dead, strict=True) if not dead))
+        if before is not None:
+            steps.append(Matcher(before, edition).run())
+        before = edition
+    return Lineage(tuple(ed for ed, _ in editions), tuple(steps), tuple(numbers))
 
 
 def match_edition(extract: Sequence[Rule], editions: Sequence[tuple[str, Sequence[Rule]]]) -> list[tuple[str, float]]:
