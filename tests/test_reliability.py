@@ -432,6 +432,36 @@ def test_a_planted_load_cache_runs_no_code_and_is_rewritten(tmp_path, monkeypatc
     assert cache.read(where)[0] is None
 
 
+def test_the_load_cache_is_written_in_pieces_and_read_back_whole(tmp_path, monkeypatch):
+    # A pickler holds every object it wrote until it ends: the cache pickles its large parts in pieces of PIECE
+    # items, each with a pickler of its own, and the rest names them. What is read back equals what was written, its
+    # rules are its editions' own objects again, and no piece holds more than PIECE items.
+    import pickle
+
+    from kb.link import cache
+    from kb.link.load import load_fresh
+    from kb.model.links import edition_rules
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    monkeypatch.setattr(cache, "PIECE", 40)
+    kb = load_fresh(CONTENT)
+    where = tmp_path / "kb.pickle"
+    cache.write(where, kb)
+    back, why = cache.read(where)
+    assert why is None and back == kb
+    assert back.rules == kb.rules and back.rules == edition_rules(back.links.editions)
+    assert all(a is b for a, b in zip(back.rules, edition_rules(back.links.editions), strict=True))
+    assert back.card == kb.card and back.links.lineage == kb.links.lineage
+    with where.open("rb") as f:
+        f.seek(len(cache.MAGIC) + cache.SIGNATURE)
+        count = pickle.load(f)
+        pieces = [pickle.load(f) for _ in range(count)]
+        rest = f.read()
+    assert count > len(kb.links.editions) + len(kb.cards) // 40  # the editions' rules, the cards, …: in pieces
+    assert all(len(piece) <= 40 for piece in pieces if type(piece) is tuple)
+    assert len(rest) < sum(len(pickle.dumps(piece)) for piece in pieces) / 4  # the rest is small: it names them
+
+
 def test_temporary_files_of_a_killed_cache_write_are_removed(tmp_path, monkeypatch):
     from kb.link import cache
     from kb.sources import content_hash
