@@ -1,11 +1,12 @@
 """Search benchmark: index build, warm query latency (mixed queries and natural questions), cold `kb search` against
 a bare interpreter, and the worst snippets (a rule with 40,000 matches, a 5 MB line).
 
-Run: `python bench/bench_search.py [--peer CHECKOUT] [--runs N] [--stress-timeout SECONDS]` (2015 English CR + the
-French seeds and the lexicon, in a temporary folder). The natural questions are those of
-bench/relevance/questions.json. `--peer` measures another checkout's engine in the same run, alternated (targets:
-warm median <= 1.2x and p95 <= 1.5x the peer's, 8502699 being the engine Whoosh replaced; cold `kb search` <= 5x
-a bare interpreter).
+Run: `python bench/bench_search.py [--peer CHECKOUT] [--runs N] [--stress-timeout SECONDS] [--pool [FOLDER]]` (2015
+English CR + the French seeds and the lexicon, in a temporary folder; with `--pool`, the warm queries are asked of
+the card pool of `bench_pool.py` instead, and the cold and extreme cases are left out). The natural questions are
+those of bench/relevance/questions.json. `--peer` measures another checkout's engine in the same run, alternated
+(targets: warm median <= 1.2x and p95 <= 1.5x the peer's, 8502699 being the engine Whoosh replaced; cold
+`kb search` <= 5x a bare interpreter).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+POOL = ROOT.parent / "shared" / "corpus" / "mtgjson5-pool"
 
 
 QUERIES = [
@@ -151,11 +154,18 @@ def main() -> None:
     parser.add_argument("--stress-timeout", type=float, default=120.0, help="seconds allowed to each extreme case")
     parser.add_argument("--peer", type=Path, help="another kb checkout (e.g. an earlier commit) measured alongside")
     parser.add_argument("--runs", type=int, default=3, help="alternated runs of each engine")
+    parser.add_argument("--pool", type=Path, nargs="?", const=POOL, help="warm queries on the card pool (a folder)")
     args = parser.parse_args()
     questions = [q["q"] for q in json.loads((ROOT / "bench" / "relevance" / "questions.json").read_text("utf-8"))]
     checkouts = {"kb": ROOT, **({"peer": args.peer.resolve()} if args.peer else {})}
     with tempfile.TemporaryDirectory() as tmp:
-        content = make_content(Path(tmp))
+        if args.pool:
+            from bench_pool import make_content as pool_content
+
+            content, card_bytes = pool_content(Path(tmp), args.pool)
+            print(f"the card pool: {card_bytes / 1e6:.0f} MB of card data ({args.pool})")
+        else:
+            content = make_content(Path(tmp))
         found: dict[str, list[dict]] = {name: [] for name in checkouts}
         for _ in range(args.runs):  # alternated: the machine's load hits both alike
             for name, checkout in checkouts.items():
@@ -179,6 +189,8 @@ def main() -> None:
                     f"warm {what}: median {median / theirs:.2f}x the peer's, p95 {p95 / theirs_p95:.2f}x "
                     f"(targets <= 1.2x, <= 1.5x: {'met' if met else 'NOT met'})"
                 )
+        if args.pool:
+            return
         kb_cmd = [sys.executable, "-m", "kb", "search", "--content", str(content)]
         cmds = {"bare": [sys.executable, "-c", "pass"], "word": [*kb_cmd, "trample"]}
         cmds["question"] = [*kb_cmd, "what happens when I draw from an empty library"]

@@ -13,6 +13,7 @@ letter) and the snippets (its highlighter over the text shown).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from math import log
@@ -131,6 +132,7 @@ class Engine:
         self.editions: tuple[tuple[str, ...], tuple[str, ...]] = (tuple(editions["current"]), tuple(editions["other"]))
         """(current edition ids, other edition ids) of the rules and glossaries loaded."""
         self.numbering: dict[str, dict[str, str | None]] = numbering
+        self._numbers_table: tuple[list[tuple[str, int]], set[int]] | None = None
         self._others = others
         self.speller = Speller(self.tables)
         self._masks: dict[tuple[str, str], np.ndarray] = {}
@@ -498,20 +500,28 @@ class Engine:
         """The rule and everything under it, in rule order; and the rule a translation numbers so (French 120.4,
         today's 121.4): first when the number was typed in that language's words (`règle 120.4`) or only that
         language is searched, else second."""
-        numbered = self.export.file("numbers.json")
-        aside = set(numbered["aside"])
-        numbers = [(n, int(d)) for d, n in numbered["numbers"].items()]
-        found = [(n, d) for n, d in numbers if allowed[d] and descends(n, parsed.number)]
+        numbers, aside = self._numbered()
+        found = [(n, d) for n, d in _prefixed(numbers, parsed.number) if allowed[d] and descends(n, parsed.number)]
         found.sort(key=lambda x: (x[1] in aside, sort_key(x[0]), x[1]))
         docs = [d for _, d in found[:limit]]
         for lang, own in self.numbering.items():
             today = own.get(parsed.number)
             if not today or lang not in langs:
                 continue
-            there = [d for n, d in numbers if n == today and d not in aside and allowed[d] and d not in docs]
+            there = [d for n, d in _prefixed(numbers, today) if n == today]
+            there = [d for d in there if d not in aside and allowed[d] and d not in docs]
             at = 0 if parsed.number_lang == lang or langs == (lang,) else min(1, len(docs))
             docs[at:at] = there
         return docs[:limit]
+
+    def _numbered(self) -> tuple[list[tuple[str, int]], set[int]]:
+        """The numbered documents as (number, document), in the numbers' order as strings (a number's descendants
+        start with it: `_prefixed` finds them); the documents set aside (`numbers.json`'s `aside`). Made once."""
+        if self._numbers_table is None:
+            numbered = self.export.file("numbers.json")
+            pairs = sorted((n, int(d)) for d, n in numbered["numbers"].items())
+            self._numbers_table = (pairs, set(numbered["aside"]))
+        return self._numbers_table
 
     def _editions_of(self, asked: tuple[str, ...]) -> tuple[str, ...]:
         """Edition ids matching `edition:` values (an id or a date); SearchError for one not loaded."""
@@ -590,3 +600,9 @@ def _narrow(from_query: tuple[str, ...], option: str | None, allowed: tuple[str,
 
 _NONE = np.zeros(0, dtype=np.int64)
 _NO_SCORES = np.zeros(0)
+
+
+def _prefixed(pairs: list[tuple[str, int]], prefix: str) -> list[tuple[str, int]]:
+    """The (number, document) pairs, sorted, whose number starts with `prefix`."""
+    start = bisect_left(pairs, (prefix,))
+    return pairs[start : bisect_left(pairs, (prefix + "\U0010ffff",), start)]
