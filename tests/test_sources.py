@@ -40,6 +40,32 @@ def test_fold_apostrophes_accents_spaces():
     assert fold("L’Étape d‘ʼentretien\u00a0«Æther»") == "l'etape d''entretien «aether»"
 
 
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("Tap `Target`\tcreature  now", "tap 'target' creature now"),  # ASCII: backtick, tab, double space
+        ("L’Étape  d\u00a0entretien", "l'etape d entretien"),
+        ("Œuvre de l´Æther — ½", "oeuvre de l'aether — 1⁄2"),  # ligatures; NFKD spells the half out
+        ("ŒUVRE", "oeuvre"),
+        ("ǅ", "dz"),  # decomposed to ASCII letters and a mark: the mark goes
+        ("Straße", "strasse"),
+        ("", ""),
+    ],
+)
+def test_fold_ascii_and_other_texts(text, folded):
+    assert fold(text) == folded
+
+
+def test_a_text_loses_its_references_words_as_the_pattern_says():
+    from kb.search.text import REFERENCE, without_references
+
+    for text in ("See rule 704.5", "cf. RÈGLES 508.1 et 510", "sections 1 to 3", "ſection 1", "sectıon 2", "SECTİON 3",
+                 "rules are rules", "no such word", "a rule", "Règle du jeu", ""):  # fmt: skip
+        assert without_references(text) == REFERENCE.sub(" ", text), text
+    assert without_references("See rule 704.5") == " 704.5"
+    assert without_references("ſection 1") == " 1"  # the pattern's case-blind `s` matches a long s
+
+
 def test_real_editions_decode():
     src15, d15 = read_source(CR2015, "en", "cr15")
     src26, d26 = read_source(CR2026, "en", "cr26")

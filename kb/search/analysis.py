@@ -30,7 +30,7 @@ from whoosh.analysis import Filter, RegexTokenizer, Token, Tokenizer
 from whoosh.fields import ID, KEYWORD, TEXT, Schema
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 
-from kb.search.text import EXACT, PLAIN, REFERENCE, STOP, LangText, analyse, group_of, stop_words
+from kb.search.text import EXACT, PLAIN, STOP, LangText, analyse, group_of, stop_words, without_references
 
 B = 0.75
 """BM25F length normalisation."""
@@ -56,7 +56,7 @@ def weighting():
 
 def body(parts: dict[str, str]) -> str:
     """The text of a `body_<lang>` field: each non-empty part after its marker, without cross-references' words."""
-    return "\n".join(f"{MARK}{name} {REFERENCE.sub(' ', parts[name])}" for name in PARTS if parts.get(name))
+    return "\n".join(f"{MARK}{name} {without_references(parts[name])}" for name in PARTS if parts.get(name))
 
 
 def _same(word: str) -> str:

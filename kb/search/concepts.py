@@ -17,8 +17,8 @@ from __future__ import annotations
 from math import log
 
 from kb.model.numbers import parent_of
-from kb.search.analysis import REFERENCE, lang_text
-from kb.search.text import KIND, PLAIN, STOP, TEXT, tokens
+from kb.search.analysis import lang_text
+from kb.search.text import KIND, PLAIN, STOP, TEXT, tokens, without_references
 
 TERMS = 4
 """Characteristic terms kept per headword."""
@@ -77,7 +77,7 @@ def _counts(text: str, lt) -> dict[str, int]:
     """How often a text holds the first index form of each of its words (stop words, numbers and the words of
     cross-references aside)."""
     found: dict[str, int] = {}
-    for written in PLAIN.findall(REFERENCE.sub(" ", text)):
+    for written in PLAIN.findall(without_references(text)):
         if written.isalpha() and (term := lt.terms(written)[0])[0] != STOP:
             found[term] = found.get(term, 0) + 1
     return found

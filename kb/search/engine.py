@@ -35,7 +35,7 @@ from kb.search.results import SearchResult, make_result, translations_of
 from kb.search.shards import Export, ExportTables
 from kb.search.spelling import Speller, corrected_query
 from kb.search.store import EXPORT_FOLDER, read_tables
-from kb.search.text import EXACT, REFERENCE, STOP, folded, folded_tokens, is_stop, query_tokens
+from kb.search.text import EXACT, STOP, folded, folded_tokens, is_stop, query_tokens, without_references
 
 NAME = 1.5
 """Score of a card whose name has a word starting with a query word (a title word scores about as much)."""
@@ -474,7 +474,7 @@ class Engine:
             return word in words[j] and forms[j].startswith(STOP) == is_stop(word, kind, stops)
 
         for text in (titles.get(lang, ""), texts.get(lang, ""), ctx.get(lang, "")):
-            plain = folded(REFERENCE.sub(" ", text))
+            plain = folded(without_references(text))
             if not pattern.search(plain):  # the first cut: most candidates stop here
                 continue
             seq = folded_tokens(plain)

@@ -29,6 +29,19 @@ KIND_NAMES = ("symbol", "stats", "word")
 REFERENCE = re.compile(r"\b(?:(?:see|cf|voir)\W{1,3})?(?:rules?|r[eè]gles?|sections?)\s+(?=\d)", re.IGNORECASE)
 """The words of a cross-reference before its number (`See rule 704`, `Cf. règles 508.1`): not indexed, so that
 `rule` finds texts about rules, not the thousand texts citing one (the number itself is indexed)."""
+_REFERENCE_WORDS = ("rule", "gle", "section", "ı", "ſ", "\u0307")
+"""What a text lower-cased holds where REFERENCE may match it: its words, and the letters that its case-blind `i` and
+`s` match too (dotless ı, long ſ, İ lower-cased with a combining dot)."""
+
+
+def without_references(text: str) -> str:
+    """A text with the words of its cross-references blanked out (REFERENCE), as it is indexed and matched."""
+    lowered = text.lower()  # the regex, tried at every word, costs ten times these checks (most texts hold none)
+    if not any(word in lowered for word in _REFERENCE_WORDS):
+        return text
+    return REFERENCE.sub(" ", text)
+
+
 STOP = "~"
 """A stop word is indexed as `~word`, apart from every word's forms (French `le` is a stop word and the form of
 `les`): only phrases ask for it."""
