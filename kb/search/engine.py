@@ -479,7 +479,7 @@ class Engine:
                 continue
             seq = folded_tokens(plain)
             for i in range(len(seq) - len(forms) + 1):
-                if all(fits(j, seq[i + j]) for j in range(len(forms))):
+                if seq[i][1] in words[0] and all(fits(j, seq[i + j]) for j in range(len(forms))):
                     return True
         return False
 

@@ -37,9 +37,10 @@ _REFERENCE_WORDS = ("rule", "gle", "section", "ı", "ſ", "\u0307")
 def without_references(text: str) -> str:
     """A text with the words of its cross-references blanked out (REFERENCE), as it is indexed and matched."""
     lowered = text.lower()  # the regex, tried at every word, costs ten times these checks (most texts hold none)
-    if not any(word in lowered for word in _REFERENCE_WORDS):
-        return text
-    return REFERENCE.sub(" ", text)
+    for word in _REFERENCE_WORDS:
+        if word in lowered:
+            return REFERENCE.sub(" ", text)
+    return text
 
 
 STOP = "~"
@@ -137,7 +138,8 @@ def folded(text: str) -> str:
 
 def folded_tokens(text: str) -> list[tuple[str, str]]:
     """(kind, text) of the tokens of a text already `folded`."""
-    return [(KIND_NAMES[m.lastindex - 1], m.group()) for m in TOKEN.finditer(text)]
+    symbol, stats, word = KIND_NAMES  # each token fills one of TOKEN's groups (none can match nothing)
+    return [(word, w) if w else (stats, st) if st else (symbol, sy) for sy, st, w in TOKEN.findall(text)]
 
 
 @dataclass(eq=False)

@@ -20,6 +20,8 @@ APOSTROPHES = "’‘ʼ`´′'"
 _SPACES = re.compile(r"[\u00a0\u202f\u2007\u2009\t ]+")
 _LIGATURE_LETTERS = (("æ", "ae"), ("Æ", "AE"), ("œ", "oe"), ("Œ", "OE"))
 _OTHER_APOSTROPHES = tuple(a for a in APOSTROPHES if a != "'")
+_OTHER_SPACES = ("\u00a0", "\u202f", "\u2007", "\u2009")
+"""The spaces of `_SPACES` but the plain space and the tab."""
 
 
 class _Marks(dict):
@@ -45,7 +47,8 @@ def fold(text: str) -> str:
     for mark in _OTHER_APOSTROPHES:  # `replace` where one is: `translate` looks every character up (10x slower)
         if mark in text:
             text = text.replace(mark, "'")
-    text = _SPACES.sub(" ", text)
+    if "  " in text or "\t" in text or any(space in text for space in _OTHER_SPACES):
+        text = _SPACES.sub(" ", text)
     if text.isascii():  # most words and rules: nothing to decompose
         return text.lower()
     for ligature, letters in _LIGATURE_LETTERS:
