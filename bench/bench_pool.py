@@ -12,7 +12,8 @@ tables and waiting for that process.
 Run: python bench/bench_pool.py [--pool ../shared/corpus/mtgjson5-pool] [--commands check,search,build]
                                 [--jobs 1,2] [--timeout 600] [--keep]
 `--jobs 1,2` builds once per value of `kb build --jobs` (one process, or the search index in a second one), each
-cold then unchanged, so the two can be compared in one run.
+cold then unchanged, so the two can be compared in one run; without it, `kb build` chooses as it does by default
+(a second process where a second core is free). The targets judge the last value's build.
 Without the pool folder it says so and exits 0. `--commands check` runs the check alone (a build of the pool
 writes tens of thousands of pages).
 """
@@ -117,7 +118,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pool", type=Path, default=CORPUS / "mtgjson5-pool")
     parser.add_argument("--commands", default="check,search,build", help="comma-separated: check, search, build")
-    parser.add_argument("--jobs", default="1", help="comma-separated values of kb build --jobs, each built in turn")
+    parser.add_argument("--jobs", default="", help="comma-separated values of kb build --jobs, each built in turn")
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     args = parser.parse_args()
@@ -132,18 +133,20 @@ def main() -> int:
     try:
         print(f"{'command':<7} {'state':<10} {'wall':>10} {'CPU':>10} {'peak':>11}")
         results: dict[tuple[str, str], Run] = {}
+        judged: dict[str, str] = {}
         runs = [(c, j) for c in commands for j in (args.jobs.split(",") if c == "build" else [""])]
         for command, jobs in runs:
             shutil.rmtree(root / ".kb", ignore_errors=True)
             shutil.rmtree(root / "site", ignore_errors=True)
-            extra = ["--out", str(root / "site"), "--jobs", jobs] if command == "build" else []
+            extra = ["--out", str(root / "site"), *(["--jobs", jobs] if jobs else [])] if command == "build" else []
             name = f"{command}/{jobs}" if jobs else command
             for state in ("cold", "unchanged"):
                 result = run([*COMMANDS[command], "--content", str(content), *extra], args.timeout)
-                results.setdefault((command, state), result)
+                results[(command, state)] = result  # a build's targets: its last --jobs value's
+                judged[command] = name
                 note = result.error if result.status not in (0, 1) else build_note(result) if command == "build" else ""
                 print(row(name, state, result, note), flush=True)
-        print("targets:")
+        print(f"targets ({', '.join(judged.values())}):")
         for (command, state), limit, what, value in (
             (("check", "cold"), CHECK_CPU, "cold check CPU", lambda r: r.cpu),
             (("check", "cold"), MEMORY_FACTOR * card_bytes / MB, "cold check peak MB", lambda r: r.peak / MB),

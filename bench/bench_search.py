@@ -24,8 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-POOL = ROOT.parent / "shared" / "corpus" / "mtgjson5-pool"
 
+from bench_pool import CORPUS  # noqa: E402  (the card pool's folder and content, as bench_pool.py makes them)
+from bench_pool import make_content as pool_content  # noqa: E402
 
 QUERIES = [
     "120.2a",
@@ -154,14 +155,13 @@ def main() -> None:
     parser.add_argument("--stress-timeout", type=float, default=120.0, help="seconds allowed to each extreme case")
     parser.add_argument("--peer", type=Path, help="another kb checkout (e.g. an earlier commit) measured alongside")
     parser.add_argument("--runs", type=int, default=3, help="alternated runs of each engine")
-    parser.add_argument("--pool", type=Path, nargs="?", const=POOL, help="warm queries on the card pool (a folder)")
+    pool = CORPUS / "mtgjson5-pool"
+    parser.add_argument("--pool", type=Path, nargs="?", const=pool, help="warm queries on the card pool (a folder)")
     args = parser.parse_args()
     questions = [q["q"] for q in json.loads((ROOT / "bench" / "relevance" / "questions.json").read_text("utf-8"))]
     checkouts = {"kb": ROOT, **({"peer": args.peer.resolve()} if args.peer else {})}
     with tempfile.TemporaryDirectory() as tmp:
         if args.pool:
-            from bench_pool import make_content as pool_content
-
             content, card_bytes = pool_content(Path(tmp), args.pool)
             print(f"the card pool: {card_bytes / 1e6:.0f} MB of card data ({args.pool})")
         else:

@@ -16,6 +16,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from math import log
 from pathlib import Path
 
@@ -132,7 +133,6 @@ class Engine:
         self.editions: tuple[tuple[str, ...], tuple[str, ...]] = (tuple(editions["current"]), tuple(editions["other"]))
         """(current edition ids, other edition ids) of the rules and glossaries loaded."""
         self.numbering: dict[str, dict[str, str | None]] = numbering
-        self._numbers_table: tuple[list[tuple[str, int]], set[int]] | None = None
         self._others = others
         self.speller = Speller(self.tables)
         self._masks: dict[tuple[str, str], np.ndarray] = {}
@@ -500,7 +500,7 @@ class Engine:
         """The rule and everything under it, in rule order; and the rule a translation numbers so (French 120.4,
         today's 121.4): first when the number was typed in that language's words (`règle 120.4`) or only that
         language is searched, else second."""
-        numbers, aside = self._numbered()
+        numbers, aside = self._numbered
         found = [(n, d) for n, d in _prefixed(numbers, parsed.number) if allowed[d] and descends(n, parsed.number)]
         found.sort(key=lambda x: (x[1] in aside, sort_key(x[0]), x[1]))
         docs = [d for _, d in found[:limit]]
@@ -514,14 +514,12 @@ class Engine:
             docs[at:at] = there
         return docs[:limit]
 
+    @cached_property
     def _numbered(self) -> tuple[list[tuple[str, int]], set[int]]:
         """The numbered documents as (number, document), in the numbers' order as strings (a number's descendants
-        start with it: `_prefixed` finds them); the documents set aside (`numbers.json`'s `aside`). Made once."""
-        if self._numbers_table is None:
-            numbered = self.export.file("numbers.json")
-            pairs = sorted((n, int(d)) for d, n in numbered["numbers"].items())
-            self._numbers_table = (pairs, set(numbered["aside"]))
-        return self._numbers_table
+        start with it: `_prefixed` finds them); the documents set aside (`numbers.json`'s `aside`)."""
+        numbered = self.export.file("numbers.json")
+        return sorted((n, int(d)) for d, n in numbered["numbers"].items()), set(numbered["aside"])
 
     def _editions_of(self, asked: tuple[str, ...]) -> tuple[str, ...]:
         """Edition ids matching `edition:` values (an id or a date); SearchError for one not loaded."""

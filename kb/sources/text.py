@@ -17,11 +17,11 @@ from hashlib import sha256
 
 APOSTROPHES = "’‘ʼ`´′'"
 """Characters that mean an apostrophe; all fold to `'`."""
-_SPACES = re.compile(r"[\u00a0\u202f\u2007\u2009\t ]+")
+_OTHER_SPACES = "\u00a0\u202f\u2007\u2009"
+"""Spaces but the plain one and the tab: no-break, narrow no-break, figure and thin; all fold to one space."""
+_SPACES = re.compile(f"[{_OTHER_SPACES}\t ]+")
 _LIGATURE_LETTERS = (("æ", "ae"), ("Æ", "AE"), ("œ", "oe"), ("Œ", "OE"))
 _OTHER_APOSTROPHES = tuple(a for a in APOSTROPHES if a != "'")
-_OTHER_SPACES = ("\u00a0", "\u202f", "\u2007", "\u2009")
-"""The spaces of `_SPACES` but the plain space and the tab."""
 
 
 class _Marks(dict):
@@ -38,16 +38,10 @@ _MARKS = _Marks()
 
 def fold(text: str) -> str:
     """Fold for matching: one apostrophe, plain spaces, no accents, ligatures spelt out, case folded."""
-    if text.isascii():  # most texts: the same steps, each only where it changes something (translate copies)
-        if "`" in text:
-            text = text.replace("`", "'")
-        if "  " in text or "\t" in text:
-            text = _SPACES.sub(" ", text)
-        return text.lower()
-    for mark in _OTHER_APOSTROPHES:  # `replace` where one is: `translate` looks every character up (10x slower)
-        if mark in text:
+    for mark in _OTHER_APOSTROPHES:  # each step only where it changes something: `translate` looks every
+        if mark in text:  # character up (ten times slower), `sub` copies
             text = text.replace(mark, "'")
-    if "  " in text or "\t" in text or any(space in text for space in _OTHER_SPACES):
+    if "  " in text or "\t" in text or not text.isascii() and any(space in text for space in _OTHER_SPACES):
         text = _SPACES.sub(" ", text)
     if text.isascii():  # most words and rules: nothing to decompose
         return text.lower()

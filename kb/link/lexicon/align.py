@@ -149,9 +149,10 @@ def _model(sources: list[list[str]], targets: list[list[str]]) -> list[list[int]
         (tvocab.setdefault(w, len(tvocab)) for t in targets for w in t), dtype=np.int64, count=int(tgt_len.sum())
     )
     width = np.int32 if len(vocab) * len(tvocab) < 2**31 else np.int64  # a key: source * |targets| + target
+    src_off, tgt_off = (np.concatenate([[0], np.cumsum(lengths)]) for lengths in (src_len, tgt_len))
     parts, local = [], []  # each batch of units, and its distinct keys
     for units in _batches(src_len * tgt_len, BATCH):
-        part, keys = _Part.of(src_flat, src_len, tgt_flat, tgt_len, units, len(tvocab), width)
+        part, keys = _Part.of(src_flat, src_off, tgt_flat, tgt_off, units, len(tvocab), width)
         parts.append(part)
         local.append(keys)
     pair = _sorted_distinct(np.concatenate(local))  # every (source, target) key, in order
@@ -214,13 +215,13 @@ class _Part:
     place: np.ndarray
 
     @classmethod
-    def of(cls, src_flat, src_len, tgt_flat, tgt_len, units: range, n_targets: int, width) -> tuple[_Part, np.ndarray]:
-        """The combinations of the units in `units` (a range of the units' indices), and their distinct keys."""
+    def of(cls, src_flat, src_off, tgt_flat, tgt_off, units: range, n_targets: int, width) -> tuple[_Part, np.ndarray]:
+        """The combinations of the units in `units` (a range of the units' indices; each unit's words start at its
+        offset in the flat word ids), and their distinct keys."""
         import numpy as np  # late: loading content that has nothing to align needs no numpy
 
-        src_off = np.concatenate([[0], np.cumsum(src_len)])
-        tgt_off = np.concatenate([[0], np.cumsum(tgt_len)])
-        s_len, t_len = src_len[units.start : units.stop], tgt_len[units.start : units.stop]
+        s_len = np.diff(src_off[units.start : units.stop + 1])
+        t_len = np.diff(tgt_off[units.start : units.stop + 1])
         unit = np.repeat(np.arange(len(t_len)), t_len)  # each target word's unit, in the batch
         sizes = s_len[unit]  # each target word's combinations: its unit's source words, the empty one first
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
