@@ -37,12 +37,12 @@ def can_fork() -> bool:
 
 def usable_jobs() -> int:
     """Processes a build may use when not told: 2 where a child can be forked and a second core is free to run it,
-    else 1. Measured again at 0dee2aa, cold builds side by side on a quiet machine (`bench/bench_pool.py --commands
-    build --jobs 1,2`; `bench/bench_build.py --jobs 1,2 --runs 3`): card pool 65.0 s against 93.7 s in one process
-    (0.69×; CPU 92.2 against 93.6 s, peak 547 MB either way), bundled content 7.9 s against 10.8 s (0.73×, the same
-    CPU, peak 113 against 143 MiB). In one process the pool's build spends 44 of its 94 s making the search index
-    after the pages: work that needs nothing the pages make. (At 7b99b53: 67.0-68.5 against 90.5-100.1 s, 7.4
-    against 10.3 s.)"""
+    else 1. Measured again after the memory work of 48f051f-9119143, cold builds side by side (`bench/bench_pool.py
+    --commands build --jobs 1,2`; `bench/bench_build.py --jobs 1,2 --runs 3`, medians; a slow day): card pool 92.1 s
+    against 139.0 s in one process (0.66×; CPU 134.5 against 138.7 s; peak 406 against 454 MB: one process holds the
+    pages' memory and the index's at once), bundled content 15.1 s against 20.9 s (0.72×, CPU 20.9 against 21.2 s,
+    peak 116 against 144 MiB). In one process the pool's build spends 74 of its 139 s making the search index after
+    the pages: work that needs nothing the pages make. (At 0dee2aa: 65.0 against 93.7 s, 7.9 against 10.8 s.)"""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return 2 if can_fork() and cores >= 2 else 1
 
