@@ -6,13 +6,15 @@ The site depends on search: its search page ranks with kb's own index (`kb.searc
 from __future__ import annotations
 
 import ast
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import CONTENT, ROOT
 
 ORDER = ["model", "sources", "parse", "link", "search", "site", "export", "commands"]
 """Stages from the bottom; each may import only the stages listed before it (and itself)."""
@@ -88,6 +90,42 @@ def test_importing_a_stage_loads_nothing_above_it(package, forbidden):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == ""
+
+
+def test_a_search_loads_no_network_mail_or_event_loop_module(tmp_path):
+    # A cold `kb search` (the issue of its start-up time): Whoosh's `compat` would import urllib.request, and with it
+    # http.client, ssl and email, for a function no search calls; nor does anything of kb's need asyncio for one.
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT / "en", content / "en", ignore=shutil.ignore_patterns("cr-en-*", "cards-*"))
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    search = ["search", "--content", str(content), "draw a card"]
+    first = subprocess.run([sys.executable, "-m", "kb", *search], capture_output=True, env=env, cwd=ROOT)
+    assert first.returncode == 0, first.stderr  # the index is made here, in its own process
+    code = (
+        "import sys\n"
+        "from kb.cli import run\n"
+        f"sys.argv = ['kb', *{search!r}]\n"
+        "try:\n    run()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
+        "print('loaded:', *sorted(m for m in sys.modules if m.split('.')[0] in ('ssl', 'email', 'http', 'asyncio')"
+        " or m == 'urllib.request'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "120.1" in done.stdout  # it searched, and found
+    assert done.stdout.splitlines()[-1] == "loaded:"
+
+
+def test_whoosh_s_urlretrieve_is_still_there_when_asked_for():
+    # The stand-in kb.search imports whoosh.compat with leaves the real urllib.request to every other import.
+    code = (
+        "import sys, kb.search, whoosh.compat, urllib.request\n"
+        "assert 'urlopen' in vars(urllib.request) and urllib.request.__file__\n"
+        "assert whoosh.compat.urlretrieve.__name__ == 'urlretrieve' and callable(whoosh.compat.urlretrieve)\n"
+        "print(sys.modules['urllib.request'] is urllib.request)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
 
 
 def test_only_the_search_package_imports_whoosh():

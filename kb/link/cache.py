@@ -25,7 +25,6 @@ import hmac
 import itertools
 import pickle
 import re
-import secrets
 from functools import cache
 from pathlib import Path
 
@@ -34,14 +33,15 @@ from kb.model.base import KnowledgeBase
 from kb.model.links import edition_rules
 from kb.model.records import FrozenMap
 from kb.sources import atomic
-from kb.sources.bounded import open_regular, read_regular
-from kb.sources.paths import PACKAGE, build_dir, user_cache
+from kb.sources.bounded import open_regular
+from kb.sources.keys import KEY_BYTES, signing_key
+from kb.sources.paths import PACKAGE, build_dir
 
 KEEP = 4
 """How many cache files to keep per build folder (several content folders may share one)."""
 MAGIC = b"kb-cache/3\n"
 """First bytes of a cache file, before its 32-byte signature and the pickle."""
-SIGNATURE = 32
+SIGNATURE = KEY_BYTES
 CHUNK = 1 << 20
 """Bytes read at a time when signing a cache file."""
 MAX_BYTES = 8 << 30
@@ -66,25 +66,6 @@ def cache_file(content: Path, content_hash: str) -> Path:
     """Where the knowledge base of this content would be cached."""
     key = hashlib.sha256(f"{content_hash}\0{code_hash()}\0{content}".encode("utf-8", "surrogateescape"))
     return build_dir(content) / "cache" / f"kb-{key.hexdigest()[:32]}.pickle"
-
-
-def signing_key(create: bool = False) -> bytes | None:
-    """This user's key for cache and index signatures (made on first use when `create`); None when there is none."""
-    path = user_cache() / "cache-key"
-    try:
-        key = read_regular(path, SIGNATURE)
-        if len(key) == SIGNATURE:
-            return key
-    except OSError:
-        pass
-    if not create:
-        return None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(path, secrets.token_bytes(SIGNATURE), perms=0o600)
-        return read_regular(path, SIGNATURE)
-    except OSError:
-        return None
 
 
 def read(path: Path) -> tuple[KnowledgeBase | None, str | None]:

@@ -26,10 +26,10 @@ from contextlib import contextmanager
 from hashlib import sha256
 from pathlib import Path
 
-from kb.link.cache import signing_key
 from kb.model.errors import KbError
 from kb.sources import atomic, content_hash
 from kb.sources.bounded import open_regular, read_regular
+from kb.sources.keys import signing_key
 from kb.sources.paths import build_dir, user_cache
 
 SPARE = 2
