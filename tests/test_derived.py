@@ -155,7 +155,7 @@ def test_bounded_reads_refuse_what_is_not_a_small_regular_file(tmp_path):
 # 11. A damaged index makes `kb build` rebuild it, as `kb search` does.
 
 
-DAMAGES = ["truncate-seg", "empty-seg", "tables", "toc", "delete-toc", "seal", "extra", "pointer"]
+DAMAGES = ["truncate-seg", "empty-seg", "manifest", "toc", "delete-toc", "seal", "extra", "pointer"]
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
@@ -169,8 +169,8 @@ def test_a_damaged_index_is_rebuilt_by_kb_build(golden, tmp_path, damage):
         segment.write_bytes(segment.read_bytes()[:100])
     elif damage == "empty-seg":
         segment.write_bytes(b"")
-    elif damage == "tables":
-        (folder / "tables.json").write_bytes((folder / "tables.json").read_bytes()[:-20])
+    elif damage == "manifest":
+        (folder / "export" / "manifest.json").write_bytes((folder / "export" / "manifest.json").read_bytes()[:-20])
     elif damage == "toc":
         toc.write_bytes(toc.read_bytes()[:10])
     elif damage == "delete-toc":

@@ -476,15 +476,37 @@ def test_temporary_files_of_a_killed_cache_write_are_removed(tmp_path, monkeypat
     assert not dead.exists()
 
 
-@pytest.mark.parametrize("damage", ["truncate", "empty", "tables"])
+def test_opening_an_index_reads_its_seal_and_manifest_not_whoosh_s_files(tmp_path, monkeypatch):
+    # Nothing reads Whoosh's own files once an index is made (queries read the export): the seal's check at opening
+    # takes their names and sizes, and reads the export's manifest alone (a card pool's segment is 30 MB).
+    from kb.search import store
+
+    content = shutil.copytree(GOLDEN, tmp_path / "c")
+    assert run("search", "--content", str(content), "draw").exit_code == 0
+    index = next((tmp_path / ".kb" / "index").iterdir())
+    folder = index / (index / "CURRENT").read_text().split()[1]
+    read = []
+    opener = store.open_regular
+    monkeypatch.setattr(store, "open_regular", lambda path, *a: read.append(Path(path)) or opener(path, *a))
+    assert store.unsealed(folder) is None
+    assert read == [folder / "export" / "manifest.json"]
+    sealed = json.loads((folder / "kb-seal.json").read_text())["files"]
+    assert any(name.endswith(".seg") for name in sealed) and all(None not in v for v in sealed.values())  # all hashed
+    segment = next(folder.glob("*.seg"))
+    with segment.open("ab") as f:  # one byte more: its size says it
+        f.write(b"\0")
+    assert "changed" in store.unsealed(folder)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "empty", "manifest"])
 def test_a_damaged_search_index_is_reported_and_rebuilt(tmp_path, damage):
     content = shutil.copytree(GOLDEN, tmp_path / "c")
     first = run("search", "--content", str(content), "draw", "--json")
     assert first.exit_code == 0
     index = next((tmp_path / ".kb" / "index").iterdir())
     folder = index / (index / "CURRENT").read_text().split()[1]
-    if damage == "tables":
-        (folder / "tables.json").write_bytes((folder / "tables.json").read_bytes()[:-20])
+    if damage == "manifest":
+        (folder / "export" / "manifest.json").write_bytes((folder / "export" / "manifest.json").read_bytes()[:-20])
     else:  # the export every query reads: a shard of postings cut short, or the index's core emptied
         shard = folder / "export" / ("core.json" if damage == "empty" else "terms-0.json")
         shard.write_bytes(shard.read_bytes()[: 0 if damage == "empty" else 100])

@@ -1,10 +1,10 @@
 """Make an index: the one module that does, from a knowledge base's search entries.
 
-An index is a folder: Whoosh's index of the entries (`kb.search.writer`: schema, analysis, BM25F), its tables
-(`tables.json`: vocabularies, word counts, translation tables, characteristic terms) and its export (`export/`:
-`kb.search.export`), which every query reads (`kb.search.engine`) and the site copies. It is made in a new folder
-and made live at once (`kb.search.store`), keyed by the content's hash and kb's code, so a query never sees half an
-index.
+An index is a folder: Whoosh's index of the entries (`kb.search.writer`: schema, analysis, BM25F) and its export
+(`export/`: `kb.search.export`: Whoosh's postings and scores, and the tables made from the same entries: vocabularies,
+word counts, translation tables, characteristic terms), which every query reads (`kb.search.engine`) and the site
+copies. It is made in a new folder and made live at once (`kb.search.store`), keyed by the content's hash and kb's code,
+so a query never sees half an index.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from kb.search.export import write_core, write_documents, write_manifest, write_
 from kb.search.lookup import Tables
 from kb.search.store import EXPORT_FOLDER as EXPORT
 from kb.search.store import EXPORT_MANIFEST as MANIFEST
-from kb.search.store import IndexDamaged, abandon, commit, prepare, publish, write_tables
+from kb.search.store import IndexDamaged, abandon, commit, prepare, publish
 from kb.search.writer import entry_langs, index_tables, own_numbering, write_whoosh
 
 """The export's folder inside an index's."""
@@ -48,17 +48,16 @@ def tables_half(
 ) -> Callable[[dict], None]:
     """The half of an index that needs no Whoosh, written into its folder (while another process may write the
     other half there): the export's words and documents; what finishes the index once the postings' shard counts
-    are known (`core.json`, the export's manifest, then `tables.json`: an index without its tables is no index)."""
+    are known (`core.json`, then the export's manifest)."""
     kept = items if every else [e for e in items if e.current]
     info = index_tables(items, vocabulary, numbering, every)
     export = folder / EXPORT
-    words = write_words(export, tables_of(info), numbering)
+    words = write_words(export, tables_of(info), numbering, info["editions"])
     documents = write_documents(export, kept, entry_langs(items), lambda stored: None)
 
     def finish(postings: dict) -> None:
         write_core(export, words | {"c": words["c"] | postings}, documents)
         write_manifest(export)
-        write_tables(folder, info)
 
     return finish
 
@@ -97,7 +96,7 @@ class Halves:
 
 
 def tables_of(info: dict) -> Tables:
-    """The query tables of an index's `tables.json` data, with each language's stop words."""
+    """The query tables of an index's tables (`kb.search.writer.index_tables`), with each language's stop words."""
     from kb.search.analysis import lang_text
 
     return Tables(info, {lang: lang_text(lang).stops for lang in info["langs"]})

@@ -5,7 +5,7 @@ not common in the rules, has, in each language, up to TERMS characteristic terms
 words of its text and of its rule's subtree (702.19a-702.19g), weighted tf x idf, leaving out stop words,
 numbers, the words of cross-references (`See rule`), and words in fewer than 2 of the rules and glossary entries
 or in more than COMMON of them (the cards loaded beside them change nothing); each with its weight against the
-best one's (1.0). They are stored with the index's tables (`tables.json`, the site's `core.json`);
+best one's (1.0). They are stored with the index's tables (the export's `core.json`, the site's too);
 `kb.search.lookup.add_concepts` adds them to the slot of such a word, where a document holding none of the slot's
 own words but some of them covers part of the slot (`kb.search.rank.CONCEPT_CREDIT`): for `deathtouch trample`,
 702.2c ("any nonzero amount of combat damage assigned … by a source with deathtouch…") names deathtouch, and

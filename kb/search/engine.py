@@ -35,7 +35,7 @@ from kb.search.query import KINDS, ParsedQuery, SearchError, parse_query
 from kb.search.results import SearchResult, make_result, translations_of
 from kb.search.shards import Export, ExportTables
 from kb.search.spelling import Speller, corrected_query
-from kb.search.store import EXPORT_FOLDER, read_tables
+from kb.search.store import EXPORT_FOLDER
 from kb.search.text import EXACT, STOP, folded, folded_tokens, is_stop, query_tokens, without_references
 
 NAME = 1.5
@@ -545,9 +545,10 @@ class Engine:
 
 
 def opened(folder: Path, others=None) -> Engine:
-    """The engine over an index's folder (its tables and its export's `core.json` read at once)."""
-    info = read_tables(folder)
-    return Engine(Export(folder / EXPORT_FOLDER), info["editions"], info.get("numbering", {}), others)
+    """The engine over an index's folder (its export's `core.json` read at once: all a query reads before its words'
+    files)."""
+    export = Export(folder / EXPORT_FOLDER)
+    return Engine(export, export.core["editions"], export.core["numbering"], others)
 
 
 def _runs(values: list[list[int]]) -> list[int]:

@@ -6,8 +6,8 @@ the scores Whoosh's BM25F gives them, so the CLI and the browser rank alike. A q
 words, so that a first search stays small whatever the size of the content:
 
 - `core.json`: the ranking constants, the languages, stop words, the lexicon's translation tables and its terms
-  indexed as one token, the numbers a translation gives other rules, and each document's kind and languages (runs
-  of equal values: documents come in kinds);
+  indexed as one token, the numbers a translation gives other rules, the editions loaded (current and other ones),
+  and each document's kind and languages (runs of equal values: documents come in kinds);
 - `vocab-<k>.json`: each language's words as folded -> their index forms, a word in shard `hash(word) % count`;
 - `spell-<k>.json`: each language's words -> how many documents hold them, by their first letter (a spelling
   correction keeps the first letter: it reads one shard, and only to correct a word);
@@ -114,7 +114,7 @@ def _postings_files(folder: Path, searcher, langs: tuple[str, ...]) -> dict:
     }
 
 
-def write_words(folder: Path, tables: Tables, numbering: dict) -> dict:
+def write_words(folder: Path, tables: Tables, numbering: dict, editions: dict) -> dict:
     """Write the files of an index's tables (they need no Whoosh index: `kb build` writes them while its worker
     writes the index) into `folder`: words, forms, spellings; return `core.json`'s data but for the postings' and
     the documents' own (`write_core` adds them and writes it)."""
@@ -144,6 +144,7 @@ def write_words(folder: Path, tables: Tables, numbering: dict) -> dict:
         "phrases": {lang: sorted(p) for lang, p in tables.phrases.items()},
         "concepts": tables.concepts,
         "numbering": numbering,
+        "editions": editions,
     }
 
 

@@ -2,8 +2,8 @@
 made when stale or missing (`kb.search.build`); an index that does not read back is made again.
 
 Two indexes per content folder: the current editions' (what `kb search` asks by default and what the site exports)
-and every edition's, made the first time a query asks for another edition. Opening one reads its tables and its
-export's `core.json`; a query reads the rest of the export as it needs it (`kb.search.engine`).
+and every edition's, made the first time a query asks for another edition. Opening one checks its seal and reads
+its export's `core.json`; a query reads the rest of the export as it needs it (`kb.search.engine`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ __all__ = [
     "parse_query",
 ]
 
-INDEX_VERSION = 31
+INDEX_VERSION = 32
 """Bump when the analysis, the schema, the tables, the export or the ranking data change: old indexes are then
 made again."""
 

@@ -1,8 +1,8 @@
 """The part of the lexicon search needs: words of one language -> words of the other, for sure entries only.
 
 Index time only. The lexicon (`kb.link.lexicon.records`, mined from the French and English printed text of cards) is
-French–English: it gives two tables, `fr>en` and `en>fr`, stored with the index (`tables.json`, also in the site's
-`search/core.json`) and read by `kb.search.lookup` and `kbsearch.js` alike; its terms of several words are
+French–English: it gives two tables, `fr>en` and `en>fr`, stored with the index (its export's `core.json`, also the
+site's `search/core.json`) and read by `kb.search.lookup` and `kbsearch.js` alike; its terms of several words are
 indexed as one token each (`lexicon_phrases`).
 A table maps a folded word or phrase (`pietinement`, `contact mortel`) to what it translates to, and each term
 of the source language's index holding such a word to the same (so `piochees` finds what `pioche` does).

@@ -1,7 +1,7 @@
 """Query words -> slots: each word, phrase or OR group of the query with the index terms it may match.
 
-Pure Python (no whoosh): `templates/static/kbsearch.js` resolves words the same way from the same tables
-(`tables.json`, copied into the site's `core.json`), so the CLI and the site ask the index the same thing.
+Pure Python (no whoosh): `templates/static/kbsearch.js` resolves words the same way from the same tables (the index's
+export: `core.json` and its shards, which the site copies), so the CLI and the site ask the index the same thing.
 
 A word is looked up in each searched language's vocabulary (as folded) and stands for that word's index forms;
 a word the vocabulary lacks is corrected by the caller: by one edit (`deathtuch` -> `deathtouch`), else it stands

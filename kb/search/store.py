@@ -2,9 +2,12 @@
 
 Pure Python (no whoosh): `kb.search.index` passes the function that writes an index into a folder.
 
-Whoosh unpickles what an index folder holds (its schema, its segments, stored fields), and unpickling runs code: an
-index is opened only once its seal checks out (`unsealed`), an HMAC-SHA256, under the key of the load cache (kept in
-the user's own cache folder), of every file's name, size and SHA-256. A folder planted in, copied into or damaged in
+Whoosh unpickles what an index folder holds (its schema, its segments, stored fields), and unpickling runs code; a
+query reads the export, JSON checked file by file against the export's manifest. An index is sealed when made: an
+HMAC-SHA256, under the key of the load cache (kept in the user's own cache folder), of every file's name, size and
+SHA-256 (the export's by its manifest's); it is opened only once its seal checks out (`unsealed`): the signature,
+every file's name and size, and the manifest's SHA-256 (Whoosh's own files are never read again once the index is
+made: opening it does not read them through). A folder planted in, copied into or damaged in
 the build folder (a shared folder, a restored CI cache, a repository that carries `.kb/`) fails it and is rebuilt.
 The pointer to the live folder (`CURRENT`) names a folder of the slot and nothing else. When the build folder cannot
 hold an index (read-only, full, a file in the way), the slot moves to the user's own cache folder.
@@ -12,7 +15,6 @@ hold an index (read-only, full, a file in the way), the slot moves to the user's
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -39,13 +41,10 @@ YOUNG = 60
 ABANDONED = 3600
 """Seconds after which an unfinished build (`tmp-`) or pointer (`CURRENT.`) is abandoned whatever its process (an id
 that another process now has)."""
-TABLES = "tables.json"
 SEAL = "kb-seal.json"
 """The index folder's seal: each file's name, size and SHA-256, and their HMAC under the user's key."""
 MAX_POINTER = 4096
 """Largest `CURRENT` read."""
-MAX_TABLES = 1 << 30
-"""Largest `tables.json` read (a card pool's is tens of MB)."""
 MAX_SEAL = 16 << 20
 """Largest seal read."""
 CHUNK = 1 << 20
@@ -249,10 +248,17 @@ def unsealed(folder: Path) -> str | None:
     if key is None or not isinstance(mac, str) or not hmac.compare_digest(mac, _mac(key, body)):
         return "was not written here (its seal does not check out)"
     try:
-        found = _listing(folder)
+        found = _listing(folder, whole=False)
     except OSError as err:
         return f"cannot be read ({err.strerror or err})"
-    return None if found == files else "was changed since it was written (its files do not match its seal)"
+    if isinstance(files, dict) and found.keys() == files.keys() and all(_matches(found[n], files[n]) for n in found):
+        return None
+    return "was changed since it was written (its files do not match its seal)"
+
+
+def _matches(found: list, sealed: object) -> bool:
+    """Whether a file as found (its size, and its SHA-256 or None when it was not read) is the one sealed."""
+    return isinstance(sealed, list) and len(sealed) == 2 and found[0] == sealed[0] and found[1] in (None, sealed[1])
 
 
 def _mac(key: bytes, body: str) -> str:
@@ -260,10 +266,14 @@ def _mac(key: bytes, body: str) -> str:
     return hmac.new(key, body.encode(), "sha256").hexdigest()
 
 
-def _listing(folder: Path) -> dict[str, list]:
+def _listing(folder: Path, whole: bool = True) -> dict[str, list]:
     """Name -> [size, SHA-256] of every file of an index folder but its seal, and of the export folder's manifest
     (which holds the SHA-256 of each of its files, checked as each is read: `kb.search.engine.Export`); OSError for
-    anything else that is not a regular file (another folder, a link, a FIFO)."""
+    anything else that is not a regular file (another folder, a link, a FIFO).
+
+    Not `whole`: only the manifest is read; the others, Whoosh's own files, give their size and None. Nothing reads
+    them once the index is made (every query, `kb build`'s copy and `kb serve` read the export), and a card pool's
+    segment is 30 MB that every cold `kb search` read through for its SHA-256."""
     found = {}
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         if entry.name == SEAL:
@@ -273,6 +283,9 @@ def _listing(folder: Path) -> dict[str, list]:
             path = os.path.join(entry.path, EXPORT_MANIFEST)
         elif entry.is_symlink() or not entry.is_file(follow_symlinks=False):
             raise OSError(f"{entry.name} is not a regular file")
+        elif not whole:
+            found[entry.name] = [entry.stat(follow_symlinks=False).st_size, None]
+            continue
         digest = sha256()
         with open_regular(path) as handle:
             for chunk in iter(lambda handle=handle: handle.read(CHUNK), b""):
@@ -280,21 +293,3 @@ def _listing(folder: Path) -> dict[str, list]:
             size = handle.tell()
         found[os.path.relpath(path, folder)] = [size, digest.hexdigest()]
     return found
-
-
-def write_tables(folder: Path, info: dict) -> None:
-    """Write `tables.json`, its SHA-256 on its last line."""
-    text = json.dumps(info, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
-    (folder / TABLES).write_bytes(text + b"\n" + hashlib.sha256(text).hexdigest().encode() + b"\n")
-
-
-def read_tables(folder: Path) -> dict:
-    """Read `tables.json` back; IndexDamaged when it is missing, cut or altered."""
-    try:
-        blob = read_regular(folder / TABLES, MAX_TABLES)
-    except OSError as err:
-        raise IndexDamaged(f"cannot read {TABLES}: {err.strerror}") from err
-    text, _, digest = blob.rstrip(b"\n").rpartition(b"\n")
-    if hashlib.sha256(text).hexdigest().encode() != digest:
-        raise IndexDamaged(f"{TABLES} does not match its checksum")
-    return json.loads(text)

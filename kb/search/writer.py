@@ -1,11 +1,12 @@
-"""Search entries -> a Whoosh index in a folder, with the tables a query reads beside it (`tables.json`).
+"""Search entries -> a Whoosh index in a folder, and the tables a query reads from the same entries.
 
 Whoosh holds the documents, their terms, postings and field lengths (what results show and the re-rank reads is the
-export's, made from the entries: `kb.search.export`). `tables.json` holds what
-the query box needs before it can ask Whoosh anything, the same for the CLI and the site: each language's
-vocabulary (a word as folded -> its index forms: `piochees` -> `pioche`, `piochee`) and how many documents hold
-each word (spelling suggestions prefer the commonest), the lexicon's translation tables, and what the index holds
-(languages, editions). It ends with its own SHA-256, checked when read: a damaged index is detected and rebuilt.
+export's, made from the entries: `kb.search.export`). The tables (`index_tables`) hold what the query box needs
+before it can ask for any posting, the same for the CLI and the site: each language's vocabulary (a word as folded
+-> its index forms: `piochees` -> `pioche`, `piochee`) and how many documents hold each word (spelling suggestions
+prefer the commonest), the lexicon's translation tables, and what the index holds (languages, editions). They are
+written into the export (`kb.search.export.write_words`: `core.json` and the vocabulary's, forms' and spellings'
+shards), which every query reads.
 
 An index holds the entries of the current editions (what `kb search` asks by default and what the site exports),
 or of every edition (`every`: built when a query first asks for another edition).
@@ -58,9 +59,9 @@ def build(storage, entries: list[Entry], vocabulary=None, every: bool = False):
 
 
 def index_tables(entries: list[Entry], vocabulary=None, numbering: dict | None = None, every: bool = False) -> dict:
-    """The tables of the index of the same entries (`tables.json`): languages, editions, each language's vocabulary
-    and word counts, the lexicon's translation tables, the characteristic terms. They read the entries' texts, not
-    Whoosh's index, so they can be made while another process writes it.
+    """The tables of the index of the same entries (written into its export): languages, editions, each language's
+    vocabulary and word counts, the lexicon's translation tables, the characteristic terms. They read the entries'
+    texts, not Whoosh's index, so they can be made while another process writes it.
 
     `numbering`: `{lang: {number: today's number or None}}`, a translation's rules that today's numbering puts
     elsewhere (French 120.4 is today's 121.4), so that a number typed says so."""
