@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from kb.parse.cr.rules import parse_rules
@@ -86,6 +88,91 @@ def test_content_hash_matches_loader(bundled_kb):
     from .conftest import CONTENT
 
     assert content_hash(CONTENT) == bundled_kb.content_hash
+
+
+def _memo_content(tmp_path, monkeypatch):
+    """A content folder of two files, their SHA-256s remembered at once (no wait for them to stand still), and the
+    files `content_hash` reads."""
+    from kb.sources import digests
+
+    monkeypatch.setattr(digests, "SETTLED", 0.0)
+    content = tmp_path / "c"
+    write(content / "en" / "cr.txt", "100. General\n\n100.1. Old text.\n")
+    write(content / "fr" / "faq.txt", "Une note.\n")
+    read = []
+    file = digests._file
+    monkeypatch.setattr(digests, "_file", lambda path: read.append(path.name) or file(path))
+    return content, read
+
+
+def _unremembered(content) -> str:
+    """The hash of a content folder from every byte, no memo."""
+    from hashlib import sha256
+
+    from kb.sources import file_digest, find_sources, hash_entry
+
+    digest = sha256()
+    for lang, path in find_sources(content):
+        digest.update(hash_entry(lang, path, file_digest(path)))
+    return digest.hexdigest()
+
+
+def test_the_content_hash_reads_again_only_the_files_changed(tmp_path, monkeypatch):
+    from kb.sources import content_hash
+    from kb.sources.paths import build_dir
+
+    content, read = _memo_content(tmp_path, monkeypatch)
+    first = content_hash(content)
+    assert first == _unremembered(content) and sorted(read) == ["cr.txt", "faq.txt"]
+    assert (build_dir(content) / "digests.json").is_file()
+    read.clear()
+    assert content_hash(content) == first and read == []  # nothing changed: nothing read
+    rule = content / "en" / "cr.txt"
+    before = rule.stat()
+    rule.write_text("100. General\n\n100.1. New text.\n", encoding="utf-8")  # the same size
+    os.utime(rule, ns=(before.st_atime_ns, before.st_mtime_ns))  # and its modification time set back
+    changed = content_hash(content)
+    assert read == ["cr.txt"] and changed != first and changed == _unremembered(content)
+
+
+def test_a_file_just_written_is_not_remembered(tmp_path, monkeypatch):
+    from kb.sources import content_hash, digests
+
+    content, read = _memo_content(tmp_path, monkeypatch)
+    monkeypatch.setattr(digests, "SETTLED", 3600.0)  # every file of the folder is younger than that
+    content_hash(content)
+    read.clear()
+    assert content_hash(content) == _unremembered(content) and sorted(read) == ["cr.txt", "faq.txt"]
+
+
+@pytest.mark.parametrize("memo", ["forged", "unsigned", "garbage", "wrong shape"])
+def test_a_memo_not_signed_here_is_ignored(tmp_path, monkeypatch, memo):
+    import hmac
+    import json
+
+    from kb.sources import content_hash
+    from kb.sources.keys import signing_key
+    from kb.sources.paths import build_dir
+
+    content, read = _memo_content(tmp_path, monkeypatch)
+    content_hash(content)
+    path = build_dir(content) / "digests.json"
+    body = json.loads(path.read_bytes().rstrip(b"\n").rpartition(b"\n")[0])
+    body["en/cr.txt"][-1] = "0" * 64  # a digest planted for the file as it stands
+    data = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    shape = json.dumps({"en/cr.txt": 5, "fr/faq.txt": [*body["fr/faq.txt"][:5], 7]}).encode()  # signed, malformed
+
+    def signed(text: bytes, key: bytes) -> bytes:
+        return text + b"\n" + hmac.new(key, text, "sha256").hexdigest().encode() + b"\n"
+
+    path.write_bytes({
+        "forged": signed(data, b"k" * 32),
+        "unsigned": data + b"\n",
+        "garbage": b"\xff\x00 not a memo",
+        "wrong shape": signed(shape, signing_key()),
+    }[memo])  # fmt: skip
+    read.clear()
+    assert content_hash(content) == _unremembered(content) and sorted(read) == ["cr.txt", "faq.txt"]
 
 
 def test_utf16_with_bom_is_decoded(tmp_path):

@@ -26,7 +26,8 @@ from kb.model.bounds import bounded
 from kb.model.links import Edition, edition_rules
 from kb.parse.dispatch import Parsed, content_file, parse_file
 from kb.sources import content_hash, display_path, find_sources, hash_entry, ignored_entries
-from kb.sources.files import MAX_BYTES, file_digest
+from kb.sources.digests import file_digest
+from kb.sources.files import MAX_BYTES
 
 
 def load(content: Path, use_cache: bool = True, notices: list[str] | None = None) -> KnowledgeBase:

@@ -4,9 +4,9 @@ In: a content folder (`content/<lang>/…`). Out: `SourceText` records (decoded 
 diagnostics. Imports only `kb.model`.
 """
 
+from kb.sources.digests import content_hash, file_digest
 from kb.sources.files import (
     ContentError,
-    content_hash,
     decode,
     display_path,
     find_sources,
@@ -22,6 +22,7 @@ __all__ = [
     "ContentError",
     "clean",
     "content_hash",
+    "file_digest",
     "decode",
     "display_path",
     "file_slug",

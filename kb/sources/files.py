@@ -188,27 +188,6 @@ def hash_entry(lang: str, path: Path, sha256_hex: str) -> bytes:
     return os.fsencode(f"{lang}/{path.name}\0{sha256_hex}\n")
 
 
-def content_hash(content: Path) -> str:
-    """Hash of every content file's name and bytes, without parsing (the same as KnowledgeBase.content_hash): each
-    file read in chunks, one over MAX_BYTES only when it is MTGJSON v5 card data (streamed, of any size)."""
-    digest = sha256()
-    for lang, path in find_sources(content):
-        try:
-            digest.update(hash_entry(lang, path, file_digest(path, None if streamed(path) else MAX_BYTES)))
-        except OSError:
-            continue  # unreadable or too large: load() skips it too (with an error diagnostic)
-    return digest.hexdigest()
-
-
-def file_digest(path: Path, limit: int | None = None) -> str:
-    """The SHA-256 of a regular file read in chunks (`limit`: its largest size); OSError when it cannot be read."""
-    digest = sha256()
-    with open_regular(path, limit) as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def streamed(path: Path) -> bool:
     """Whether a content file is read as a stream (MTGJSON v5 card data: a `.json` file whose first key is `meta` or
     `data`), so that no size bounds it."""

@@ -42,7 +42,7 @@ from typing import Any, BinaryIO
 import ijson
 
 from kb.sources.bounded import open_regular
-from kb.sources.files import file_digest
+from kb.sources.digests import file_digest
 
 _BACKEND = ijson.get_backend(ijson.backend_name)
 """The backend ijson chose (the C ``yajl2_c`` when it is installed): its coroutines build cards."""
