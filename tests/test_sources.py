@@ -119,12 +119,12 @@ def _unremembered(content) -> str:
 
 def test_the_content_hash_reads_again_only_the_files_changed(tmp_path, monkeypatch):
     from kb.sources import content_hash
-    from kb.sources.paths import build_dir
+    from kb.sources.digests import memo_file
 
     content, read = _memo_content(tmp_path, monkeypatch)
     first = content_hash(content)
     assert first == _unremembered(content) and sorted(read) == ["cr.txt", "faq.txt"]
-    assert (build_dir(content) / "digests.json").is_file()
+    assert memo_file(content).is_file()
     read.clear()
     assert content_hash(content) == first and read == []  # nothing changed: nothing read
     rule = content / "en" / "cr.txt"
@@ -133,6 +133,19 @@ def test_the_content_hash_reads_again_only_the_files_changed(tmp_path, monkeypat
     os.utime(rule, ns=(before.st_atime_ns, before.st_mtime_ns))  # and its modification time set back
     changed = content_hash(content)
     assert read == ["cr.txt"] and changed != first and changed == _unremembered(content)
+
+
+def test_content_folders_side_by_side_keep_their_own_memos(tmp_path, monkeypatch):
+    # Two content folders share one build folder (their parent's .kb): each remembers its own files.
+    import shutil
+
+    from kb.sources import content_hash
+
+    content, read = _memo_content(tmp_path, monkeypatch)
+    other = shutil.copytree(content, tmp_path / "other")
+    hashes = [content_hash(content), content_hash(other)]
+    read.clear()
+    assert [content_hash(content), content_hash(other)] == hashes and read == []
 
 
 def test_a_file_just_written_is_not_remembered(tmp_path, monkeypatch):
@@ -151,12 +164,12 @@ def test_a_memo_not_signed_here_is_ignored(tmp_path, monkeypatch, memo):
     import json
 
     from kb.sources import content_hash
+    from kb.sources.digests import memo_file
     from kb.sources.keys import signing_key
-    from kb.sources.paths import build_dir
 
     content, read = _memo_content(tmp_path, monkeypatch)
     content_hash(content)
-    path = build_dir(content) / "digests.json"
+    path = memo_file(content)
     body = json.loads(path.read_bytes().rstrip(b"\n").rpartition(b"\n")[0])
     body["en/cr.txt"][-1] = "0" * 64  # a digest planted for the file as it stands
     data = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()

@@ -1,14 +1,13 @@
 """A content folder's hash, every file read only when it changed: each file's SHA-256 remembered by its status.
 
-`content_hash` keys the load cache, the search index and a built site; it ran at every command over every byte of
-the content (a card pool's 124 MB: about 0.2 s of each cold `kb search`, `kb build` or `kb check`). Now the build
-folder keeps a memo (`digests.json`): each file's `lang/name`, device, inode, size, modification and status-change
-times (nanoseconds), and SHA-256. A file whose status is the one remembered is not read again. Any write changes
-its status-change time, which no program can set back; a file changed in the last SETTLED seconds is not
-remembered (two writes within one tick of the file system's clock leave the same times), so it is read again until
-it has stood still. The memo is signed with the user's key (`kb.sources.keys`): one planted in or carried with a
-project is ignored, as one that cannot be read or written is (the hash is then computed from every byte, as
-before).
+`content_hash` keys the load cache, the search index and a built site, so every command computes it; read through,
+a card pool's 124 MB cost about 0.2 s of each cold `kb search`, `kb build` or `kb check`. So the build folder keeps
+a memo (`memo_file`): each file's `lang/name`, device, inode, size, modification and status-change times
+(nanoseconds), and SHA-256. A file whose status is the one remembered is not read again. Any write changes its
+status-change time, which no program can set back; a file changed in the last SETTLED seconds is not remembered (two
+writes within one tick of the file system's clock leave the same times), so it is read again until it has stood
+still. The memo is signed with the user's key (`kb.sources.keys`): one planted in or carried with a project is
+ignored, as one that cannot be read or written is (every byte is then read).
 """
 
 from __future__ import annotations
@@ -21,13 +20,11 @@ from hashlib import sha256
 from pathlib import Path
 
 from kb.sources import atomic
-from kb.sources.bounded import read_regular
-from kb.sources.files import MAX_BYTES, find_sources, hash_entry, open_regular, streamed
+from kb.sources.bounded import open_regular, read_regular
+from kb.sources.files import MAX_BYTES, find_sources, hash_entry, streamed
 from kb.sources.keys import signing_key
 from kb.sources.paths import build_dir
 
-MEMO = "digests.json"
-"""The memo's name in the build folder."""
 SETTLED = 2.0
 """Seconds a file must have stood unchanged before its SHA-256 is remembered by its status."""
 MAX_MEMO = 64 << 20
@@ -38,7 +35,7 @@ def content_hash(content: Path) -> str:
     """Hash of every content file's name and bytes, without parsing (the same as KnowledgeBase.content_hash): each
     file read in chunks, one over MAX_BYTES only when it is MTGJSON v5 card data (streamed, of any size); a file whose
     status is the memo's is not read."""
-    path = build_dir(content) / MEMO
+    path = memo_file(content)
     key = signing_key()
     memo = _read(path, key) if key is not None else {}
     digest, kept = sha256(), {}
@@ -57,6 +54,13 @@ def content_hash(content: Path) -> str:
     if kept != memo:
         _write(path, kept)
     return digest.hexdigest()
+
+
+def memo_file(content: Path) -> Path:
+    """Where the memo of a content folder is kept: its build folder, which other content folders beside it share, so
+    under a name of its own."""
+    folder = str(content.resolve()).encode("utf-8", "surrogateescape")
+    return build_dir(content) / f"digests-{sha256(folder).hexdigest()[:16]}.json"
 
 
 def file_digest(path: Path, limit: int | None = None) -> str:
