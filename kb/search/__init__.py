@@ -24,7 +24,9 @@ import types
 def _whoosh_compat() -> None:
     """Import `whoosh.compat` without `urllib.request`: its `urlretrieve` is a stand-in that imports the real module
     when called, and the stand-in leaves `sys.modules` once `whoosh.compat` holds it, so any other import of
-    `urllib.request` gets the real one."""
+    `urllib.request` gets the real one. (Another thread importing `urllib.request` during that one import would get
+    the stand-in: no code of kb's imports it, in any thread, nor does the standard library's HTTP server `kb serve`
+    runs on.)"""
     if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
         return
     stand_in = types.ModuleType("urllib.request", "Stand-in while whoosh.compat is imported (kb.search).")
