@@ -160,12 +160,11 @@ def test_a_file_just_written_is_not_remembered(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("memo", ["forged", "unsigned", "garbage", "wrong shape"])
 def test_a_memo_not_signed_here_is_ignored(tmp_path, monkeypatch, memo):
-    import hmac
     import json
 
     from kb.sources import content_hash
     from kb.sources.digests import memo_file
-    from kb.sources.keys import signing_key
+    from kb.sources.keys import sign, signing_key
 
     content, read = _memo_content(tmp_path, monkeypatch)
     content_hash(content)
@@ -176,7 +175,7 @@ def test_a_memo_not_signed_here_is_ignored(tmp_path, monkeypatch, memo):
     shape = json.dumps({"en/cr.txt": 5, "fr/faq.txt": [*body["fr/faq.txt"][:5], 7]}).encode()  # signed, malformed
 
     def signed(text: bytes, key: bytes) -> bytes:
-        return text + b"\n" + hmac.new(key, text, "sha256").hexdigest().encode() + b"\n"
+        return text + b"\n" + sign(key, text).encode() + b"\n"
 
     path.write_bytes({
         "forged": signed(data, b"k" * 32),

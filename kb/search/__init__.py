@@ -7,7 +7,8 @@ a query reads), `export` (the index as the JSON files every query reads), `build
 reads it), `query` (the query box), `lookup` (query words -> slots, translations, the query's language), `lexicon`
 (translation tables), `spelling`, `concepts` (what a one-word headword is about), `engine` (a query's evaluation over
 the export), `rank` (kb's re-rank), `results` (titles and Whoosh's snippets), `payload` (the JSON answer). Only
-`analysis`, `writer`, `export`, `results` and `spelling` import whoosh.
+`analysis`, `writer`, `export`, `results` and `spelling` import whoosh, and this package's own `__init__` its `compat`
+module (below).
 
 Whoosh's `compat` module imports `urllib.request` for a `urlretrieve` that no part of Whoosh calls, and with it
 `http.client`, `ssl` and `email`: 25–30 ms of every cold `kb search`, for nothing. Importing this package imports

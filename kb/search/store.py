@@ -31,7 +31,7 @@ from pathlib import Path
 from kb.model.errors import KbError
 from kb.sources import atomic, content_hash
 from kb.sources.bounded import open_regular, read_regular
-from kb.sources.keys import signing_key
+from kb.sources.keys import sign, signing_key
 from kb.sources.paths import build_dir, user_cache
 
 SPARE = 2
@@ -227,7 +227,7 @@ def seal(folder: Path, key: bytes) -> None:
     """Write the seal of an index folder: every file in it, signed with the user's key."""
     files = _listing(folder)
     body = json.dumps(files, sort_keys=True, separators=(",", ":"))
-    mac = _mac(key, body)
+    mac = sign(key, body.encode())
     (folder / SEAL).write_text(json.dumps({"files": files, "hmac": mac}) + "\n", encoding="utf-8")
 
 
@@ -245,7 +245,7 @@ def unsealed(folder: Path) -> str | None:
         return "has no seal (written by another kb, or damaged)"
     except (OSError, ValueError, KeyError, TypeError):
         return "has a damaged seal"
-    if key is None or not isinstance(mac, str) or not hmac.compare_digest(mac, _mac(key, body)):
+    if key is None or not isinstance(mac, str) or not hmac.compare_digest(mac, sign(key, body.encode())):
         return "was not written here (its seal does not check out)"
     try:
         found = _listing(folder, whole=False)
@@ -259,11 +259,6 @@ def unsealed(folder: Path) -> str | None:
 def _matches(found: list, sealed: object) -> bool:
     """Whether a file as found (its size, and its SHA-256 or None when it was not read) is the one sealed."""
     return isinstance(sealed, list) and len(sealed) == 2 and found[0] == sealed[0] and found[1] in (None, sealed[1])
-
-
-def _mac(key: bytes, body: str) -> str:
-    """The seal's signature of its list of files."""
-    return hmac.new(key, body.encode(), "sha256").hexdigest()
 
 
 def _listing(folder: Path, whole: bool = True) -> dict[str, list]:

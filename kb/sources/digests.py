@@ -22,7 +22,7 @@ from pathlib import Path
 from kb.sources import atomic
 from kb.sources.bounded import open_regular, read_regular
 from kb.sources.files import MAX_BYTES, find_sources, hash_entry, streamed
-from kb.sources.keys import signing_key
+from kb.sources.keys import sign, signing_key
 from kb.sources.paths import build_dir
 
 SETTLED = 2.0
@@ -88,7 +88,7 @@ def _read(path: Path, key: bytes) -> dict[str, list]:
     """The memo, when its signature checks out; else empty."""
     try:
         body, _, mac = read_regular(path, MAX_MEMO).rstrip(b"\n").rpartition(b"\n")
-        if not hmac.compare_digest(mac, _mac(key, body).encode()):
+        if not hmac.compare_digest(mac, sign(key, body).encode()):
             return {}
         memo = json.loads(body)
     except (OSError, ValueError):
@@ -110,10 +110,6 @@ def _write(path: Path, memo: dict[str, list]) -> None:
     body = json.dumps(memo, sort_keys=True, separators=(",", ":")).encode()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(path, body + b"\n" + _mac(key, body).encode() + b"\n")
+        atomic.write_bytes(path, body + b"\n" + sign(key, body).encode() + b"\n")
     except OSError:
         pass
-
-
-def _mac(key: bytes, body: bytes) -> str:
-    return hmac.new(key, body, "sha256").hexdigest()

@@ -7,6 +7,7 @@ does not import the load cache and the knowledge base's records with it.
 
 from __future__ import annotations
 
+import hmac
 import secrets
 
 from kb.sources import atomic
@@ -34,3 +35,8 @@ def signing_key(create: bool = False) -> bytes | None:
         return read_regular(path, KEY_BYTES)
     except OSError:
         return None
+
+
+def sign(key: bytes, body: bytes) -> str:
+    """The signature of some bytes under a key: HMAC-SHA256, in hexadecimal (compare with `hmac.compare_digest`)."""
+    return hmac.new(key, body, "sha256").hexdigest()
