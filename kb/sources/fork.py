@@ -37,12 +37,13 @@ def can_fork() -> bool:
 
 def usable_jobs() -> int:
     """Processes a build may use when not told: 2 where a child can be forked and a second core is free to run it,
-    else 1. Measured again after the memory work of 48f051f-9119143, cold builds side by side (`bench/bench_pool.py
-    --commands build --jobs 1,2`; `bench/bench_build.py --jobs 1,2 --runs 3`, medians; a slow day): card pool 92.1 s
-    against 139.0 s in one process (0.66×; CPU 134.5 against 138.7 s; peak 406 against 454 MB: one process holds the
-    pages' memory and the index's at once), bundled content 15.1 s against 20.9 s (0.72×, CPU 20.9 against 21.2 s,
-    peak 116 against 144 MiB). In one process the pool's build spends 74 of its 139 s making the search index after
-    the pages: work that needs nothing the pages make. (At 0dee2aa: 65.0 against 93.7 s, 7.9 against 10.8 s.)"""
+    else 1. Measured again at a1a3053, cold builds side by side (`bench/bench_pool.py --commands build --jobs 1,2`;
+    `bench/bench_build.py --jobs 1,2 --runs 3`, medians): card pool 86.2 s against 133.8 s in one process (0.64×; CPU
+    131.9 against 133.6 s; peak 396 against 454 MB: one process holds the pages' memory and the index's at once),
+    bundled content 12.87 s against 18.46 s (0.70×, CPU 17.3 against 18.8 s, peak 116 against 144 MiB). In one
+    process the pool's build spends 68.4 of its 133.8 s making the search index after the pages: work that needs
+    nothing the pages make; with the child it waits 18.6 s for it. (After 9119143: 92.1 against 139.0 s, 15.1
+    against 20.9 s; at 0dee2aa: 65.0 against 93.7 s, 7.9 against 10.8 s.)"""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return 2 if can_fork() and cores >= 2 else 1
 
